@@ -1,0 +1,67 @@
+import Foundation
+import Fetch
+
+// Usage: swift run Example [--base-url URL]
+//
+// With no arguments the calls are answered in this process by a SpyPerformer that plays
+// httpbin, so nothing touches the network. With --base-url they go through a Session to a
+// live httpbin, for example one started with
+//   python3 Tests/FetchIntegrationTests/Servers/httpbin_server.py
+
+let usage = "usage: swift run Example [--base-url URL]   (for example http://127.0.0.1:8080, a running httpbin)"
+
+var arguments = CommandLine.arguments.dropFirst()
+var baseURL: URL?
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--base-url":
+        guard let text = arguments.popFirst(), let url = URL(string: text), url.scheme != nil else {
+            fail("--base-url needs a URL\n\(usage)", status: 2)
+        }
+        baseURL = url
+    case "-h", "--help":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown argument \(argument)\n\(usage)", status: 2)
+    }
+}
+
+let walkthrough: Walkthrough
+if let baseURL {
+    print("Fetch example: live, against \(baseURL.absoluteString) through a Session.\n")
+    var configuration = Session.Configuration()
+    configuration.deadline = .seconds(10)
+    walkthrough = Walkthrough(api: Session(configuration: configuration), baseURL: baseURL)
+} else {
+    print("""
+        Fetch example: offline. No network is used: a SpyPerformer in this process answers \
+        the calls the way httpbin would.
+        To run the same calls against a live server: swift run Example --base-url http://127.0.0.1:PORT
+
+        """)
+    walkthrough = Walkthrough(api: OfflineServer.make(), baseURL: OfflineServer.baseURL)
+}
+
+/// Prints `message` on standard error, after what was printed so far, and exits with `status`.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    fflush(nil)  // every output stream, so stdout comes first
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
+
+do {
+    try await walkthrough.run()
+    print("\nA download to a file, with progress:")
+    fflush(nil)  // the progress bar writes straight to the terminal: print what came before first
+    if let baseURL {
+        try await runDownloadDemo(from: baseURL.appendingPathComponent("bytes/102400"))
+    } else {
+        try await runDownloadDemo()
+    }
+    print("\nDone.")
+} catch let error as FetchError where [.cannotConnect, .hostNotFound, .notConnected, .timedOut].contains(error.code) {
+    fail("\nCould not reach the server: \(error)\nIs httpbin running there?")
+} catch {
+    fail("\nThe example failed: \(error)")
+}

@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Fetch",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Fetch", targets: ["Fetch"]),
+        .library(name: "FetchTesting", targets: ["FetchTesting"]),
+    ],
+    targets: [
+        .target(name: "Fetch"),
+        .target(name: "FetchTesting", dependencies: ["Fetch"]),
+        .executableTarget(name: "Example", dependencies: ["Fetch", "FetchTesting"], path: "Example"),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchTesting"]),
+        .testTarget(
+            name: "FetchIntegrationTests",
+            dependencies: ["Fetch", "FetchTesting"],
+            exclude: ["Servers"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

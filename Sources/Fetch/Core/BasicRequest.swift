@@ -1,0 +1,41 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Request`` made from values, for one-off calls and tests.
+///
+/// ```swift
+/// let request = BasicRequest(url: url, method: .post, body: .json(newUser))
+/// ```
+public struct BasicRequest: Request {
+    /// Where the request goes.
+    public var url: URL
+    /// The method.
+    public var method: HTTPMethod
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// Query items appended to `url`.
+    public var queryItems: [URLQueryItem]
+    /// The body, if any.
+    public var body: RequestBody?
+    /// Per-request options.
+    public var options: RequestOptions
+
+    /// Makes a request from its parts; only the URL is required.
+    public init(
+        url: URL,
+        method: HTTPMethod = .get,
+        headers: HTTPHeaders = [:],
+        queryItems: [URLQueryItem] = [],
+        body: RequestBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.queryItems = queryItems
+        self.body = body
+        self.options = options
+    }
+}

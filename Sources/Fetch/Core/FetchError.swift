@@ -1,0 +1,156 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one error type of Fetch: what went wrong, with the request, the response and the
+/// underlying error attached.
+///
+/// Match on ``code-swift.property``:
+///
+/// ```swift
+/// do { user = try await api.perform(GetUser(id: 7)) }
+/// catch let error as FetchError where error.code == .httpStatus && error.status == 404 { ... }
+/// catch let error as FetchError where error.code == .notConnected { ... }
+/// ```
+///
+/// `description` is one line a person can read, naming the method and the URL.
+public struct FetchError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// The request cannot be sent as described: bad URL or scheme, a header name or
+        /// value that is not allowed, a body on GET or HEAD, a method that is not a token.
+        case invalidRequest
+        /// The body could not be encoded.
+        case encoding
+        /// A file could not be read or written: an upload source that is missing or
+        /// unreadable, a download destination that exists and may not be replaced, or a
+        /// folder that cannot be written.
+        case file
+        /// The device has no network connection.
+        case notConnected
+        /// The host was found but refused or could not take the connection.
+        case cannotConnect
+        /// The host name did not resolve.
+        case hostNotFound
+        /// No bytes arrived for longer than the idle timeout.
+        case timedOut
+        /// The whole request took longer than its overall deadline.
+        case deadlineExceeded
+        /// The request was cancelled by the caller (or its `Task`).
+        case cancelled
+        /// A TLS handshake or certificate failure.
+        case tls
+        /// The connection closed before the response was complete.
+        case connectionLost
+        /// The server's reply was not a valid HTTP response.
+        case badServerResponse
+        /// More redirects than the redirect policy allows.
+        case tooManyRedirects
+        /// A redirect was refused: to a scheme other than http or https, or by the policy.
+        case redirectRefused
+        /// The response body is larger than the in-memory limit.
+        case bodyTooLarge
+        /// The server answered with a status the parser does not accept; `response` holds it.
+        case httpStatus
+        /// The body could not be decoded into the expected type.
+        case decoding
+        /// A layer (enhancer, hook, handler...) failed; `layer` names it.
+        case layer
+        /// A transport failure with no more specific code.
+        case transport
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// Details for a person, without the method and URL (those are in `description`).
+    public var reason: String
+    /// The method of the failed request, when known.
+    public var method: HTTPMethod?
+    /// The URL of the failed request, when known.
+    public var url: URL?
+    /// The response, when one arrived (always for ``Code-swift.enum/httpStatus`` and
+    /// ``Code-swift.enum/decoding``).
+    public var response: Response?
+    /// The error that caused this one, if any (a `URLError`, a `DecodingError`...).
+    public var underlying: (any Error)?
+    /// The name of the layer that failed, for ``Code-swift.enum/layer`` and errors a layer added.
+    public var layer: String?
+
+    /// Makes an error.
+    public init(
+        _ code: Code,
+        reason: String,
+        method: HTTPMethod? = nil,
+        url: URL? = nil,
+        response: Response? = nil,
+        underlying: (any Error)? = nil,
+        layer: String? = nil
+    ) {
+        self.code = code
+        self.reason = reason
+        self.method = method
+        self.url = url
+        self.response = response
+        self.underlying = underlying
+        self.layer = layer
+    }
+
+    /// The HTTP status of the response, when there was one.
+    public var status: Int? { response?.status }
+
+    /// One line: method, URL, what went wrong.
+    public var description: String {
+        var line = ""
+        if let method { line += "\(method) " }
+        if let url { line += "\(url.absoluteString) " }
+        if !line.isEmpty { line = line.trimmingCharacters(in: .whitespaces) + ": " }
+        line += reason
+        if let layer, code != .layer { line += " (in \(layer))" }
+        // A reason may quote a body or an underlying error that spans lines.
+        return line.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// A copy that names the request, when it does not name one yet.
+    public func naming(method: HTTPMethod?, url: URL?) -> FetchError {
+        var copy = self
+        if copy.method == nil { copy.method = method }
+        if copy.url == nil { copy.url = url }
+        return copy
+    }
+}
+
+extension FetchError: LocalizedError {
+    /// The same line as `description`.
+    public var errorDescription: String? { description }
+}
+
+extension FetchError {
+    /// Makes a ``Code-swift.enum/cancelled`` error for `request`.
+    public static func cancelled(_ request: (any Request)? = nil) -> FetchError {
+        FetchError(.cancelled, reason: "cancelled", method: request?.method, url: request?.url)
+    }
+
+    /// Makes a ``Code-swift.enum/httpStatus`` error for `response`.
+    public static func httpStatus(_ response: Response) -> FetchError {
+        let preview = response.bodyPreview(limit: 120)
+        let reason = "HTTP \(response.status)" + (preview.isEmpty ? "" : "; body began: \(preview)")
+        return FetchError(
+            .httpStatus, reason: reason, method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
+            url: response.urlRequest.url ?? response.url, response: response
+        )
+    }
+
+    /// Wraps any error thrown by `layer` so it names the layer; a ``FetchError`` keeps its
+    /// code and gains the layer name.
+    public static func wrapping(_ error: any Error, layer: String, request: (any Request)? = nil) -> any Error {
+        if var fetchError = error as? FetchError {
+            if fetchError.layer == nil { fetchError.layer = layer }
+            return fetchError.naming(method: request?.method, url: request?.url)
+        }
+        return FetchError(
+            .layer, reason: "\(layer) failed: \(error)", method: request?.method, url: request?.url,
+            underlying: error, layer: layer
+        )
+    }
+}

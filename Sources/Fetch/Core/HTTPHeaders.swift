@@ -1,0 +1,114 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+///
+/// Unlike a dictionary, repeated fields are kept (`Set-Cookie` may appear several times)
+/// and names are compared without regard to case, as RFC 9110 requires.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One header field: a name and a value, as given.
+    public struct Field: Sendable, Hashable {
+        /// The field name, with its original casing.
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Makes a field from a name and a value.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field]
+
+    /// Makes an empty list of headers.
+    public init() { fields = [] }
+
+    /// Makes headers from name-value pairs, in order; repeated names are kept.
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Makes headers from a dictionary literal, in the order written.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The number of fields, repeats included.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The values of every field called `name`, in order, whatever their casing.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// The first value of the field `name`, whatever its casing.
+    public func first(_ name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Whether a field called `name` is present, whatever its casing.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// The values of `name` joined with `", "`, or `nil` when absent.
+    ///
+    /// Setting a value replaces every field called `name`; setting `nil` removes them.
+    public subscript(name: String) -> String? {
+        get {
+            let values = values(for: name)
+            return values.isEmpty ? nil : values.joined(separator: ", ")
+        }
+        set {
+            if let newValue { set(name, newValue) } else { remove(name) }
+        }
+    }
+
+    /// Adds a field, keeping any other field of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field called `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+            fields[index].value = value
+            var seen = false
+            fields.removeAll { field in
+                guard field.name.caseInsensitiveEquals(name) else { return false }
+                defer { seen = true }
+                return seen
+            }
+        } else {
+            add(name, value)
+        }
+    }
+
+    /// Removes every field called `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// Adds every field of `other` that this list does not name yet.
+    public func merging(defaults other: HTTPHeaders) -> HTTPHeaders {
+        var merged = self
+        for field in other where !contains(field.name) { merged.add(field.name, field.value) }
+        return merged
+    }
+
+    /// The fields as `Name: value` lines.
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}

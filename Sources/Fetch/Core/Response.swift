@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What came back for one request: status, headers, body, and what was asked.
+///
+/// Parsers (``Parsable``) are pure functions over this value, so a test can hand-make one:
+///
+/// ```swift
+/// let response = Response(status: 200, body: Data(#"{"id":7}"#.utf8))
+/// let user = try User.parse(from: response)
+/// ```
+public struct Response: Sendable {
+    /// The request as the caller described it.
+    public var request: any Request
+    /// The `URLRequest` that was actually sent (after every layer adjusted it).
+    public var urlRequest: URLRequest
+    /// The HTTP status code.
+    public var status: Int
+    /// The response header fields, with case-insensitive lookup and repeats kept.
+    public var headers: HTTPHeaders
+    /// The response body; empty when there was none.
+    public var body: Data
+    /// The URL the response finally came from, after any redirects.
+    public var url: URL?
+
+    /// Makes a response.
+    /// - Parameters:
+    ///   - request: the request it answers; a `GET` of `url` (or `http://localhost/`) by default.
+    ///   - urlRequest: the request as sent; built from `request` when `nil`.
+    ///   - status: the HTTP status code.
+    ///   - headers: the header fields.
+    ///   - body: the body bytes.
+    ///   - url: the final URL; the request's URL when `nil`.
+    public init(
+        request: (any Request)? = nil,
+        urlRequest: URLRequest? = nil,
+        status: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        url: URL? = nil
+    ) {
+        let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
+        let request = request ?? BasicRequest(url: fallbackURL)
+        self.request = request
+        self.urlRequest = urlRequest ?? URLRequest(url: request.url)
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url ?? self.urlRequest.url
+    }
+
+    /// Whether the status is in 200...299.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The media type of the `Content-Type` header, lowercased and without parameters.
+    public var mediaType: String? {
+        headers.first("Content-Type")?
+            .split(separator: ";", maxSplits: 1).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+
+    /// The `charset` parameter of the `Content-Type` header, lowercased, when present.
+    public var charset: String? {
+        guard let contentType = headers.first("Content-Type") else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2,
+                  pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
+        }
+        return nil
+    }
+
+    /// The first bytes of the body as text, for error messages and logs.
+    /// - Parameter limit: how many bytes at most.
+    public func bodyPreview(limit: Int = 200) -> String {
+        body.preview(limit: limit)
+    }
+}
+
+extension Data {
+    func preview(limit: Int) -> String {
+        guard !isEmpty else { return "" }
+        let head = prefix(limit)
+        let text = String(decoding: head, as: UTF8.self)
+        return count > limit ? text + "…" : text
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends an `Accept` field with every request that does not set one.
+///
+/// ```swift
+/// Session().enhanced(by: Accept.json)
+/// ```
+public struct Accept: Enhancer {
+    private let header: FixedHeaders
+
+    /// Makes the enhancer for `mediaTypes`, joined with `", "`.
+    public init(_ mediaTypes: String...) {
+        header = FixedHeaders(["Accept": mediaTypes.joined(separator: ", ")])
+    }
+
+    /// `Accept: application/json`.
+    public static let json = Accept("application/json")
+
+    /// Adds the field unless the request sets one.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        try header.enhance(&urlRequest, for: request)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Puts a base URL in front of every relative request URL.
+///
+/// ```swift
+/// let api = Session().enhanced(by: BaseURL("https://api.example.com/v1"))
+/// struct GetUser: Request { let id: Int; var url: URL { URL(string: "users/\(id)")! } }
+/// // sends https://api.example.com/v1/users/7
+/// ```
+///
+/// The request's path is appended to the base URL's path with exactly one `/` between
+/// them, whether or not either has a slash there (`/v1` and `/users/7` give
+/// `/v1/users/7`, unlike RFC 3986 resolution, which would drop `v1`); its query and
+/// fragment are kept. A URL that has a scheme is left as it is. A request can name
+/// another base URL with ``RequestOptions/baseURL`` or keep its URL with
+/// ``RequestOptions/skipsBaseURL``. Runs at ``EnhancerPriority/high``, so other
+/// enhancers see the full URL.
+public struct BaseURL: Enhancer {
+    private let prefix: Result<String, FetchError>
+
+    /// Makes the enhancer from a URL with a scheme and a host, and no query or fragment.
+    public init(_ url: URL) { prefix = Self.prefix(of: url) }
+
+    /// Makes the enhancer from a string; a string that is not such a URL fails every call
+    /// with ``FetchError/Code-swift.enum/invalidRequest``.
+    public init(_ string: String) {
+        if let url = URL(string: string) {
+            prefix = Self.prefix(of: url)
+        } else {
+            prefix = .failure(FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
+        }
+    }
+
+    /// ``EnhancerPriority/high``.
+    public var priority: EnhancerPriority { .high }
+
+    /// Prefixes a relative URL with the base URL.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when the base URL is not
+    ///   usable or the joined URL is not valid.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        guard let relative = urlRequest.url, relative.scheme == nil else { return }
+        let options = request.options
+        guard !options.skipsBaseURL else { return }
+        let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()
+        let path = relative.relativeString
+        let joined: String
+        if path.isEmpty || path.hasPrefix("?") || path.hasPrefix("#") {
+            joined = base + path
+        } else {
+            joined = base + "/" + path.drop { $0 == "/" }
+        }
+        guard let url = URL(string: joined) else {
+            throw FetchError(.invalidRequest, reason: "\(joined.debugDescription) is not a valid URL")
+        }
+        urlRequest.url = url
+    }
+
+    /// The base URL as a string without a trailing slash.
+    private static func prefix(of url: URL) -> Result<String, FetchError> {
+        guard url.scheme != nil, let host = url.host, !host.isEmpty else {
+            return .failure(FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) has no scheme or host"))
+        }
+        guard url.query == nil, url.fragment == nil else {
+            return .failure(FetchError(
+                .invalidRequest, reason: "the base URL \(url.absoluteString) cannot have a query or a fragment"
+            ))
+        }
+        var string = url.absoluteString
+        while string.hasSuffix("/") { string.removeLast() }
+        return .success(string)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request.
+///
+/// A request that sets its own `Authorization`, or sets
+/// ``RequestOptions/skipsAuthentication``, is left alone. A user name holding `:` cannot
+/// be sent this way and fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
+public struct BasicAuth: Enhancer {
+    private let credentials: Result<String, FetchError>
+
+    /// Makes the enhancer; the credentials are encoded as UTF-8.
+    public init(username: String, password: String) {
+        if username.contains(":") {
+            credentials = .failure(FetchError(.invalidRequest, reason: "a Basic auth user name cannot contain \":\""))
+        } else {
+            credentials = .success("Basic " + Data("\(username):\(password)".utf8).base64EncodedString())
+        }
+    }
+
+    /// Adds the `Authorization` field.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a user name holding `:`.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
+              !request.options.skipsAuthentication else { return }
+        urlRequest.setValue(try credentials.get(), forHTTPHeaderField: "Authorization")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends `Authorization: Bearer <token>` with every request.
+///
+/// ```swift
+/// let store = TokenStore("abc")
+/// let api = Session().enhanced(by: BearerToken(store))
+/// ```
+///
+/// With no token (`nil`), the request goes without one. A request that sets its own
+/// `Authorization`, or sets ``RequestOptions/skipsAuthentication``, is left alone. A token
+/// holding CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
+public struct BearerToken: Enhancer {
+    private let token: @Sendable () throws -> String?
+
+    /// Reads the token from `store` for every request.
+    public init(_ store: TokenStore) { token = { store.token } }
+
+    /// Asks `token` for the token for every request; it may throw to fail the call.
+    public init(_ token: @escaping @Sendable () throws -> String?) { self.token = token }
+
+    /// Adds the `Authorization` field.
+    /// - Throws: what the token closure throws, or ``FetchError/Code-swift.enum/invalidRequest``.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
+              !request.options.skipsAuthentication,
+              let token = try token() else { return }
+        try urlRequest.setHeader("Authorization", "Bearer " + token, replacing: true)
+    }
+}

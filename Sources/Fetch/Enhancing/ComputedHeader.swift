@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Adds one header field whose value is computed for each request.
+///
+/// ```swift
+/// ComputedHeader("X-Request-ID") { _ in UUID().uuidString }
+/// ```
+///
+/// Returning `nil` adds nothing. A field the request already sets is left alone unless
+/// `replacingExisting` is true. The value is checked like any header value: one holding
+/// CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
+public struct ComputedHeader: Enhancer {
+    /// The name of the field.
+    public let field: String
+    /// Whether the value replaces one the request sets itself.
+    public let replacingExisting: Bool
+    private let value: @Sendable (any Request) throws -> String?
+
+    /// Makes the enhancer.
+    /// - Parameters:
+    ///   - field: the header name.
+    ///   - replacingExisting: whether to replace a value the request sets itself; `false` by default.
+    ///   - value: computes the value from the caller's request; `nil` adds nothing; may throw to fail the call.
+    public init(
+        _ field: String, replacingExisting: Bool = false, value: @escaping @Sendable (any Request) throws -> String?
+    ) {
+        self.field = field
+        self.replacingExisting = replacingExisting
+        self.value = value
+    }
+
+    /// `ComputedHeader(Name)`.
+    public var name: String { "ComputedHeader(\(field))" }
+
+    /// Adds the field with its computed value.
+    /// - Throws: what the closure throws, or ``FetchError/Code-swift.enum/invalidRequest``
+    ///   for a value that cannot be sent.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        guard replacingExisting || urlRequest.value(forHTTPHeaderField: field) == nil,
+              let computed = try value(request) else { return }
+        try urlRequest.setHeader(field, computed, replacing: true)
+    }
+}

@@ -1,0 +1,30 @@
+/// Fails every response with a body whose media type is not an accepted one, with
+/// ``FetchError/Code-swift.enum/badServerResponse`` (the error carries the response).
+///
+/// A response with an empty body (a 204, a HEAD) passes whatever its `Content-Type`.
+/// Media types are compared without case and without parameters such as `charset`.
+public struct ContentTypeVerifier: Enhancer {
+    /// The accepted media types, lowercased.
+    public let mediaTypes: Set<String>
+
+    /// Accepts `mediaTypes`, for example `"application/json"`.
+    public init(_ mediaTypes: String...) { self.mediaTypes = Set(mediaTypes.map { $0.lowercased() }) }
+
+    /// Accepts only `application/json`.
+    public static let json = ContentTypeVerifier("application/json")
+
+    /// Checks the media type.
+    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for another media type.
+    public func enhance(_ response: inout Response) throws {
+        guard !response.body.isEmpty else { return }
+        let mediaType = response.mediaType
+        guard let mediaType, mediaTypes.contains(mediaType) else {
+            let expected = mediaTypes.sorted().joined(separator: " or ")
+            throw FetchError(
+                .badServerResponse, reason: "expected a \(expected) body, got \(mediaType ?? "no Content-Type")",
+                method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
+                url: response.urlRequest.url ?? response.url, response: response
+            )
+        }
+    }
+}

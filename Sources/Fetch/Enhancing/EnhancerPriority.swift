@@ -1,0 +1,45 @@
+/// Where an ``Enhancer`` runs among the others: a value (higher runs first on the
+/// outgoing request) or a place just before or just after another enhancer's type.
+///
+/// Enhancers of equal priority run in the order they were given. An enhancer placed
+/// relative to a type that is not in the list runs at ``normal``.
+public struct EnhancerPriority: Sendable, Hashable, CustomStringConvertible {
+    enum Placement: Hashable {
+        case value(Int)
+        case before(ObjectIdentifier, String)
+        case after(ObjectIdentifier, String)
+    }
+
+    let placement: Placement
+
+    /// A priority of `value`: ``low`` is 250, ``normal`` 500, ``high`` 750.
+    public init(_ value: Int) { placement = .value(value) }
+
+    private init(_ placement: Placement) { self.placement = placement }
+
+    /// Runs after the normal ones (for example a signature over the final request).
+    public static let low = EnhancerPriority(250)
+    /// The default.
+    public static let normal = EnhancerPriority(500)
+    /// Runs before the normal ones (for example a base URL, so others see the full URL).
+    public static let high = EnhancerPriority(750)
+
+    /// Runs just before the enhancers of type `type`.
+    public static func before<Other: Enhancer>(_ type: Other.Type) -> EnhancerPriority {
+        EnhancerPriority(.before(ObjectIdentifier(type), String(describing: type)))
+    }
+
+    /// Runs just after the enhancers of type `type`.
+    public static func after<Other: Enhancer>(_ type: Other.Type) -> EnhancerPriority {
+        EnhancerPriority(.after(ObjectIdentifier(type), String(describing: type)))
+    }
+
+    /// `500`, `before BearerToken`, ...
+    public var description: String {
+        switch placement {
+        case .value(let value): return "\(value)"
+        case .before(_, let name): return "before \(name)"
+        case .after(_, let name): return "after \(name)"
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// A performer that runs ``Enhancer``s on every request it passes to `base` and on every
+/// response it gets back. Made by `enhanced(by:)`.
+///
+/// The enhancers are sorted once, when the performer is made. A request can add its own
+/// for one call through ``RequestOptions/enhancers``; they are ordered together with
+/// these, by the first enhancing layer the request meets. Responses reach the caller with
+/// the caller's own request in ``Response/request``.
+public struct EnhancingPerformer<Base: RequestPerforming>: RequestPerforming {
+    /// The performer the enhanced requests go to.
+    public let base: Base
+    /// The enhancers, in the order they run on an outgoing request.
+    public let enhancers: [any Enhancer]
+
+    /// Wraps `base` with `enhancers`, sorted by priority.
+    public init(base: Base, enhancers: [any Enhancer]) {
+        self.base = base
+        self.enhancers = EnhancerOrder.sorted(enhancers)
+    }
+
+    /// Performs `request` with the enhancers applied, then passes the response back
+    /// through them in reverse order.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        var options = request.options
+        let enhanced: EnhancedRequest
+        if options.enhancers.isEmpty {
+            enhanced = EnhancedRequest(base: request, enhancers: enhancers)
+        } else {
+            let ordered = EnhancerOrder.sorted(enhancers + options.enhancers)
+            options.enhancers = []
+            enhanced = EnhancedRequest(base: request, enhancers: ordered, consumedOptions: options)
+        }
+        let ordered = enhanced.enhancers
+        return base.perform(enhanced) { result in
+            completion(Self.enhance(result.restoring(request), with: ordered, for: request))
+        }
+    }
+
+    private static func enhance(
+        _ result: Result<Response, any Error>, with ordered: [any Enhancer], for request: any Request
+    ) -> Result<Response, any Error> {
+        guard case .success(var response) = result else { return result }
+        for enhancer in ordered.reversed() {
+            do {
+                try enhancer.enhance(&response)
+            } catch {
+                return .failure(FetchError.wrapping(error, layer: enhancer.name, request: request))
+            }
+        }
+        return .success(response)
+    }
+}
+
+extension RequestPerforming {
+    /// This performer with `enhancers` applied to every request and response.
+    ///
+    /// ```swift
+    /// let api = Session().enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
+    /// ```
+    /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
+    /// - Returns: the enhancing performer.
+    public func enhanced(by enhancers: any Enhancer...) -> EnhancingPerformer<Self> {
+        EnhancingPerformer(base: self, enhancers: enhancers)
+    }
+
+    /// This performer with `enhancers` applied to every request and response.
+    /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
+    /// - Returns: the enhancing performer.
+    public func enhanced(by enhancers: [any Enhancer]) -> EnhancingPerformer<Self> {
+        EnhancingPerformer(base: self, enhancers: enhancers)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Adds the same header fields to every request.
+///
+/// ```swift
+/// Session().enhanced(by: FixedHeaders(["X-App-Version": "2.1", "Accept-Language": "en"]))
+/// ```
+///
+/// A field the request already sets is left alone unless `replacingExisting` is true.
+/// Repeated names are joined with `", "`. A name or value that cannot be sent fails every
+/// call with ``FetchError/Code-swift.enum/invalidRequest``.
+public struct FixedHeaders: Enhancer {
+    /// The fields added.
+    public let headers: HTTPHeaders
+    /// Whether the fields replace ones the request sets itself.
+    public let replacingExisting: Bool
+    private let fields: Result<[(name: String, value: String)], any Error>
+
+    /// Makes the enhancer.
+    /// - Parameters:
+    ///   - headers: the fields to add.
+    ///   - replacingExisting: whether to replace fields the request sets itself; `false` by default.
+    public init(_ headers: HTTPHeaders, replacingExisting: Bool = false) {
+        self.headers = headers
+        self.replacingExisting = replacingExisting
+        fields = Result {
+            var grouped: [(name: String, value: String)] = []
+            for field in headers {
+                try HeaderRules.validate(name: field.name, value: field.value)
+                if let index = grouped.firstIndex(where: { $0.name.caseInsensitiveEquals(field.name) }) {
+                    grouped[index].value += ", " + field.value
+                } else {
+                    grouped.append((field.name, field.value))
+                }
+            }
+            return grouped
+        }
+    }
+
+    /// Adds the fields.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when a field cannot be sent.
+    public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+        for field in try fields.get()
+        where replacingExisting || urlRequest.value(forHTTPHeaderField: field.name) == nil {
+            urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+        }
+    }
+}

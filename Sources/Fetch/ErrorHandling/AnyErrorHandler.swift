@@ -1,0 +1,27 @@
+/// Handles every error, or those a predicate accepts.
+///
+/// ```swift
+/// AnyErrorHandler { error, request in .replace(AppError(error)) }
+/// ```
+public struct AnyErrorHandler: ErrorHandler {
+    private let accepts: @Sendable (any Error, any Request) -> Bool
+    private let body: @Sendable (any Error, any Request) throws -> ErrorHandlingResult
+
+    /// Handles the errors `where` accepts (all by default) with `handle`.
+    public init(
+        where accepts: @escaping @Sendable (any Error, any Request) -> Bool = { _, _ in true },
+        handle: @escaping @Sendable (any Error, any Request) throws -> ErrorHandlingResult
+    ) {
+        self.accepts = accepts
+        body = handle
+    }
+
+    /// Whether the predicate accepts the error.
+    public func handles(_ error: any Error, for request: any Request) -> Bool { accepts(error, request) }
+
+    /// Runs the closure.
+    /// - Throws: what the closure throws.
+    public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
+        try body(error, request)
+    }
+}

@@ -1,0 +1,44 @@
+/// Runs several handlers as one link of a chain.
+///
+/// Every handler that handles the current error runs, in order: a recovery ends the run,
+/// a replacement becomes the error the next handlers see, a pass changes nothing. The
+/// composite handles an error when any of its handlers does. Use it to group handlers, for
+/// example one that records every error followed by one that replaces it.
+public struct CompositeErrorHandler: ErrorHandler {
+    /// The handlers, in the order they run.
+    public let handlers: [any ErrorHandler]
+
+    /// Makes a composite of `handlers`.
+    public init(_ handlers: [any ErrorHandler]) { self.handlers = handlers }
+
+    /// Makes a composite of `handlers`.
+    public init(_ handlers: any ErrorHandler...) { self.handlers = handlers }
+
+    /// Whether any handler handles `error`.
+    public func handles(_ error: any Error, for request: any Request) -> Bool {
+        handlers.contains { $0.handles(error, for: request) }
+    }
+
+    /// Runs each handler that handles the current error.
+    /// - Throws: the first error a handler throws, naming that handler.
+    public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
+        var current = error
+        var replaced = false
+        for handler in handlers where handler.handles(current, for: request) {
+            let result: ErrorHandlingResult
+            do {
+                result = try handler.handle(current, for: request)
+            } catch {
+                throw FetchError.wrapping(error, layer: handler.name, request: request)
+            }
+            switch result {
+            case .recover: return result
+            case .replace(let newError):
+                current = newError
+                replaced = true
+            case .pass: break
+            }
+        }
+        return replaced ? .replace(current) : .pass
+    }
+}

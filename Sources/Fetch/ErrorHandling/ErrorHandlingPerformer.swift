@@ -1,0 +1,104 @@
+/// A performer that passes every failed call through a chain of ``ErrorHandler``s and
+/// reports calls to a ``RequestPresenting``. Made by
+/// ``RequestPerforming/handlingErrors(_:presenter:)``.
+///
+/// A call fails here when `base` delivers an error, or a response with a status of 400 or
+/// more (seen by the handlers as ``FetchError/Code-swift.enum/httpStatus``, and delivered
+/// unchanged when they let it pass). The request's own
+/// ``RequestOptions/errorOverride`` is asked first and can stop the chain; then the first
+/// handler that handles the error wins. A handler that throws fails the call with an error
+/// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
+/// A recovered response reaches the caller with the caller's request in ``Response/request``.
+public struct ErrorHandlingPerformer<Base: RequestPerforming>: RequestPerforming {
+    /// The performer the calls go to.
+    public let base: Base
+    /// The chain, in order.
+    public let handlers: [any ErrorHandler]
+    /// Where loading and errors are reported, if anywhere.
+    public let presenter: (any RequestPresenting)?
+
+    /// Wraps `base`.
+    public init(base: Base, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
+        self.base = base
+        self.handlers = handlers
+        self.presenter = presenter
+    }
+
+    /// Performs `request`, handling its error if it fails.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        presenter?.loadingStarted(for: request)
+        return base.perform(request) { [handlers, presenter] result in
+            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter)
+            if let presenter {
+                presenter.loadingEnded(for: request)
+                if case .failure(let error) = handled, !Self.isCancellation(error), request.options.presentsErrors {
+                    presenter.show(error, for: request)
+                }
+            }
+            completion(handled)
+        }
+    }
+
+    private static func handle(
+        _ result: Result<Response, any Error>, of request: any Request,
+        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?
+    ) -> Result<Response, any Error> {
+        let error: any Error
+        switch result {
+        case .failure(let failure): error = failure
+        case .success(let response) where response.status >= 400: error = FetchError.httpStatus(response)
+        case .success: return result
+        }
+        let override = request.options.errorOverride
+        guard override != nil || !handlers.isEmpty else { return result }
+        let outcome: ErrorHandlingResult
+        if let override, let decided = override(error, request) {
+            outcome = decided
+        } else if let handler = handlers.first(where: { $0.handles(error, for: request) }) {
+            do {
+                outcome = try handler.handle(error, for: request)
+            } catch {
+                presenter?.handlerFailed(error, handler: handler.name, for: request)
+                return .failure(FetchError.wrapping(error, layer: handler.name, request: request))
+            }
+        } else {
+            outcome = .pass
+        }
+        switch outcome {
+        case .recover(var response):
+            response.request = request
+            return .success(response)
+        case .replace(let newError): return .failure(newError)
+        case .pass: return result
+        }
+    }
+
+    private static func isCancellation(_ error: any Error) -> Bool {
+        (error as? FetchError)?.code == .cancelled || error is CancellationError
+    }
+}
+
+extension RequestPerforming {
+    /// This performer with failed calls passed through `handlers`, the first that handles
+    /// an error winning, and calls reported to `presenter`.
+    ///
+    /// ```swift
+    /// let api = Session().handlingErrors([
+    ///     CodeErrorHandler(.notConnected) { _, _ in .replace(AppError.offline) },
+    ///     StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) },
+    /// ], presenter: banner)
+    /// ```
+    /// - Parameters:
+    ///   - handlers: the chain, in order.
+    ///   - presenter: where loading and errors are reported; none by default.
+    /// - Returns: the error-handling performer.
+    public func handlingErrors(
+        _ handlers: [any ErrorHandler], presenter: (any RequestPresenting)? = nil
+    ) -> ErrorHandlingPerformer<Self> {
+        ErrorHandlingPerformer(base: self, handlers: handlers, presenter: presenter)
+    }
+}

@@ -1,0 +1,35 @@
+/// Handles responses with given HTTP statuses (400 and above), such as 401 or 503.
+///
+/// ```swift
+/// StatusErrorHandler(401, 403) { response, _ in .replace(AppError.signedOut) }
+/// ```
+public struct StatusErrorHandler: ErrorHandler {
+    /// The statuses handled.
+    public let statuses: Set<Int>
+    private let body: @Sendable (Response, any Request) throws -> ErrorHandlingResult
+
+    /// Handles responses whose status is one of `statuses` with `handle`.
+    public init(
+        _ statuses: Int...,
+        handle: @escaping @Sendable (Response, any Request) throws -> ErrorHandlingResult
+    ) {
+        self.statuses = Set(statuses)
+        body = handle
+    }
+
+    /// `StatusErrorHandler(401, 403)`.
+    public var name: String { "StatusErrorHandler(\(statuses.sorted().map(String.init).joined(separator: ", ")))" }
+
+    /// Whether the error carries a response whose status is one of ``statuses``.
+    public func handles(_ error: any Error, for request: any Request) -> Bool {
+        guard let status = (error as? FetchError)?.status else { return false }
+        return statuses.contains(status)
+    }
+
+    /// Runs the closure with the response.
+    /// - Throws: what the closure throws.
+    public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
+        guard let response = (error as? FetchError)?.response else { return .pass }
+        return try body(response, request)
+    }
+}

@@ -1,0 +1,43 @@
+/// Looks at each response before the caller gets it and decides what happens next. Used by
+/// ``RequestPerforming/hooking(pre:post:)``.
+///
+/// ```swift
+/// PostRequestHook("follow the job") { response, original in
+///     guard response.status == 202, let location = response.headers.first("Location"),
+///           let url = URL(string: location) else { return .continue }
+///     return .send(BasicRequest(url: url))
+/// }
+/// ```
+public struct PostRequestHook: Sendable {
+    /// What happens after a post-request hook.
+    public enum Decision: Sendable {
+        /// Hand the response to the next hook, or to the caller after the last one.
+        case `continue`
+        /// Send this request; its response goes on to the hooks after this one.
+        case send(any Request)
+        /// Deliver the response to the caller now, skipping the hooks after this one.
+        case completed
+    }
+
+    /// The name errors use for this hook.
+    public let name: String
+    private let body: @Sendable (Response, any Request) throws -> Decision
+
+    /// Makes a hook.
+    /// - Parameters:
+    ///   - name: the name errors use for the hook.
+    ///   - decide: gets the response and the caller's original request; may throw to fail the call.
+    public init(
+        _ name: String = "PostRequestHook",
+        decide: @escaping @Sendable (_ response: Response, _ original: any Request) throws -> Decision
+    ) {
+        self.name = name
+        body = decide
+    }
+
+    /// Runs the hook.
+    /// - Throws: what the hook throws.
+    public func callAsFunction(_ response: Response, original: any Request) throws -> Decision {
+        try body(response, original)
+    }
+}

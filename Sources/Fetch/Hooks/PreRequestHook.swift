@@ -1,0 +1,27 @@
+/// Maps a request to the one actually sent, before it goes out: add a trace option,
+/// rewrite a URL, refuse a call. Used by ``RequestPerforming/hooking(pre:post:)``.
+///
+/// ```swift
+/// PreRequestHook("refuse when offline") { request in
+///     guard network.isUp else { throw AppError.offline }
+///     return request
+/// }
+/// ```
+public struct PreRequestHook: Sendable {
+    /// The name errors use for this hook.
+    public let name: String
+    private let body: @Sendable (any Request) throws -> any Request
+
+    /// Makes a hook.
+    /// - Parameters:
+    ///   - name: the name errors use for the hook.
+    ///   - map: returns the request to send (the same one, or another); may throw to stop the call.
+    public init(_ name: String = "PreRequestHook", map: @escaping @Sendable (any Request) throws -> any Request) {
+        self.name = name
+        body = map
+    }
+
+    /// Runs the hook on `request`.
+    /// - Throws: what the hook throws.
+    public func callAsFunction(_ request: any Request) throws -> any Request { try body(request) }
+}

@@ -1,0 +1,77 @@
+/// One caller's call through a layer that may send several requests for it (retry,
+/// refresh-and-resume, hooks): the caller's completion, run exactly once, and the step in
+/// flight (a request or a wait), cancelled together with the call.
+///
+/// Cancelling completes the call at once with ``FetchError/Code-swift.enum/cancelled`` and
+/// cancels the step in flight; whatever that step reports afterwards is ignored.
+final class LayerCall: Cancellable, @unchecked Sendable {
+    // `lock` guards `completion` (nil once the call has completed), `current` (the handle
+    // of the step in flight), `step` (which step `current` belongs to) and `wasCancelled`.
+    private let lock = NSLockShim()
+    private var completion: (@Sendable (Result<Response, any Error>) -> Void)?
+    private var current: (any Cancellable)?
+    private var step = 0
+    private var wasCancelled = false
+    /// The request the caller passed.
+    let request: any Request
+
+    init(request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+        self.request = request
+        self.completion = completion
+    }
+
+    /// Whether the call has completed (by a result or by cancellation).
+    var isFinished: Bool { lock.withLock { completion == nil } }
+
+    /// Starts the next step of the call and keeps its handle, so that cancelling the call
+    /// cancels it. Does nothing once the call has completed.
+    ///
+    /// `start` runs outside the lock: a performer or scheduler may complete synchronously
+    /// and start the step after this one before `start` returns; the older handle is then
+    /// dropped, not stored over the newer one.
+    func run(_ start: () -> any Cancellable) {
+        let thisStep: Int? = lock.withLock {
+            guard completion != nil else { return nil }
+            step += 1
+            current = nil
+            return step
+        }
+        guard let thisStep else { return }
+        let handle = start()
+        let cancelNow: Bool = lock.withLock {
+            if completion == nil { return wasCancelled }
+            if step == thisStep { current = handle }
+            return false
+        }
+        if cancelNow { handle.cancel() }
+    }
+
+    /// Completes the call with `result`, the first time only.
+    func finish(_ result: Result<Response, any Error>) {
+        let toCall = lock.withLock { () -> (@Sendable (Result<Response, any Error>) -> Void)? in
+            defer {
+                completion = nil
+                current = nil
+            }
+            return completion
+        }
+        toCall?(result)
+    }
+
+    /// Cancels the step in flight and completes the call with a cancellation error, unless
+    /// it has already completed.
+    func cancel() {
+        let (toCall, inFlight) = lock.withLock {
+            () -> ((@Sendable (Result<Response, any Error>) -> Void)?, (any Cancellable)?) in
+            guard let completion else { return (nil, nil) }
+            wasCancelled = true
+            defer {
+                self.completion = nil
+                current = nil
+            }
+            return (completion, current)
+        }
+        inFlight?.cancel()
+        toCall?(.failure(FetchError.cancelled(request)))
+    }
+}

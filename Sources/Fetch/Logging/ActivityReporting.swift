@@ -1,0 +1,52 @@
+/// Hears when calls start and end, for activity indicators, metrics or tracing.
+///
+/// Attach one with ``RequestPerforming/reportingActivity(to:)``. For every call,
+/// ``requestStarted(_:)`` and ``requestEnded(_:result:)`` are called exactly once each, in
+/// that order, also when the call is cancelled.
+public protocol ActivityReporting: Sendable {
+    /// A call started.
+    func requestStarted(_ request: any Request)
+    /// A call ended with `result`.
+    func requestEnded(_ request: any Request, result: Result<Response, any Error>)
+}
+
+/// A performer that reports every call's start and end to an ``ActivityReporting``. Made by
+/// ``RequestPerforming/reportingActivity(to:)``.
+public struct ActivityReportingPerformer<Base: RequestPerforming>: RequestPerforming {
+    /// The performer the calls go to.
+    public let base: Base
+    /// Who hears about the calls.
+    public let reporter: any ActivityReporting
+
+    /// Wraps `base`.
+    public init(base: Base, reporter: any ActivityReporting) {
+        self.base = base
+        self.reporter = reporter
+    }
+
+    /// Reports the start, performs `request`, reports the end, then completes.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        reporter.requestStarted(request)
+        return base.perform(request) { [reporter] result in
+            reporter.requestEnded(request, result: result)
+            completion(result)
+        }
+    }
+}
+
+extension RequestPerforming {
+    /// This performer, reporting every call's start and end to `reporter`.
+    ///
+    /// ```swift
+    /// let activity = ActivityCounter { busy in DispatchQueue.main.async { spinner.isHidden = !busy } }
+    /// let api = Session().reportingActivity(to: activity)
+    /// ```
+    /// - Returns: the reporting performer.
+    public func reportingActivity(to reporter: any ActivityReporting) -> ActivityReportingPerformer<Self> {
+        ActivityReportingPerformer(base: self, reporter: reporter)
+    }
+}

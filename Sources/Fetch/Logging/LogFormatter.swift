@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Writes the text of one log entry.
+struct LogFormatter {
+    let configuration: LogConfiguration
+    let options: LogOptions
+
+    private var redaction: Redaction { configuration.redaction }
+
+    func event(for request: any Request, result: Result<Response, any Error>, duration: Duration?) -> LogEvent {
+        var lines: [String] = []
+        var level = LogEvent.Level.info
+        switch result {
+        case .success(let response):
+            let sent = response.urlRequest
+            lines.append(summary(method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
+                                 outcome: "\(response.status)", duration: duration))
+            if options.contains(.requestHeaders) {
+                let fields = (sent.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+                lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
+            }
+            if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
+                lines.append("> " + body.preview(limit: configuration.bodyLimit))
+            }
+            if options.contains(.responseHeaders) {
+                lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
+            }
+            if options.contains(.responseBody), !response.body.isEmpty {
+                lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
+            }
+            if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
+        case .failure(let error):
+            level = .error
+            let fetchError = error as? FetchError
+            let failure = fetchError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)"
+            lines.append(summary(method: (fetchError?.method ?? request.method).rawValue,
+                                 url: fetchError?.url ?? request.url, outcome: failure, duration: duration))
+        }
+        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    private func summary(method: String, url: URL, outcome: String, duration: Duration?) -> String {
+        var parts: [String] = []
+        if options.contains(.method) { parts.append(method) }
+        if options.contains(.url) { parts.append(redaction.string(for: url)) }
+        if options.contains(.status) { parts.append("-> " + outcome) }
+        if let duration { parts.append("(\(Self.milliseconds(duration)) ms)") }
+        return parts.joined(separator: " ")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let tenths = (duration.seconds * 10_000).rounded()
+        return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
+    ///
+    /// Headers are sorted by name. A text body is included; a body that is not UTF-8
+    /// text is left out and named in a comment.
+    /// - Parameter redaction: what to hide; the default headers by default.
+    public func curlDescription(redaction: Redaction = .default) -> String {
+        var lines: [String] = []
+        let method = httpMethod ?? "GET"
+        var command = "curl"
+        switch method {
+        case "GET": break
+        case "HEAD": command += " --head"
+        default: command += " -X \(shellQuoted(method))"
+        }
+        command += " " + shellQuoted(url.map(redaction.string(for:)) ?? "")
+        lines.append(command)
+        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+            lines.append("-H " + shellQuoted("\(name): \(redaction.value(value, ofHeader: name))"))
+        }
+        if let body = httpBody, !body.isEmpty {
+            if let text = String(data: body, encoding: .utf8) {
+                lines.append("--data-binary " + shellQuoted(text))
+            } else {
+                lines.append("# a body of \(body.count) bytes that are not UTF-8 text is left out")
+            }
+        }
+        return lines.joined(separator: " \\\n  ")
+    }
+
+    private func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
+
+extension Request {
+    /// A `curl` command that sends this request as it is built here, with sensitive values
+    /// hidden by `redaction`. Layers such as enhancers are not applied: for what was really
+    /// sent, use `response.urlRequest.curlDescription()`.
+    /// - Throws: the error building the request throws (an invalid header, a body that
+    ///   does not encode).
+    public func curlDescription(redaction: Redaction = .default) throws -> String {
+        try makeURLRequest().curlDescription(redaction: redaction)
+    }
+}

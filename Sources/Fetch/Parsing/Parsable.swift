@@ -1,0 +1,56 @@
+/// A model that can be made from a ``Response``.
+///
+/// Parsing is a pure static function, so every parser can be tested with a hand-made
+/// `Response` and no I/O. `Decodable` types get it for free:
+///
+/// ```swift
+/// struct User: Decodable, Parsable { let id: Int; let name: String }
+/// ```
+///
+/// Ready-made conformances: `Data`, `String`, ``Empty``, `Response` itself, and arrays of
+/// `Decodable` models. All but `Response` accept only a 2xx status and otherwise throw
+/// ``FetchError/Code-swift.enum/httpStatus`` carrying the response.
+public protocol Parsable: Sendable {
+    /// Makes a value from `response`.
+    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status the type does not
+    ///   accept, ``FetchError/Code-swift.enum/decoding`` for a body it cannot read, or an
+    ///   error of the type's own.
+    static func parse(from response: Response) throws -> Self
+}
+
+/// Turns an error response into the caller's own error, such as the API's error body.
+///
+/// ```swift
+/// struct APIError: Decodable, Error, ErrorParsing {
+///     let message: String
+///     static func error(from response: Response) -> (any Error)? {
+///         try? JSONDecoder().decode(APIError.self, from: response.body)
+///     }
+/// }
+/// ```
+///
+/// It is asked only about responses whose status is not 2xx; returning `nil` lets the
+/// ordinary ``FetchError/Code-swift.enum/httpStatus`` error through.
+public protocol ErrorParsing: Sendable {
+    /// The error for `response`, or `nil` when the body is not one this type understands.
+    static func error(from response: Response) -> (any Error)?
+}
+
+extension Response {
+    /// Parses the response as `type`, asking `errorParser` first when the status is not 2xx.
+    /// - Throws: the error `errorParser` returns, or whatever `type.parse(from:)` throws.
+    public func parse<Output: Parsable>(
+        as type: Output.Type = Output.self,
+        errorParser: (any ErrorParsing.Type)? = nil
+    ) throws -> Output {
+        if !isSuccess, let errorParser, let error = errorParser.error(from: self) {
+            throw error
+        }
+        return try Output.parse(from: self)
+    }
+
+    /// Throws ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx.
+    public func requireSuccess() throws {
+        guard isSuccess else { throw FetchError.httpStatus(self) }
+    }
+}

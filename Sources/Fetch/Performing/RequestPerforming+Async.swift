@@ -1,0 +1,54 @@
+import Foundation
+
+extension RequestPerforming {
+    /// Performs `request` and returns the raw response, whatever its status.
+    ///
+    /// Cancelling the calling `Task` cancels the request, which then throws
+    /// ``FetchError/Code-swift.enum/cancelled``.
+    /// - Throws: a ``FetchError`` or an error from a layer.
+    public func response(for request: any Request) async throws -> Response {
+        let handle = CancellationHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
+                if Task.isCancelled {
+                    continuation.resume(throwing: FetchError.cancelled(request))
+                    return
+                }
+                let cancellable = perform(request) { continuation.resume(with: $0) }
+                handle.setAction { cancellable.cancel() }
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Performs `request` and parses the response as `type`.
+    /// - Throws: the error of the call or of the parser.
+    public func perform<Output: Parsable>(
+        _ request: any Request,
+        as type: Output.Type = Output.self,
+        errorParser: (any ErrorParsing.Type)? = nil
+    ) async throws -> Output {
+        try await response(for: request).parse(as: Output.self, errorParser: errorParser)
+    }
+
+    /// Performs a ``TypedRequest`` and returns its `Output`:
+    /// `let user = try await api.perform(GetUser(id: 7))`.
+    /// - Throws: the error of the call or of the parser.
+    public func perform<Typed: TypedRequest>(_ request: Typed) async throws -> Typed.Output {
+        try await response(for: request).parse(as: Typed.Output.self, errorParser: request.errorParser)
+    }
+
+    /// Performs `request` and decodes the JSON body as `type` with `decoder`.
+    /// - Throws: the error of the call, the error parser's error, or ``FetchError/Code-swift.enum/decoding``.
+    public func perform<Output: Decodable>(
+        _ request: any Request,
+        decoding type: Output.Type,
+        using decoder: JSONDecoder,
+        errorParser: (any ErrorParsing.Type)? = nil
+    ) async throws -> Output {
+        let response = try await response(for: request)
+        if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) { throw error }
+        return try response.decode(Output.self, using: decoder)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The rules every outgoing request must meet before a byte is sent.
+///
+/// URLSession on Linux puts a header name or method holding CR/LF on the wire as written
+/// (request smuggling), silently drops a value holding CR/LF, and lets a caller-set
+/// `Content-Length` disagree with the body. These checks turn each of those into an
+/// ``FetchError/Code-swift.enum/invalidRequest`` error instead.
+public enum HeaderRules {
+    /// Header fields the transport sets itself; a caller setting one is refused.
+    public static let reservedNames: Set<String> = ["content-length", "host", "transfer-encoding", "connection"]
+
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
+    /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
+    public static func isToken(_ text: String) -> Bool {
+        // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so it fails.
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return tokenSymbols.contains(byte)
+            }
+        }
+    }
+
+    /// Checks one header field.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when the name is not a token,
+    ///   the value holds CR, LF, NUL or another control character other than tab, or the
+    ///   name is one the transport owns.
+    public static func validate(name: String, value: String) throws {
+        guard isToken(name) else {
+            throw FetchError(.invalidRequest, reason: "header name \(name.debugDescription) is not a valid token")
+        }
+        // Bytes below 0x80 are ASCII characters in UTF-8, so a byte check finds the same ones.
+        if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
+            throw FetchError(
+                .invalidRequest, reason: "header \(name) has a control character (CR, LF or NUL) in its value"
+            )
+        }
+        if reservedNames.contains(name.lowercased()) {
+            throw FetchError(.invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
+        }
+    }
+
+    /// Checks a whole `URLRequest`: scheme, host, method, every header, and no body on GET or HEAD.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first problem.
+    public static func validate(_ urlRequest: URLRequest) throws {
+        let method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
+        let url = urlRequest.url
+        func fail(_ reason: String) -> FetchError {
+            FetchError(.invalidRequest, reason: reason, method: method, url: url)
+        }
+        guard let url else { throw fail("the request has no URL") }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw fail("only http and https URLs can be requested")
+        }
+        guard let host = url.host, !host.isEmpty else { throw fail("the URL has no host") }
+        if let port = url.port, !(1...65535).contains(port) { throw fail("port \(port) is out of range") }
+        guard isToken(method.rawValue) else { throw fail("method \(method.rawValue.debugDescription) is not a valid token") }
+        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+            do { try validate(name: name, value: value) } catch let error as FetchError {
+                throw error.naming(method: method, url: url)
+            }
+        }
+        let hasBody = !(urlRequest.httpBody?.isEmpty ?? true) || urlRequest.httpBodyStream != nil
+        if hasBody && (method == .get || method == .head) {
+            throw fail("a \(method.rawValue) request cannot have a body")
+        }
+    }
+}

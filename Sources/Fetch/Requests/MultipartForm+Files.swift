@@ -1,0 +1,67 @@
+import Foundation
+
+extension MultipartForm {
+    /// The length of the encoded form in bytes, known without encoding it: `nil` when the
+    /// size of a file part cannot be read (a missing file, a pipe).
+    public var contentLength: Int64? {
+        var total: Int64 = 0
+        let delimiterLength = Int64("--\(boundary)\r\n".utf8.count)
+        for part in parts {
+            let size: Int64
+            switch part.content {
+            case .data(let data): size = Int64(data.count)
+            case .file(let url):
+                guard let fileSize = FileBody.size(of: url) else { return nil }
+                size = fileSize
+            }
+            total += delimiterLength + Int64(headerLines(for: part).utf8.count) + size + 2
+        }
+        return total + Int64("--\(boundary)--\r\n".utf8.count)
+    }
+
+    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking
+    /// `isCancelled` between chunks.
+    /// - Returns: the number of bytes written.
+    /// - Throws: the encoding errors of ``encoded()``, ``FetchError/Code-swift.enum/file``
+    ///   when a file cannot be read or written, ``FetchError/Code-swift.enum/cancelled``
+    ///   when `isCancelled` turns true. The file is removed on any error.
+    func writeEncoded(to url: URL, isCancelled: () -> Bool) throws -> Int64 {
+        let output = try FileBody.create(url)
+        var written: Int64 = 0
+        do {
+            defer { try? output.close() }
+            try encode { piece in
+                if isCancelled() { throw FetchError.cancelled() }
+                do { try output.write(contentsOf: piece) } catch {
+                    throw FetchError(
+                        .file, reason: "could not write the form to \(url.path): \(error)", underlying: error
+                    )
+                }
+                written += Int64(piece.count)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+        return written
+    }
+
+    /// Copies a file part through `write` in chunks, failing if the part holds the boundary
+    /// (searched across chunk edges).
+    func copy(_ url: URL, of part: Part, chunkSize: Int, delimiter: Data, into write: (Data) throws -> Void) throws {
+        let input = try FileBody.open(url)
+        defer { try? input.close() }
+        var tail = Data()
+        while true {
+            let chunk: Data
+            do { chunk = try input.read(upToCount: chunkSize) ?? Data() } catch {
+                throw FetchError(.file, reason: "could not read \(url.path): \(error)", underlying: error)
+            }
+            if chunk.isEmpty { return }
+            let window = tail + chunk
+            if window.range(of: delimiter) != nil { throw containsBoundary(part) }
+            tail = window.suffix(delimiter.count - 1)
+            try write(chunk)
+        }
+    }
+}

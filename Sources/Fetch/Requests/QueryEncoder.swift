@@ -1,0 +1,56 @@
+import Foundation
+
+/// Percent-encodes query items so every value reaches the server exactly as given.
+///
+/// `URLComponents.queryItems` leaves `+`, `/`, `?`, `;` and `'` unencoded, and servers read
+/// `+` as a space. This encoder keeps only RFC 3986's unreserved characters
+/// (`A-Z a-z 0-9 - . _ ~`) and percent-encodes everything else as UTF-8, so
+/// `q=a+b` is sent as `q=a%2Bb`.
+public enum QueryEncoder {
+    private static let unreserved: CharacterSet = {
+        var set = CharacterSet()
+        set.insert(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        return set
+    }()
+
+    /// Percent-encodes one name or value for a query string.
+    public static func encode(_ string: String) -> String {
+        // Only fails for unpaired surrogates, which a Swift String cannot hold.
+        string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// Encodes a name or value for a form body: like `encode`, with space as `+`.
+    static func formEncode(_ string: String) -> String {
+        encode(string).replacingOccurrences(of: "%20", with: "+")
+    }
+
+    /// The query string for `items`: `name=value` pairs joined by `&`; an item with a `nil`
+    /// value is sent as its name alone.
+    public static func query(_ items: [URLQueryItem]) -> String {
+        items.map { item in
+            let name = encode(item.name)
+            guard let value = item.value else { return name }
+            return name + "=" + encode(value)
+        }.joined(separator: "&")
+    }
+
+    /// `url` with `items` appended to its query, keeping any query and fragment it had.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when `url` cannot be split
+    ///   into components.
+    public static func appending(_ items: [URLQueryItem], to url: URL) throws -> URL {
+        guard !items.isEmpty else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw FetchError(.invalidRequest, reason: "the URL cannot be parsed to add query items", url: url)
+        }
+        let added = query(items)
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + added
+        } else {
+            components.percentEncodedQuery = added
+        }
+        guard let result = components.url(relativeTo: url.baseURL) else {
+            throw FetchError(.invalidRequest, reason: "the URL with query items is not valid", url: url)
+        }
+        return result
+    }
+}

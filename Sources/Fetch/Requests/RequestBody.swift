@@ -1,0 +1,74 @@
+import Foundation
+
+/// The body of a request and its content type.
+///
+/// Bodies are encoded when the request is built, so building a body never throws; a
+/// failure to encode reaches the caller as ``FetchError/Code-swift.enum/encoding``
+/// instead of an empty body.
+///
+/// ```swift
+/// var body: RequestBody? { .json(NewUser(name: "Ada")) }
+/// ```
+public struct RequestBody: Sendable {
+    enum Source: Sendable {
+        case data(Data)
+        case encoded(@Sendable () throws -> Data)
+        /// A file, streamed when sent (see RequestBody+File.swift).
+        case file(URL)
+        /// A multipart form with file parts, streamed when sent.
+        case form(MultipartForm)
+    }
+
+    /// The `Content-Type` sent with the body unless the request sets one itself.
+    public var contentType: String?
+    let source: Source
+
+    init(source: Source, contentType: String?) {
+        self.source = source
+        self.contentType = contentType
+    }
+
+    /// Raw bytes with the given content type.
+    /// - Parameters:
+    ///   - data: the bytes to send.
+    ///   - contentType: for example `"application/octet-stream"`; none when `nil`.
+    public static func data(_ data: Data, contentType: String? = "application/octet-stream") -> RequestBody {
+        RequestBody(source: .data(data), contentType: contentType)
+    }
+
+    /// UTF-8 text, sent as `text/plain; charset=utf-8` unless another type is given.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(source: .data(Data(text.utf8)), contentType: contentType)
+    }
+
+    /// The value as JSON, sent as `application/json`.
+    /// - Parameters:
+    ///   - value: the value to encode when the request is built.
+    ///   - encoder: makes the encoder to use; a plain `JSONEncoder` by default.
+    public static func json<Value: Encodable & Sendable>(
+        _ value: Value,
+        encoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+    ) -> RequestBody {
+        RequestBody(source: .encoded {
+            do {
+                return try encoder().encode(value)
+            } catch {
+                throw FetchError(
+                    .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
+                )
+            }
+        }, contentType: "application/json")
+    }
+
+    /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.
+    /// - Throws: ``FetchError/Code-swift.enum/encoding`` when the body cannot be encoded,
+    ///   ``FetchError/Code-swift.enum/file`` when its file cannot be read.
+    public func encoded() throws -> Data {
+        switch source {
+        case .data(let data): return data
+        case .encoded(let encode): return try encode()
+        case .file(let url): return try FileBody.read(url)
+        case .form(let form): return try form.encoded()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// Refreshes credentials after a response with an authentication status (401 by default),
+/// so that the call can be resent with the new ones.
+///
+/// ```swift
+/// let store = TokenStore(savedToken)
+/// let api = Session()
+///     .enhanced(by: BearerToken(store))
+///     .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+/// ```
+///
+/// The refresh must put the new credentials where the enhancers read them (the store
+/// initializer does it for you): the resent request is built again, through the
+/// enhancers below the resuming layer.
+public struct RefreshTokenHandler: ResumableHandler {
+    /// The statuses that start a refresh.
+    public let statuses: Set<Int>
+    private let refresh: @Sendable (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
+
+    /// Refreshes with `refresh`, which calls its argument once when done.
+    /// - Parameters:
+    ///   - statuses: the response statuses that start a refresh; 401 by default.
+    ///   - refresh: does the refresh and reports how it went.
+    public init(
+        statuses: Set<Int> = [401],
+        refresh: @escaping @Sendable (_ done: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
+    ) {
+        self.statuses = statuses
+        self.refresh = refresh
+    }
+
+    /// Refreshes by asking `newToken` for a token and storing it in `store`.
+    /// - Parameters:
+    ///   - store: where ``BearerToken`` reads the token.
+    ///   - statuses: the response statuses that start a refresh; 401 by default.
+    ///   - newToken: fetches a new token; an error fails every waiting call.
+    public init(
+        _ store: TokenStore, statuses: Set<Int> = [401], newToken: @escaping @Sendable () async throws -> String
+    ) {
+        self.statuses = statuses
+        refresh = { done in
+            Task {
+                do {
+                    store.token = try await newToken()
+                    done(.success(()))
+                } catch {
+                    done(.failure(error))
+                }
+            }
+        }
+    }
+
+    /// Whether the call got a response with one of ``statuses``.
+    public func shouldResume(after result: Result<Response, any Error>, for request: any Request) -> Bool {
+        guard case .success(let response) = result else { return false }
+        return statuses.contains(response.status)
+    }
+
+    /// Runs the refresh.
+    public func run(completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        refresh(completion)
+    }
+}

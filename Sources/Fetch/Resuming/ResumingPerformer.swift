@@ -1,0 +1,66 @@
+/// A performer that, when a call fails in a way its ``ResumableHandler`` recognizes,
+/// runs the handler's work and then resends the call once. Made by
+/// ``RequestPerforming/resuming(with:)``.
+///
+/// The work runs once for all the calls that need it at the same time: while it runs,
+/// other calls that fail the same way wait for it; a call that was sent before a run
+/// succeeded and fails afterwards is resent without another run. When the work fails,
+/// every waiting call fails with its error. A resent call that fails again is delivered
+/// as it is: nothing loops. Cancelling a waiting call completes it with
+/// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
+public struct ResumingPerformer<Base: RequestPerforming>: RequestPerforming {
+    /// The performer the calls go to.
+    public let base: Base
+    /// What recognizes the failure and does the work.
+    public let handler: any ResumableHandler
+    private let flight = RefreshFlight()
+
+    /// Wraps `base`; copies of the performer share one flight of the work.
+    public init(base: Base, handler: any ResumableHandler) {
+        self.base = base
+        self.handler = handler
+    }
+
+    /// Performs `request`, running the work and resending once if it fails as the handler says.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let call = LayerCall(request: request, completion: completion)
+        let seen = flight.generation
+        call.run {
+            base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }
+        }
+        return call
+    }
+
+    private func resumeIfNeeded(_ call: LayerCall, after result: Result<Response, any Error>, seen: Int) {
+        guard !call.isFinished, handler.shouldResume(after: result, for: call.request) else {
+            return call.finish(result)
+        }
+        flight.join(after: seen, start: handler.run) { outcome in
+            switch outcome {
+            case .failure(let error): call.finish(.failure(error))
+            case .success: call.run { base.perform(call.request) { call.finish($0) } }
+            }
+        }
+    }
+}
+
+extension RequestPerforming {
+    /// This performer, running `handler`'s work after a failure it recognizes and then
+    /// resending the call once.
+    ///
+    /// ```swift
+    /// let api = Session()
+    ///     .enhanced(by: BearerToken(store))
+    ///     .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+    /// ```
+    /// Put it above the enhancers that apply the new state, so the resent request goes
+    /// through them again.
+    /// - Returns: the resuming performer.
+    public func resuming(with handler: any ResumableHandler) -> ResumingPerformer<Self> {
+        ResumingPerformer(base: self, handler: handler)
+    }
+}

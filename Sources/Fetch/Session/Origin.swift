@@ -1,0 +1,19 @@
+import Foundation
+
+/// The scheme, host and port a URL points at, compared without case and with the default
+/// port of http and https filled in: redirects drop credentials when it changes, and a
+/// ``Session`` limits the requests it runs at once per origin.
+struct Origin: Hashable, Sendable {
+    let scheme: String?
+    let host: String?
+    let port: Int?
+
+    /// The origin of `url`; `nil` when there is no URL.
+    init?(_ url: URL?) {
+        guard let url else { return nil }
+        let scheme = url.scheme?.lowercased()
+        self.scheme = scheme
+        host = url.host?.lowercased()
+        port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+    }
+}

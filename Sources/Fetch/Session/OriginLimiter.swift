@@ -1,0 +1,137 @@
+/// Where a request stands in an ``OriginLimiter``.
+enum OriginPlace {
+    /// Not entered yet.
+    case new
+    /// Queued behind the requests running on its origin.
+    case waiting
+    /// Holding one of its origin's slots.
+    case running
+    /// Gone: it left, and cannot enter again.
+    case done
+}
+
+/// Something an ``OriginLimiter`` queues: it carries its own place, which only the limiter
+/// reads and writes (under the lock of the limiter's owner), so finding out whether a request
+/// waits or runs costs no lookup.
+protocol OriginLimited: AnyObject {
+    /// The request's place; written by ``OriginLimiter`` only.
+    var originPlace: OriginPlace { get set }
+}
+
+/// Lets at most ``limit`` requests run at once per origin and queues the others, first in,
+/// first out.
+///
+/// Pure bookkeeping, with no lock and no I/O: `Session` keeps one under a lock, starts the
+/// requests it is told to start and tells it when each request has finished. A request
+/// holds the slot of the origin it entered on until it leaves, even when redirects take
+/// it to other origins: a redirect never waits for a slot, so it can never wait for itself.
+struct OriginLimiter<Waiter: OriginLimited> {
+    /// The most requests running at once on one origin; at least 1.
+    let limit: Int
+    /// The origins with requests running or waiting; an idle origin is forgotten.
+    private var lines: [Origin: Line] = [:]
+
+    /// The requests of one origin.
+    private struct Line {
+        var running = 0
+        /// Waiting requests, oldest first from `head`; entries before `head` have left.
+        var queue: [Waiter?] = []
+        var head = 0
+
+        var waitingCount: Int { queue.count - head }
+
+        mutating func next() -> Waiter? {
+            guard head < queue.count else { return nil }
+            let waiter = queue[head]
+            queue[head] = nil
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= queue.count {
+                queue.removeSubrange(0..<head)
+                head = 0
+            }
+            return waiter
+        }
+
+        mutating func remove(_ waiter: Waiter) {
+            guard let index = queue[head...].firstIndex(where: { $0 === waiter }) else { return }
+            queue.remove(at: index)
+        }
+    }
+
+    /// - Parameter limit: the most requests running at once per origin; below 1 counts as 1.
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
+    /// - Returns: `true` when `waiter` holds a slot and is to be started now; `false` when it
+    ///   was queued (``leave(_:at:)`` of another request hands it over later), or when it
+    ///   has already left.
+    mutating func enter(_ waiter: Waiter, at origin: Origin) -> Bool {
+        guard waiter.originPlace == .new else { return false }
+        let limit = self.limit
+        return modifyLine(origin) { line in
+            if line.running < limit {
+                line.running += 1
+                waiter.originPlace = .running
+                return true
+            }
+            line.queue.append(waiter)
+            waiter.originPlace = .waiting
+            return false
+        }
+    }
+
+    /// Takes `waiter` out, the first time only: a waiting one leaves the queue, a running one
+    /// gives its slot to the oldest waiting request of its origin.
+    /// - Returns: the request that now holds the slot, to be started; `nil` when no request
+    ///   is to be started.
+    mutating func leave(_ waiter: Waiter, at origin: Origin) -> Waiter? {
+        let place = waiter.originPlace
+        waiter.originPlace = .done
+        switch place {
+        case .new, .done:
+            return nil
+        case .waiting:
+            modifyLine(origin) { $0.remove(waiter) }
+            return nil
+        case .running:
+            return modifyLine(origin) { line in
+                guard let next = line.next() else {
+                    line.running -= 1
+                    return nil
+                }
+                next.originPlace = .running
+                return next
+            }
+        }
+    }
+
+    /// Runs `body` on the line of `origin` and forgets the line once it is idle.
+    private mutating func modifyLine<Result>(_ origin: Origin, _ body: (inout Line) -> Result) -> Result {
+        var isIdle = false
+        let result = { (line: inout Line) -> Result in
+            defer { isIdle = line.running == 0 && line.waitingCount == 0 }
+            return body(&line)
+        }(&lines[origin, default: Line()])
+        if isIdle { lines.removeValue(forKey: origin) }
+        return result
+    }
+
+    /// Every waiting request, oldest first within each origin.
+    var waiting: [Waiter] {
+        lines.values.flatMap { $0.queue[$0.head...].compactMap { $0 } }
+    }
+
+    /// How many requests run on `origin`.
+    func runningCount(at origin: Origin) -> Int { lines[origin]?.running ?? 0 }
+
+    /// How many requests wait on `origin`.
+    func waitingCount(at origin: Origin) -> Int { lines[origin]?.waitingCount ?? 0 }
+
+    /// How many origins have requests running or waiting.
+    var originCount: Int { lines.count }
+}

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How a ``Session`` follows redirects.
+///
+/// Whatever the policy, Fetch follows redirects itself rather than leaving it to
+/// URLSession: credentials (`Authorization`, `Cookie`, `Proxy-Authorization` and the
+/// session's sensitive headers) are dropped when the scheme, host or port changes; 307 and
+/// 308 resend the method and the body; 301, 302 and 303 turn a POST into a GET without a
+/// body; only http and https targets are followed.
+public struct RedirectPolicy: Sendable {
+    /// One redirect about to be followed.
+    public struct Hop: Sendable {
+        /// The request that got the redirect.
+        public var from: URLRequest
+        /// The request Fetch is about to send, credentials already removed if the origin changed.
+        public var to: URLRequest
+        /// The redirect's status code.
+        public var status: Int
+        /// How many redirects came before this one.
+        public var index: Int
+    }
+
+    /// What to do with one redirect.
+    public enum Decision: Sendable {
+        /// Send `Hop.to`.
+        case follow
+        /// Send this request instead (it is validated like any other).
+        case followWith(URLRequest)
+        /// Do not follow: the 3xx response is the result.
+        case stop
+        /// Fail with ``FetchError/Code-swift.enum/redirectRefused``.
+        case refuse
+    }
+
+    /// The most redirects followed before failing with ``FetchError/Code-swift.enum/tooManyRedirects``.
+    public var maximumHops: Int
+    let decide: @Sendable (Hop) -> Decision
+
+    /// Makes a policy that follows up to `maximumHops` redirects, asking `decide` about each.
+    public init(maximumHops: Int = 10, decide: @escaping @Sendable (Hop) -> Decision = { _ in .follow }) {
+        self.maximumHops = maximumHops
+        self.decide = decide
+    }
+
+    /// Follows up to 10 redirects.
+    public static let `default` = RedirectPolicy()
+
+    /// Follows no redirect: the 3xx response is returned as it is.
+    public static let never = RedirectPolicy(maximumHops: 0) { _ in .stop }
+
+    /// Follows up to `count` redirects.
+    public static func limit(_ count: Int) -> RedirectPolicy { RedirectPolicy(maximumHops: count) }
+
+    /// The request to send for a redirect of `previous` to `target` with `status`: the
+    /// method and body rules of RFC 9110, and credentials dropped across origins.
+    static func nextRequest(after previous: URLRequest, to target: URL, status: Int,
+                            sensitiveHeaders: Set<String>) -> URLRequest {
+        var next = previous
+        next.url = target
+        let method = previous.httpMethod ?? "GET"
+        if status == 303 && method != "HEAD" || (status == 301 || status == 302) && method == "POST" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+        }
+        if !sameOrigin(previous.url, target) {
+            let dropped = Set(["authorization", "cookie", "proxy-authorization"])
+                .union(sensitiveHeaders.map { $0.lowercased() })
+            for name in (next.allHTTPHeaderFields ?? [:]).keys where dropped.contains(name.lowercased()) {
+                next.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+        return next
+    }
+
+    static func sameOrigin(_ lhs: URL?, _ rhs: URL?) -> Bool {
+        guard let lhs = Origin(lhs), let rhs = Origin(rhs) else { return false }
+        return lhs == rhs
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The ``RequestPerforming`` that talks HTTP, over one URLSession for its whole life.
+///
+/// ```swift
+/// let session = Session()
+/// let user = try await session.perform(GetUser(id: 7))
+/// ```
+///
+/// A `Session` handles what a URLSession user otherwise must (see the README's "Safety on
+/// Linux"): it validates every request before sending it, follows redirects itself without
+/// leaking credentials, enforces an overall deadline, bounds bodies in memory, uses
+/// ephemeral storage, and calls completions on its own queue, never the main one.
+/// Completions are called exactly once, on ``Configuration-swift.struct/completionQueue``.
+///
+/// A session runs at most ``Configuration-swift.struct/maximumConnectionsPerHost`` requests
+/// at once per origin (scheme, host and port), 4 by default, and queues the others in the
+/// order they came; see that setting for why.
+public final class Session: RequestPerforming {
+    /// The version of Fetch, sent in the default `User-Agent`.
+    public static let version = "0.1.0"
+
+    /// The settings this session was made with.
+    public let configuration: Configuration
+    let urlSession: URLSession
+    let delegate: SessionDelegate
+    let completionQueue: DispatchQueue
+    /// Where tasks are made, resumed and cancelled. On Linux `resume()` and `cancel()` wait
+    /// for the URLSession's work queue, which a fast transfer keeps busy: called on callers'
+    /// threads, they tied up Dispatch and cooperative threads and stalled unrelated requests
+    /// for seconds. Here at most one thread per session waits.
+    let control = DispatchQueue(label: "Fetch.Session.control")
+    /// The requests running and queued per origin (Session+Limiting.swift).
+    let limiter: Locked<OriginLimiter<TaskState>>
+
+    /// Makes a session with its own URLSession and delegate queue.
+    /// - Parameter configuration: the settings; safe defaults when omitted.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let settings = URLSessionConfiguration.ephemeral
+        settings.urlCache = configuration.urlCache
+        settings.requestCachePolicy = configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
+        settings.httpCookieStorage = configuration.cookieStorage
+        settings.httpShouldSetCookies = configuration.cookieStorage != nil
+        settings.httpCookieAcceptPolicy = configuration.cookieStorage == nil ? .never : .always
+        let perOrigin = OriginLimiter<TaskState>(limit: configuration.maximumConnectionsPerHost)
+        limiter = Locked(perOrigin)
+        settings.httpMaximumConnectionsPerHost = perOrigin.limit
+        settings.timeoutIntervalForRequest = configuration.idleTimeout.seconds
+        settings.timeoutIntervalForResource = max(configuration.deadline.seconds, 1)
+        let queue = DeliveryQueue()
+        queue.name = "Fetch.Session.delegate"
+        delegate = SessionDelegate()
+        urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
+        completionQueue = configuration.completionQueue
+            ?? DispatchQueue(label: "Fetch.Session.completion", attributes: .concurrent)
+    }
+
+    deinit {
+        // Nothing can start a task any more; let running ones finish, then release the delegate.
+        urlSession.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` and calls `completion` once with the response, whatever its status,
+    /// or a ``FetchError``.
+    /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
+    ///   with ``FetchError/Code-swift.enum/cancelled``.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        // A body streamed from files goes through an upload task (Session+Transfers.swift).
+        if request.body?.isStreamed == true { return performStreamed(request, completion: completion) }
+        let options = request.options
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try prepare(request, options: options)
+        } catch {
+            completionQueue.async { completion(.failure(error)) }
+            return CancellationHandle()
+        }
+        let state = taskState(
+            for: request, urlRequest, options: options, deadline: options.deadline ?? configuration.deadline,
+            completion: completion
+        )
+        admit(state)
+        return CancellationHandle { state.fail(state.error(.cancelled, "cancelled")) }
+    }
+
+    /// Makes the state of one request with the session's settings and the request's options.
+    func taskState(
+        for request: any Request, _ urlRequest: URLRequest, options: RequestOptions, deadline: Duration?,
+        bodyFile: URL? = nil, transfer: TransferState? = nil,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> TaskState {
+        TaskState(
+            owner: self, control: control, request: request, urlRequest: urlRequest,
+            maximumBodySize: options.maximumBodySize ?? configuration.maximumBodySize,
+            redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,
+            sensitiveHeaders: configuration.sensitiveHeaders.union(options.sensitiveHeaders),
+            deadline: deadline, bodyFile: bodyFile, transfer: transfer, queue: completionQueue,
+            completion: completion
+        )
+    }
+
+    /// Sends `urlRequest` as a new task carrying `state`'s request: the first one (from the
+    /// control queue), or a redirect hop that URLSession would send without its body (from the
+    /// delegate queue). Either way the calling thread may wait for URLSession's work queue.
+    func send(_ urlRequest: URLRequest, for state: TaskState) {
+        let task: URLSessionTask
+        if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {
+            task = urlSession.uploadTask(with: urlRequest, fromFile: file)
+        } else {
+            task = urlSession.dataTask(with: urlRequest)
+        }
+        delegate.register(task, state)
+        if state.attach(task) {
+            task.resume()
+        } else {
+            // Finished (cancelled, deadline) before this task could start: end it at once.
+            task.cancel()
+        }
+    }
+
+    /// Builds and checks the `URLRequest` for `request`.
+    func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
+        var urlRequest: URLRequest
+        do {
+            urlRequest = try request.makeURLRequest()
+        } catch let error as FetchError {
+            throw error.naming(method: request.method, url: request.url)
+        } catch {
+            throw FetchError(
+                .invalidRequest, reason: "the request could not be built: \(error)",
+                method: request.method, url: request.url, underlying: error
+            )
+        }
+        if urlRequest.value(forHTTPHeaderField: "User-Agent") == nil {
+            urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        }
+        urlRequest.timeoutInterval = (options.idleTimeout ?? configuration.idleTimeout).seconds
+        urlRequest.httpShouldHandleCookies = configuration.cookieStorage != nil
+        try HeaderRules.validate(urlRequest)
+        return urlRequest
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What `Session` tracks for one transfer besides its ``TaskState``: progress, the file a
+/// download is written to, the temporary file an encoded form is uploaded from.
+///
+/// A download goes through a data task whose bytes this state writes to a partial file
+/// that Fetch names and owns: URLSession's download tasks on Linux leave their own
+/// partial `<UUID>.tmp` file behind on cancellation without ever saying its name.
+final class TransferState: @unchecked Sendable {
+    // `lock` guards every `var` below and every use of `writer`; the other `let`s are
+    // immutable and Sendable.
+    private let lock = NSLockShim()
+    /// Delivers progress reports and then the completion, in order.
+    let events: DispatchQueue
+    private let progress: (@Sendable (TransferProgress) -> Void)?
+    private let staged: StagedDownload?
+    /// A file made for this transfer only (an encoded form), deleted when it ends.
+    private let uploadFile: URL?
+    private let uploadLength: Int64?
+
+    private var throttle = ProgressThrottle()
+    private let writer: FileWriter?
+    private var received: Int64 = 0
+    private var expected: Int64?
+    private var errorBody: Data?
+    private var sent: Int64 = 0
+    /// No more body bytes are taken (the transfer ended or a write failed).
+    private var closed = false
+    /// The partial file was moved into place or deleted.
+    private var settled = false
+    private var failTask: (@Sendable (FetchError) -> Void)?
+
+    /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
+    /// per 16 KiB chunk, so the delegate queue keeps up with the network.
+    static let writeSize = 256 * 1024
+    /// How much of a non-2xx body is kept for the error; the rest is dropped.
+    static let errorBodyLimit = 64 * 1024
+
+    /// - Parameters:
+    ///   - staged: the partial file of a download; `nil` for an upload.
+    ///   - uploadFile: a file to delete when the transfer ends.
+    ///   - uploadLength: the body's length, when known.
+    init(staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
+         progress: (@Sendable (TransferProgress) -> Void)?, queue: DispatchQueue) {
+        self.staged = staged
+        self.uploadFile = uploadFile
+        self.uploadLength = uploadLength
+        self.progress = progress
+        writer = staged.map { FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize) }
+        events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
+    }
+
+    /// Sets how a write failure stops the task (fails its state and cancels it).
+    func onWriteFailure(_ fail: @escaping @Sendable (FetchError) -> Void) {
+        lock.withLock { failTask = fail }
+    }
+
+    // MARK: Download
+
+    /// Takes the response of a download. A 2xx body goes to the file, another one into
+    /// memory (up to a limit) for the error.
+    /// - Returns: `false` for an upload, whose body stays with its ``TaskState``.
+    func receive(_ response: URLResponse) -> Bool {
+        guard let staged else { return false }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let failure: (FetchError, (@Sendable (FetchError) -> Void)?)? = lock.withLock {
+            expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+            errorBody = (200..<300).contains(status) ? nil : Data()
+            guard received > 0 else { return nil }
+            received = 0
+            guard let error = write(to: staged, { try writer?.restart() }) else { return nil }
+            closed = true
+            return (error, failTask)
+        }
+        if let (error, fail) = failure { fail?(error) }
+        return true
+    }
+
+    /// Takes body bytes of a download.
+    /// - Returns: `false` for an upload, whose body stays with its ``TaskState``.
+    func receive(_ data: Data) -> Bool {
+        guard let staged else { return false }
+        var failure: (FetchError, (@Sendable (FetchError) -> Void)?)?
+        var report: TransferProgress?
+        lock.withLock {
+            if closed { return }
+            if var kept = errorBody {
+                kept.append(data.prefix(max(0, Self.errorBodyLimit - kept.count)))
+                errorBody = kept
+                return
+            }
+            received += Int64(data.count)
+            // A compressed body decodes to more bytes than its announced length.
+            if let known = expected, received > known { expected = nil }
+            if let error = write(to: staged, { try writer?.append(data) }) {
+                closed = true
+                failure = (error, failTask)
+                return
+            }
+            if throttle.allows(at: DispatchTime.now().uptimeNanoseconds) {
+                report = TransferProgress(completedBytes: received, expectedBytes: expected)
+            }
+        }
+        if let (error, fail) = failure { fail?(error) }
+        if let report { deliver(report) }
+        return true
+    }
+
+    /// Runs a write of the file writer; called under `lock`.
+    /// - Returns: the failure, named, if the write failed.
+    private func write(to staged: StagedDownload, _ body: () throws -> Void) -> FetchError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return FetchError(.file, reason: "could not write \(staged.partialURL.path): \(error)", underlying: error)
+        }
+    }
+
+    /// The kept start of a non-2xx body, or `nil` when the status was 2xx.
+    var keptErrorBody: Data? { lock.withLock { errorBody } }
+
+    /// Writes what is left, moves the file into place and reports completion.
+    /// - Returns: the file.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be written or moved.
+    func commitDownload() throws -> URL {
+        guard let staged else { throw FetchError(.file, reason: "the transfer has no file") }
+        let (total, error): (Int64, FetchError?) = lock.withLock {
+            if closed { return (0, FetchError(.file, reason: "the download was stopped before it completed")) }
+            defer { closed = true; settled = true }
+            return (received, write(to: staged) { try writer?.flush() })
+        }
+        if let error {
+            staged.discard()
+            throw error
+        }
+        let url = try staged.commit()
+        deliver(.finished(total))
+        return url
+    }
+
+    // MARK: Upload
+
+    /// Takes URLSession's count of body bytes sent.
+    func sentBody(total: Int64, expectedTotal: Int64) {
+        let report: TransferProgress? = lock.withLock {
+            sent = total
+            guard !closed, throttle.allows(at: DispatchTime.now().uptimeNanoseconds) else { return nil }
+            let announced = expectedTotal > 0 ? expectedTotal : nil
+            return TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced)
+        }
+        if let report { deliver(report) }
+    }
+
+    /// Reports a finished upload.
+    func finishUpload() {
+        let total = lock.withLock { uploadLength ?? sent }
+        deliver(.finished(total))
+    }
+
+    // MARK: End
+
+    /// Ends the transfer: deletes the partial download and the temporary upload file;
+    /// later bytes are dropped. Safe to call more than once.
+    func close() {
+        let discard = lock.withLock {
+            // The failure hook holds the task state, which holds this state: let go of it.
+            defer { closed = true; settled = true; failTask = nil }
+            return !settled
+        }
+        if discard { staged?.discard() }
+        if let uploadFile { unlink(uploadFile.path) }
+    }
+
+    private func deliver(_ report: TransferProgress) {
+        guard let progress else { return }
+        events.async { progress(report) }
+    }
+}

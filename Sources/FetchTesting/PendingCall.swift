@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Fetch
+
+/// A call a ``SpyPerformer`` holds open, for testing in-flight and cancellation paths.
+///
+/// Complete it with ``complete(with:)`` or one of the helpers; cancelling it (through the
+/// handle `perform` returned) completes it with ``FetchError/Code-swift.enum/cancelled``,
+/// as `Session` does. Whatever happens first wins; the completion runs once.
+public final class PendingCall: Cancellable, @unchecked Sendable {
+    // `lock` guards `completion` and `wasCancelled`; `request` and `urlRequest` are immutable.
+    private let lock = NSLockBox()
+    /// The request of the call.
+    public let request: any Request
+    /// What the request became.
+    public let urlRequest: URLRequest?
+    private var completion: (@Sendable (Result<Response, any Error>) -> Void)?
+    private var wasCancelled = false
+
+    init(request: any Request, urlRequest: URLRequest?,
+         completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+        self.request = request
+        self.urlRequest = urlRequest
+        self.completion = completion
+    }
+
+    /// Whether the call has completed, by an answer or by cancellation.
+    public var isFinished: Bool { lock.withLock { completion == nil } }
+
+    /// Whether the caller cancelled the call.
+    public var isCancelled: Bool { lock.withLock { wasCancelled } }
+
+    /// Completes the call with `result`; the response gets this call's request and URL.
+    /// Does nothing if the call already completed.
+    public func complete(with result: Result<Response, any Error>) {
+        guard let completion = lock.withLock({ () -> (@Sendable (Result<Response, any Error>) -> Void)? in
+            defer { self.completion = nil }
+            return self.completion
+        }) else { return }
+        completion(result.map { response in
+            var response = response
+            response.request = request
+            if let urlRequest {
+                response.urlRequest = urlRequest
+                response.url = urlRequest.url
+            }
+            return response
+        })
+    }
+
+    /// Completes the call with `response`.
+    public func respond(_ response: Response) { complete(with: .success(response)) }
+
+    /// Completes the call with `error`.
+    public func fail(_ error: any Error) { complete(with: .failure(error)) }
+
+    /// Cancels the call: it completes with ``FetchError/Code-swift.enum/cancelled``.
+    public func cancel() {
+        lock.withLock { wasCancelled = true }
+        complete(with: .failure(FetchError.cancelled(request)))
+    }
+
+}

@@ -1,0 +1,219 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Fetch
+
+/// A session runs at most `maximumConnectionsPerHost` requests at once per origin and
+/// queues the others: queued requests can be cancelled and run out of time like running
+/// ones, and a request keeps its slot through its redirects.
+@Suite(.loopbackServers)
+struct OriginLimitTests {
+    /// What each completion reported, in the order they arrived.
+    final class Finishes: @unchecked Sendable {
+        // `lock` guards `entries`.
+        private let lock = NSLock()
+        private var entries: [(name: String, result: Result<Void, FetchError>)] = []
+
+        /// A completion for the call `name`.
+        func completion<Value>(_ name: String) -> @Sendable (Result<Value, any Error>) -> Void {
+            { result in
+                let outcome = result.map { _ in () }.mapError { error in
+                    error as? FetchError ?? FetchError(.invalidRequest, reason: "not a FetchError: \(error)")
+                }
+                self.lock.withLock { self.entries.append((name, outcome)) }
+            }
+        }
+
+        var names: [String] { lock.withLock { entries.map(\.name) } }
+
+        /// The error code `name` failed with, `"ok"` when it succeeded, `nil` before it completed.
+        func outcome(_ name: String) -> String? {
+            lock.withLock {
+                entries.first { $0.name == name }.map { entry in
+                    switch entry.result {
+                    case .success: "ok"
+                    case .failure(let error): error.code.rawValue
+                    }
+                }
+            }
+        }
+
+        /// Waits until `count` completions have arrived, 20 s at most.
+        func wait(for count: Int) async throws {
+            let limit = ContinuousClock.now + .seconds(20)
+            while lock.withLock({ entries.count }) < count && ContinuousClock.now < limit {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    /// A session that runs `limit` requests at once per origin.
+    static func session(limit: Int) -> Session {
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = limit
+        return Session(configuration: configuration)
+    }
+
+    /// A session running one request at a time, its slot taken by a request to the fault
+    /// server's `path`, whose completion is recorded as `name`.
+    struct OneSlotTaken {
+        let servers: LoopbackServers
+        let session = OriginLimitTests.session(limit: 1)
+        let finishes = Finishes()
+        /// The tag of ``echo``, to ask the server whether it saw it.
+        let tag = uniqueTag()
+
+        init(by path: String, named name: String) throws {
+            servers = try LoopbackServers.require()
+            session.perform(BasicRequest(url: servers.faults.url(path)), completion: finishes.completion(name))
+        }
+
+        /// A request the server logs under ``tag``.
+        var echo: BasicRequest { BasicRequest(url: servers.faults.url("/echo?tag=\(tag)")) }
+
+        /// Whether the server never saw a request with ``tag``.
+        func serverSawNoEcho() async throws -> Bool {
+            try await servers.faults.seen(tag: tag).isEmpty
+        }
+    }
+
+    @Test func byDefaultAtMostFourOfSixteenRunAtOnce() async throws {
+        // Given a default session and 16 slow requests to one server
+        let servers = try LoopbackServers.require()
+        let session = Session()
+        let group = uniqueTag()
+        let request = BasicRequest(url: servers.faults.url("/slow?seconds=0.3&group=\(group)"))
+        // When they are all performed at once
+        try await withThrowingTaskGroup(of: Int.self) { tasks in
+            for _ in 0..<16 { tasks.addTask { try await session.response(for: request).status } }
+            var statuses: [Int] = []
+            for try await status in tasks { statuses.append(status) }
+            #expect(statuses == Array(repeating: 200, count: 16))
+        }
+        // Then the server never ran more than 4 of them at once
+        let most = try await servers.faults.mostAtOnce(group: group)
+        print("default session: at most \(most) of 16 requests ran at once")
+        #expect(most >= 1 && most <= 4)
+    }
+
+    @Test func cancelledQueuedRequestEndsAtOnceAndNeverReachesTheServer() async throws {
+        // Given a session running one request at a time, busy with a slow request, and a
+        // second request queued behind it
+        let busy = try OneSlotTaken(by: "/slow?seconds=1", named: "slow")
+        let finishes = busy.finishes
+        let queued = busy.session.perform(busy.echo, completion: finishes.completion("queued"))
+        // When the queued request is cancelled
+        queued.cancel()
+        try await finishes.wait(for: 2)
+        // Then it completes with cancelled before the running one ends, which still succeeds
+        #expect(finishes.names == ["queued", "slow"])
+        #expect(finishes.outcome("queued") == FetchError.Code.cancelled.rawValue)
+        #expect(finishes.outcome("slow") == "ok")
+        // And the server never saw it, not even after the slot was free
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await busy.serverSawNoEcho())
+    }
+
+    @Test func queuedRequestRunsOutOfTimeWhileWaiting() async throws {
+        // Given a session running one request at a time, busy for 3 s, and a request with a
+        // 0.5 s deadline queued behind it
+        let busy = try OneSlotTaken(by: "/slow?seconds=3", named: "slow")
+        var request = busy.echo
+        request.options.deadline = .milliseconds(500)
+        let clock = ContinuousClock()
+        let start = clock.now
+        // When it waits
+        let error = await #expect(throws: FetchError.self) { try await busy.session.response(for: request) }
+        let elapsed = clock.now - start
+        // Then its deadline ends it while the first request still runs, naming its URL
+        #expect(error?.code == .deadlineExceeded)
+        #expect(error?.url == request.url)
+        #expect(elapsed >= .milliseconds(500))
+        #expect(busy.finishes.names.isEmpty, "the deadline fired only after the running request ended")
+        // And the server never saw it
+        try await busy.finishes.wait(for: 1)
+        #expect(try await busy.serverSawNoEcho())
+    }
+
+    @Test func cancelAllEndsQueuedRequestsToo() async throws {
+        // Given a session running one request at a time, stuck on a server that never
+        // answers, with three requests queued behind it
+        let busy = try OneSlotTaken(by: "/stall?seconds=10", named: "stalled")
+        let finishes = busy.finishes
+        for index in 0..<3 { busy.session.perform(busy.echo, completion: finishes.completion("queued \(index)")) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        // When everything is cancelled
+        busy.session.cancelAll()
+        try await finishes.wait(for: 4)
+        // Then all four end with cancelled, long before the server's 10 s stall would end
+        // them, and none of the queued ones ever reached the server
+        #expect(finishes.names.count == 4)
+        for name in finishes.names { #expect(finishes.outcome(name) == FetchError.Code.cancelled.rawValue) }
+        #expect(clock.now - start < .seconds(8))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await busy.serverSawNoEcho())
+    }
+
+    /// A first request that is redirected before it reaches a slow resource.
+    struct Redirected: CustomTestStringConvertible, Sendable {
+        enum Kind: Sendable { case perform, download, upload }
+        let kind: Kind
+        let code: Int
+        let method: HTTPMethod
+        /// The redirect goes to `localhost` rather than `127.0.0.1`: another origin.
+        let crossOrigin: Bool
+        let testDescription: String
+    }
+
+    static let redirects = [
+        Redirected(kind: .perform, code: 302, method: .get, crossOrigin: true,
+                   testDescription: "GET, 302 to another origin"),
+        Redirected(kind: .perform, code: 307, method: .post, crossOrigin: false,
+                   testDescription: "POST, 307 on the same origin (sent again as a new task)"),
+        Redirected(kind: .perform, code: 307, method: .post, crossOrigin: true,
+                   testDescription: "POST, 307 to another origin (sent again as a new task)"),
+        Redirected(kind: .download, code: 302, method: .get, crossOrigin: true,
+                   testDescription: "download, 302 to another origin"),
+        Redirected(kind: .upload, code: 307, method: .post, crossOrigin: true,
+                   testDescription: "upload, 307 to another origin"),
+    ]
+
+    @Test(arguments: redirects)
+    func requestKeepsItsSlotThroughItsRedirects(first: Redirected) async throws {
+        // Given a session running one request at a time, a first request redirected to a
+        // resource that answers after 1 s, and a second request to the first one's origin
+        let servers = try LoopbackServers.require()
+        let session = Self.session(limit: 1)
+        let finishes = Finishes()
+        let target = servers.faults.url("/slow?seconds=1", host: first.crossOrigin ? "localhost" : "127.0.0.1")
+        let request = BasicRequest(
+            url: servers.faults.url("/redirect"), method: first.method,
+            queryItems: [URLQueryItem(name: "to", value: target.absoluteString),
+                         URLQueryItem(name: "code", value: String(first.code))],
+            body: first.method == .post ? .data(Data("payload".utf8)) : nil
+        )
+        // When both are started, the first one first
+        switch first.kind {
+        case .perform:
+            session.perform(request, completion: finishes.completion("first"))
+        case .download:
+            session.download(request, to: .temporaryFile, progress: nil) { result in
+                if case .success(let file) = result { try? FileManager.default.removeItem(at: file.fileURL) }
+                finishes.completion("first")(result)
+            }
+        case .upload:
+            session.upload(request, progress: nil, completion: finishes.completion("first"))
+        }
+        session.perform(BasicRequest(url: servers.faults.url("/status?code=200")), completion: finishes.completion("second"))
+        try await finishes.wait(for: 2)
+        // Then both succeed: the redirect did not wait for a slot, not even one its own
+        // request holds. And the second request started only once the first had finished,
+        // although the first had left its origin
+        #expect(finishes.outcome("first") == "ok")
+        #expect(finishes.outcome("second") == "ok")
+        #expect(finishes.names == ["first", "second"])
+    }
+}

@@ -1,0 +1,401 @@
+"""A small HTTP server, standard library only, that misbehaves on purpose.
+
+It binds 127.0.0.1 on a free port, prints the port on its first line and exits when its
+standard input closes. Each path is one behaviour; see BEHAVIOURS below. Every wait is
+bounded by MAX_STALL, and every size by MAX_BYTES, so nothing hangs or runs for ever.
+
+Requests may carry `tag=<text>`: `/_seen?tag=<text>` then lists only the requests (and the
+aborted transfers) with that tag, so tests running at the same time do not see each other.
+"""
+import json
+import socket
+import socketserver
+import struct
+import sys
+import threading
+import time
+from urllib.parse import urlsplit, parse_qs
+
+MAX_STALL = 30  # seconds a stalling handler waits at most, so nothing hangs for ever
+MAX_BYTES = 4 << 30  # the largest body /bytes sends
+SINK_LIFETIME = 120  # seconds a byte-counting listener stays open
+PATTERN = bytes(range(256)) * 4096  # 1 MiB; byte i of a /bytes body is i % 256
+
+
+def reply(sock, status, body=b"", headers=None, reason="OK", method="GET"):
+    head = [f"HTTP/1.1 {status} {reason}"]
+    headers = dict(headers or {})
+    if status not in (204, 304) and "Transfer-Encoding" not in headers:
+        headers.setdefault("Content-Length", str(len(body)))
+    headers.setdefault("Connection", "close")
+    head += [f"{k}: {v}" for k, v in headers.items()]
+    payload = b"" if method == "HEAD" or status in (204, 304) else body
+    sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+
+
+def seconds(query, name, default):
+    return min(float(query.get(name, default)), MAX_STALL)
+
+
+class Handler(socketserver.BaseRequestHandler):
+    def read_request(self):
+        data = b""
+        self.request.settimeout(10)
+        while b"\r\n\r\n" not in data:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        method, target, _version = lines[0].split(" ", 2)
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers.setdefault(name.strip().lower(), []).append(value.strip())
+        length = int(headers.get("content-length", ["0"])[0])
+        while len(rest) < length:
+            chunk = self.request.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
+        return method, target, headers, rest
+
+    def handle(self):
+        try:
+            parsed = self.read_request()
+        except (OSError, ValueError):
+            return
+        if parsed is None:
+            return
+        method, target, headers, body = parsed
+        url = urlsplit(target)
+        query = {k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+        if not url.path.startswith("/_"):  # bookkeeping requests are not logged
+            self.server.record({"method": method, "target": target, "headers": headers,
+                                "body": body.decode("utf-8", "replace"), "tag": query.get("tag")})
+        behaviour = BEHAVIOURS.get(url.path)
+        if behaviour is None:
+            reply(self.request, 404, b"no such behaviour", reason="Not Found", method=method)
+            return
+        try:
+            behaviour(self, method, query, headers, body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client went away; nothing to answer
+
+
+# Faults
+
+
+def stall(handler, method, query, *_):
+    """Reads the request and never answers (for `seconds`, 30 at most)."""
+    time.sleep(seconds(query, "seconds", MAX_STALL))
+
+
+def five_then_stall(handler, method, query, *_):
+    """Sends 5 bytes, then nothing: of the status line (`part=head`, the default) or of a
+    100-byte body after complete headers (`part=body`)."""
+    if query.get("part") == "body":
+        handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n12345")
+    else:
+        handler.request.sendall(b"HTTP/")
+    time.sleep(seconds(query, "seconds", MAX_STALL))
+
+
+def trickle(handler, method, query, *_):
+    """Announces `count` bytes (60 by default) and sends one every `interval` seconds."""
+    count = int(query.get("count", "60"))
+    interval = seconds(query, "interval", 0.5)
+    handler.request.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {count}\r\nConnection: close\r\n\r\n".encode())
+    started = time.monotonic()
+    for _ in range(count):
+        if time.monotonic() - started > MAX_STALL:
+            return
+        handler.request.sendall(b".")
+        time.sleep(interval)
+
+
+def garbage(handler, *_):
+    handler.request.sendall(b"this is not HTTP at all\r\n\r\n")
+
+
+def empty(handler, *_):
+    pass  # close without a byte
+
+
+def reset(handler, method, query, *_):
+    """Announces 1000 bytes, sends 10, then resets the connection (RST instead of FIN)."""
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
+    time.sleep(0.1)
+    handler.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    handler.request.close()  # with a zero linger time, close sends RST
+
+
+def partial(handler, *_):
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
+
+
+# Well-formed answers
+
+
+def echo(handler, method, query, headers, body):
+    """Answers with what the request carried: method, headers, body and query, as JSON."""
+    payload = {"method": method, "headers": headers, "body": body.decode("utf-8", "replace"), "query": query}
+    reply(handler.request, 200, json.dumps(payload).encode(), {"Content-Type": "application/json"},
+          method=method)
+
+
+def status(handler, method, query, headers, body):
+    code = int(query.get("code", "200"))
+    reply(handler.request, code, query.get("body", "").encode(), {"Content-Type": "text/plain"},
+          reason="Status", method=method)
+
+
+def chunked(handler, method, query, *_):
+    """Sends `count` chunks (5 by default) of `size` bytes (7 by default) with chunked coding."""
+    count, size = int(query.get("count", "5")), int(query.get("size", "7"))
+    parts = [b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n"
+             b"Connection: close\r\n\r\n"]
+    for index in range(count):
+        data = bytes([ord("a") + index % 26]) * size
+        parts.append(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+    parts.append(b"0\r\n\r\n")
+    handler.request.sendall(b"".join(parts))
+
+
+def resource(handler, method, query, headers, body):
+    """A cacheable resource with an ETag: 304 when If-None-Match matches, and a HEAD that
+    announces `length` bytes (the body's length by default) without sending any."""
+    data = b"the resource body"
+    etag = '"v1"'
+    if etag in headers.get("if-none-match", []):
+        reply(handler.request, 304, headers={"ETag": etag}, reason="Not Modified", method=method)
+        return
+    extra = {"ETag": etag, "Content-Type": "text/plain", "Cache-Control": "max-age=3600"}
+    if method == "HEAD" and "length" in query:
+        extra["Content-Length"] = query["length"]
+    reply(handler.request, 200, data, extra, method=method)
+
+
+def set_cookie(handler, method, query, *_):
+    """Sets a persistent cookie (it expires in 2099)."""
+    cookie = "session=secret-cookie; Path=/; Expires=Wed, 01 Jan 2099 00:00:00 GMT"
+    reply(handler.request, 200, b"cookie set", {"Set-Cookie": cookie, "Content-Type": "text/plain"},
+          method=method)
+
+
+def slow(handler, method, query, *_):
+    """Answers after `seconds`, counting how many requests of `group` run at once."""
+    group = query.get("group", "")
+    handler.server.enter(group)
+    try:
+        time.sleep(seconds(query, "seconds", 0.3))
+    finally:
+        handler.server.leave(group)  # before answering, so the client's next request is not counted with it
+    reply(handler.request, 200, b"slow", {"Content-Type": "text/plain"}, method=method)
+
+
+def most_at_once(handler, method, query, *_):
+    """The most requests of `group` that /slow ran at the same time."""
+    body = json.dumps({"most": handler.server.most(query.get("group", ""))}).encode()
+    reply(handler.request, 200, body, {"Content-Type": "application/json"})
+
+
+def send_bytes(handler, method, query, *_):
+    """Sends `n` bytes (byte i is i % 256), with Content-Length or, with `chunked=1`, chunked;
+    at most `rate` MiB per second if given, as fast as possible otherwise. When the client
+    goes away first, records how many bytes were sent (see /_seen)."""
+    count = min(int(query.get("n", "0")), MAX_BYTES)
+    use_chunks = query.get("chunked") == "1"
+    rate = float(query.get("rate", "0")) * len(PATTERN)
+    framing = "Transfer-Encoding: chunked" if use_chunks else f"Content-Length: {count}"
+    sent = 0
+    started = time.monotonic()
+    try:
+        handler.request.sendall(f"HTTP/1.1 200 OK\r\n{framing}\r\nContent-Type: application/octet-stream\r\n"
+                                "Connection: close\r\n\r\n".encode())
+        while sent < count:
+            piece = PATTERN[: min(len(PATTERN), count - sent)]
+            handler.request.sendall(f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if use_chunks else piece)
+            sent += len(piece)
+            if rate > 0:
+                time.sleep(max(0.0, started + sent / rate - time.monotonic()))
+        if use_chunks:
+            handler.request.sendall(b"0\r\n\r\n")
+    except OSError:
+        handler.server.record({"aborted": "/bytes", "sent": sent, "tag": query.get("tag")})
+
+
+# Redirects
+
+
+def redirect(handler, method, query, *_):
+    """Redirects to `to` with status `code` (302 by default) and the body `body` (none by default)."""
+    code = int(query.get("code", "302"))
+    reply(handler.request, code, query.get("body", "").encode(), {"Location": query.get("to", "/echo")},
+          reason="Redirect", method=method)
+
+
+def chain(handler, method, query, *_):
+    """Redirects `n` times (to itself with n - 1), then answers 200 with the body `done`."""
+    hops = int(query.get("n", "0"))
+    if hops <= 0:
+        reply(handler.request, 200, b"done", {"Content-Type": "text/plain"}, method=method)
+        return
+    location = f"/chain?n={hops - 1}" + (f"&tag={query['tag']}" if "tag" in query else "")
+    reply(handler.request, 302, b"", {"Location": location}, reason="Found", method=method)
+
+
+# Bookkeeping
+
+
+def requests_seen(handler, method, query, *_):
+    """What the server received (and the transfers aborted), only those with `tag` if given."""
+    tag = query.get("tag")
+    log = [entry for entry in handler.server.seen() if tag is None or entry.get("tag") == tag]
+    reply(handler.request, 200, json.dumps(log).encode(), {"Content-Type": "application/json"})
+
+
+def free_port(handler, *_):
+    """A port on 127.0.0.1 that nothing listens on (bound, then closed)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    reply(handler.request, 200, json.dumps({"port": port}).encode(), {"Content-Type": "application/json"})
+
+
+def open_sink(handler, *_):
+    """Opens a new listener that counts the connections and bytes it receives."""
+    sink = Sink()
+    handler.server.sinks[sink.port] = sink
+    reply(handler.request, 200, json.dumps({"port": sink.port}).encode(), {"Content-Type": "application/json"})
+
+
+def sink_stats(handler, method, query, *_):
+    """How many connections and bytes the sink on `port` has received."""
+    sink = handler.server.sinks.get(int(query.get("port", "0")))
+    if sink is None:
+        reply(handler.request, 404, b"no such sink", reason="Not Found")
+        return
+    reply(handler.request, 200, json.dumps(sink.stats()).encode(), {"Content-Type": "application/json"})
+
+
+class Sink:
+    """A raw TCP listener on 127.0.0.1 that counts accepted connections and received bytes,
+    answers each connection with an empty 200, and closes after SINK_LIFETIME seconds."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.connections = 0
+        self.bytes = 0
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.settimeout(1)
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        closing = time.monotonic() + SINK_LIFETIME
+        while time.monotonic() < closing:
+            try:
+                connection, _ = self.listener.accept()
+            except socket.timeout:
+                continue
+            with self.lock:
+                self.connections += 1
+            threading.Thread(target=self.drain, args=(connection,), daemon=True).start()
+        self.listener.close()
+
+    def drain(self, connection):
+        with connection:
+            connection.settimeout(2)
+            data = b""
+            try:
+                while b"\r\n\r\n" not in data:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                    with self.lock:
+                        self.bytes += len(chunk)
+                if data:
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            except OSError:
+                pass
+
+    def stats(self):
+        with self.lock:
+            return {"connections": self.connections, "bytes": self.bytes}
+
+
+BEHAVIOURS = {
+    "/stall": stall,
+    "/five-then-stall": five_then_stall,
+    "/trickle": trickle,
+    "/garbage": garbage,
+    "/empty": empty,
+    "/partial": partial,
+    "/reset": reset,
+    "/echo": echo,
+    "/status": status,
+    "/chunked": chunked,
+    "/resource": resource,
+    "/set-cookie": set_cookie,
+    "/slow": slow,
+    "/bytes": send_bytes,
+    "/redirect": redirect,
+    "/chain": chain,
+    "/_most-at-once": most_at_once,
+    "/_seen": requests_seen,
+    "/_free-port": free_port,
+    "/_sink": open_sink,
+    "/_sink-stats": sink_stats,
+}
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 1024  # hundreds of requests arrive at once in the concurrency tests
+
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.lock = threading.Lock()
+        self.log = []
+        self.sinks = {}
+        self.active = {}
+        self.peak = {}
+
+    def record(self, entry):
+        with self.lock:
+            self.log.append(entry)
+
+    def seen(self):
+        with self.lock:
+            return list(self.log)
+
+    def enter(self, group):
+        with self.lock:
+            self.active[group] = self.active.get(group, 0) + 1
+            self.peak[group] = max(self.peak.get(group, 0), self.active[group])
+
+    def leave(self, group):
+        with self.lock:
+            self.active[group] -= 1
+
+    def most(self, group):
+        with self.lock:
+            return self.peak.get(group, 0)
+
+
+def main():
+    server = Server()
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sys.stdin.read()  # returns when the parent closes the pipe or dies
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A Python server on 127.0.0.1 that the tests start and stop: httpbin or the fault server.
+///
+/// The script prints its port on the first line and exits when its standard input closes,
+/// so a server never outlives the test process even if a test crashes.
+final class TestServer: @unchecked Sendable {
+    // `lock` guards `process` and `input` while stopping; `port` never changes.
+    private let lock = NSLock()
+    private var process: Process?
+    private var input: Pipe?
+    let port: Int
+
+    struct StartFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts `Servers/<script>` with `python3`.
+    /// - Throws: ``StartFailure`` saying how to install what is missing.
+    init(script: String) throws {
+        let servers = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Servers")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", servers.appendingPathComponent(script).path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONUNBUFFERED"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        do {
+            try process.run()
+        } catch {
+            throw StartFailure(description: "cannot start python3 (\(error)): install Python 3, then "
+                + "run python3 -m pip install -r Tests/requirements.txt")
+        }
+        let line = Self.readLine(output.fileHandleForReading)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw StartFailure(description: "\(script) did not start: \(line.isEmpty ? "no output" : line). "
+                + "Install Python 3, then the test servers' packages: python3 -m pip install -r Tests/requirements.txt")
+        }
+        self.port = port
+        self.process = process
+        self.input = input
+        Self.allowLoopbackPastProxies()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:<port>` followed by `path`.
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Stops the server and waits for it to exit.
+    func stop() {
+        let (process, input) = lock.withLock { () -> (Process?, Pipe?) in
+            defer { self.process = nil; self.input = nil }
+            return (self.process, self.input)
+        }
+        guard let process else { return }
+        try? input?.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    private static func readLine(_ handle: FileHandle) -> String {
+        var bytes = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            bytes.append(chunk)
+            if chunk.contains(UInt8(ascii: "\n")) { break }
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    /// libcurl sends even 127.0.0.1 through `http_proxy` unless `no_proxy` names it.
+    private static func allowLoopbackPastProxies() {
+        setenv("no_proxy", "127.0.0.1,localhost", 1)
+        setenv("NO_PROXY", "127.0.0.1,localhost", 1)
+    }
+}
