@@ -107,14 +107,15 @@ struct SessionCoreTests {
     }
 
     @Test func connectionRefusedIsCannotConnect() async throws {
-        // Given a port nobody listens on
-        let port = try UnusedPort.make()
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
+        // Given a port that is held bound and never listens
+        let refusing = try RefusingPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/"))
         // When a session requests it
         // Then the call fails with cannotConnect naming the URL
         let error = await #expect(throws: FetchError.self) { try await Session().response(for: BasicRequest(url: url)) }
         #expect(error?.code == .cannotConnect)
         #expect(error?.url == url)
+        withExtendedLifetime(refusing) {}
     }
 
     @Test(arguments: [

@@ -26,16 +26,16 @@ struct FaultTests {
     }
 
     @Test func connectionRefusedIsCannotConnect() async throws {
-        // Given a port on 127.0.0.1 that nothing listens on
-        let servers = try LoopbackServers.require()
-        let port = try await servers.faults.freePort()
-        let url = URL(string: "http://127.0.0.1:\(port)/")!
+        // Given a port on 127.0.0.1 that is held bound and never listens
+        let refusing = try RefusingPort()
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/")!
         // When a request is sent to it
         let (error, elapsed) = await Self.failure(of: BasicRequest(url: url), on: Self.session())
         // Then it fails at once with cannotConnect naming the URL
         #expect(error?.code == .cannotConnect)
         #expect(error?.url == url)
         #expect(elapsed < .seconds(5))
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func unknownHostIsHostNotFound() async throws {

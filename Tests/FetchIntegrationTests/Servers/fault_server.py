@@ -256,14 +256,6 @@ def requests_seen(handler, method, query, *_):
     reply(handler.request, 200, json.dumps(log).encode(), {"Content-Type": "application/json"})
 
 
-def free_port(handler, *_):
-    """A port on 127.0.0.1 that nothing listens on (bound, then closed)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    reply(handler.request, 200, json.dumps({"port": port}).encode(), {"Content-Type": "application/json"})
-
-
 def open_sink(handler, *_):
     """Opens a new listener that counts the connections and bytes it receives."""
     sink = Sink()
@@ -348,7 +340,6 @@ BEHAVIOURS = {
     "/chain": chain,
     "/_most-at-once": most_at_once,
     "/_seen": requests_seen,
-    "/_free-port": free_port,
     "/_sink": open_sink,
     "/_sink-stats": sink_stats,
 }

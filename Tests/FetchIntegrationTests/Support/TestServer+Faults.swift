@@ -53,11 +53,6 @@ extension TestServer {
         try await bookkeeping("/_seen?tag=\(tag)", as: [SeenRequest].self)
     }
 
-    /// A port on 127.0.0.1 that nothing listens on.
-    func freePort() async throws -> Int {
-        try await bookkeeping("/_free-port", as: [String: Int].self)["port"] ?? 0
-    }
-
     /// Opens a new byte-counting listener on the fault server and returns its port.
     func openSink() async throws -> Int {
         try await bookkeeping("/_sink", as: [String: Int].self)["port"] ?? 0

@@ -4,22 +4,30 @@ import Glibc
 import Darwin
 #endif
 
-/// A port on 127.0.0.1 that nothing listens on: bound by the kernel's choice, read, then closed.
-enum UnusedPort {
+/// A port on 127.0.0.1 that refuses every connection for as long as this value is held.
+///
+/// The socket is bound but never listens: the kernel answers a connection attempt with a
+/// reset, and no other socket (another test's server, say) can be given the same port
+/// while it stays bound. A port that is bound, read and closed again gives no such promise:
+/// in a parallel run the kernel may hand it to the next listener.
+final class RefusingPort: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Binds a socket to port 0 on 127.0.0.1, reads the port the kernel chose and closes it.
+    /// The port number the kernel chose.
+    let port: Int
+    private let descriptor: Int32
+
+    /// Binds a socket to port 0 on 127.0.0.1 and keeps it bound, not listening.
     /// - Throws: ``Failure`` when the socket cannot be made or bound.
-    static func make() throws -> Int {
+    init() throws {
         #if canImport(Glibc)
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let socketDescriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socketDescriptor >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        defer { close(socketDescriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -30,7 +38,16 @@ enum UnusedPort {
                 bind(socketDescriptor, generic, length) == 0 ? getsockname(socketDescriptor, generic, &length) : -1
             }
         }
-        guard status == 0 else { throw Failure(description: "bind() or getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard status == 0 else {
+            let failure = Failure(description: "bind() or getsockname() failed: errno \(errno)")
+            close(socketDescriptor)
+            throw failure
+        }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        close(descriptor)
     }
 }
