@@ -70,7 +70,7 @@ extension Session: TransferPerforming {
     }
 
     private static func finishUpload(_ response: Response, _ transfer: TransferState) -> Response {
-        transfer.finishUpload()
+        transfer.finishUpload(status: response.status)
         return response
     }
 

@@ -117,6 +117,8 @@ public final class Session: RequestPerforming {
         } else {
             task = urlSession.dataTask(with: urlRequest)
         }
+        // A transfer's later hop carries on writing to its file and reporting its progress.
+        if let transfer = state.transfer { delegate.registerTransfer(task, transfer) }
         delegate.register(task, state)
         if state.attach(task) {
             task.resume()

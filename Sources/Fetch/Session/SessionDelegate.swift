@@ -20,8 +20,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         states.withLock { $0[task.taskIdentifier] }
     }
 
+    /// Forgets `task`, whose request goes on in another task (a redirect sent again).
     func unregister(_ task: URLSessionTask) {
         states.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+        transfers.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
     }
 
     var allStates: [TaskState] { states.withLock { Array($0.values) } }

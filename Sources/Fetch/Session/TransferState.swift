@@ -67,6 +67,8 @@ final class TransferState: @unchecked Sendable {
         guard let staged else { return false }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let failure: (FetchError, (@Sendable (FetchError) -> Void)?)? = lock.withLock {
+            // After `close()` the file is closed and its descriptor may belong to another file.
+            if closed { return nil }
             expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
             errorBody = (200..<300).contains(status) ? nil : Data()
             guard received > 0 else { return nil }
@@ -84,7 +86,6 @@ final class TransferState: @unchecked Sendable {
     func receive(_ data: Data) -> Bool {
         guard let staged else { return false }
         var failure: (FetchError, (@Sendable (FetchError) -> Void)?)?
-        var report: TransferProgress?
         lock.withLock {
             if closed { return }
             if var kept = errorBody {
@@ -101,11 +102,10 @@ final class TransferState: @unchecked Sendable {
                 return
             }
             if throttle.allows(at: DispatchTime.now().uptimeNanoseconds) {
-                report = TransferProgress(completedBytes: received, expectedBytes: expected)
+                deliver(TransferProgress(completedBytes: received, expectedBytes: expected))
             }
         }
         if let (error, fail) = failure { fail?(error) }
-        if let report { deliver(report) }
         return true
     }
 
@@ -146,19 +146,21 @@ final class TransferState: @unchecked Sendable {
 
     /// Takes URLSession's count of body bytes sent.
     func sentBody(total: Int64, expectedTotal: Int64) {
-        let report: TransferProgress? = lock.withLock {
+        lock.withLock {
             sent = total
-            guard !closed, throttle.allows(at: DispatchTime.now().uptimeNanoseconds) else { return nil }
+            guard !closed, throttle.allows(at: DispatchTime.now().uptimeNanoseconds) else { return }
             let announced = expectedTotal > 0 ? expectedTotal : nil
-            return TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced)
+            deliver(TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced))
         }
-        if let report { deliver(report) }
     }
 
-    /// Reports a finished upload.
-    func finishUpload() {
-        let total = lock.withLock { uploadLength ?? sent }
-        deliver(.finished(total))
+    /// Reports a finished upload: the whole body after a 2xx answer, otherwise what
+    /// URLSession counted as sent (a server may answer, say 413, before reading it all).
+    func finishUpload(status: Int) {
+        lock.withLock {
+            let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
+            deliver(.finished(total))
+        }
     }
 
     // MARK: End
@@ -175,6 +177,8 @@ final class TransferState: @unchecked Sendable {
         if let uploadFile { unlink(uploadFile.path) }
     }
 
+    /// Queues `report` ahead of anything queued later. Called under `lock`, so that a
+    /// report taken before `close()` is queued before the completion, never after it.
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { progress(report) }

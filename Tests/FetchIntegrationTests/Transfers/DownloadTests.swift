@@ -170,6 +170,29 @@ extension TransferTests {
             #expect(file.response.url?.path == "/bytes")
         }
 
+        @Test func postDownloadThroughA307WritesTheFinalBodyToTheFile() async throws {
+            // Given a POST of 100,000 bytes to a URL that answers 307 to the echo of what it receives
+            let server = try TransferServer.require()
+            let folder = try ScratchFolder()
+            let body = Data((0..<100_000).map { UInt8($0 % 251) })
+            let request = BasicRequest(
+                url: server.url("/redirect?status=307&to=/upload"), method: .post, body: .data(body)
+            )
+            let log = ProgressLog()
+            // When its answer is downloaded to a file (the hop is sent again as a new task)
+            let file = try await Session().download(request, to: .file(folder.file("echo.json")), progress: log.record)
+            // Then the file holds the final answer, which says the body arrived whole, and
+            // the response names the final URL
+            let received = try JSONDecoder().decode(ReceivedBody.self, from: Data(contentsOf: file.fileURL))
+            #expect(received.method == "POST")
+            #expect(received.bytes == 100_000)
+            #expect(file.response.url?.path == "/upload")
+            #expect(file.response.body.isEmpty)
+            let size = try FileManager.default.attributesOfItem(atPath: file.fileURL.path)[.size] as? Int
+            #expect(log.all.last == .finished(Int64(size ?? -1)))
+            #expect(try folder.contents() == ["echo.json"])
+        }
+
         /// Whether the file holds the server's pattern (byte i is i % 256) at each offset.
         static func matchesPattern(_ url: URL, at offsets: [Int]) throws -> Bool {
             let handle = try FileHandle(forReadingFrom: url)

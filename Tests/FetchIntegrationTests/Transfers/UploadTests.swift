@@ -108,13 +108,16 @@ extension TransferTests.UploadTests {
         let request = BasicRequest(
             url: server.url("/redirect?status=307&to=/upload"), method: .post, body: .file(file)
         )
+        let log = ProgressLog()
         // When it is uploaded
-        let received = try ReceivedBody.parse(from: try await Session().upload(request))
+        let received = try ReceivedBody.parse(from: try await Session().upload(request, progress: log.record))
         // Then the file is sent again to the new location, whole (URLSession on Linux would
-        // send an empty body; the session re-sends the hop as a new upload task)
+        // send an empty body; the session re-sends the hop as a new upload task), and the
+        // last progress report is the whole file
         #expect(received.method == "POST")
         let checksum = try CRC32.of(file)
         #expect(received.bytes == 200_000)
         #expect(received.crc32 == checksum)
+        #expect(log.all.last == .finished(200_000))
     }
 }
