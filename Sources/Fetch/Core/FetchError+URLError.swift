@@ -39,6 +39,9 @@ extension FetchError {
             return (.badServerResponse, "the server's reply is not HTTP: \(detail)")
         case .httpTooManyRedirects: return (.tooManyRedirects, "too many redirects")
         case .redirectToNonExistentLocation: return (.redirectRefused, "redirect without a usable Location")
+        case .fileDoesNotExist, .noPermissionsToReadFile, .cannotOpenFile, .fileIsDirectory:
+            // An upload's file that went away or changed between the check and the send.
+            return (.file, "the body's file could not be read: \(detail)")
         case .badURL: return (.invalidRequest, "invalid URL")
         case .dataLengthExceedsMaximum: return (.invalidRequest, "the request cannot be sent: \(detail)")
         case .resourceUnavailable: return (.badServerResponse, "resource unavailable: \(detail)")

@@ -142,6 +142,10 @@ public final class Session: RequestPerforming {
             )
         }
         if urlRequest.value(forHTTPHeaderField: "User-Agent") == nil {
+            // `setValue` would drop a value holding CR or LF without a word: check it first.
+            do { try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent) } catch let error as FetchError {
+                throw error.naming(method: request.method, url: request.url)
+            }
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         }
         urlRequest.timeoutInterval = (options.idleTimeout ?? configuration.idleTimeout).seconds

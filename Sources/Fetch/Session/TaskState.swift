@@ -197,46 +197,52 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// Decides a redirect from `response`, reading `Location` itself: URLSession on Linux
-    /// turns a `file://` location into a path on the same origin.
+    /// turns a `file://` location into a path on the same origin. The redirect policy is
+    /// asked without the lock held, so it may do anything, cancelling this request included.
     func redirect(_ response: HTTPURLResponse) -> RedirectStep {
-        lock.withLock {
-            let method = HTTPMethod(rawValue: currentRequest.httpMethod ?? "GET")
-            func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
-                .fail(FetchError(code, reason: reason, method: method, url: currentRequest.url))
+        let (current, hop): (URLRequest, Int) = lock.withLock { (currentRequest, hops) }
+        let method = HTTPMethod(rawValue: current.httpMethod ?? "GET")
+        func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
+            .fail(FetchError(code, reason: reason, method: method, url: current.url))
+        }
+        guard let location = response.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: response.url ?? current.url)?.absoluteURL
+        else { return fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location") }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return fail(.redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
+        }
+        let next = RedirectPolicy.nextRequest(
+            after: current, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
+        )
+        let chosen: URLRequest
+        switch redirectPolicy.decide(RedirectPolicy.Hop(from: current, to: next, status: response.statusCode, index: hop)) {
+        case .stop: return .stop
+        case .refuse: return fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy")
+        case .follow: chosen = next
+        case .followWith(let custom):
+            do { try HeaderRules.validate(custom) } catch let error as FetchError { return .fail(error) } catch {
+                return fail(.redirectRefused, "\(error)")
             }
-            guard let location = response.value(forHTTPHeaderField: "Location"),
-                  let target = URL(string: location, relativeTo: response.url ?? currentRequest.url)?.absoluteURL
-            else { return fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location") }
-            guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                return fail(.redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
-            }
-            let next = RedirectPolicy.nextRequest(
-                after: currentRequest, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
-            )
-            let hop = RedirectPolicy.Hop(from: currentRequest, to: next, status: response.statusCode, index: hops)
-            let chosen: URLRequest
-            switch redirectPolicy.decide(hop) {
-            case .stop: return .stop
-            case .refuse: return fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy")
-            case .follow: chosen = next
-            case .followWith(let custom):
-                do { try HeaderRules.validate(custom) } catch let error as FetchError { return .fail(error) } catch {
-                    return fail(.redirectRefused, "\(error)")
-                }
-                chosen = custom
-            }
-            guard hops < redirectPolicy.maximumHops else {
-                return fail(.tooManyRedirects, "more than \(redirectPolicy.maximumHops) redirects")
-            }
-            if chosen.httpBodyStream != nil {
-                return fail(.redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
-            }
-            // A hop that keeps the method keeps the body (307, 308, and 301/302 of a PUT).
-            let keepsFileBody = bodyFile != nil && chosen.httpMethod == currentRequest.httpMethod
-                && method != .get && method != .head
+            chosen = custom
+        }
+        // After the policy, so that a policy that stops (such as `.never`) returns the 3xx.
+        guard hop < redirectPolicy.maximumHops else {
+            return fail(.tooManyRedirects, "more than \(redirectPolicy.maximumHops) redirects")
+        }
+        if chosen.httpBodyStream != nil {
+            return fail(.redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
+        }
+        // A hop that keeps the method keeps the body (307, 308, and 301/302 of a PUT).
+        let keepsFileBody = bodyFile != nil && chosen.httpMethod == current.httpMethod
+            && method != .get && method != .head
+        let committed: Bool = lock.withLock {
+            // Finished (cancelled, timed out) while the policy decided: follow nothing.
+            guard !finished, hops == hop else { return false }
             hops += 1
             currentRequest = chosen
-            return chosen.httpBody?.isEmpty == false || keepsFileBody ? .resend(chosen) : .follow(chosen)
+            return true
         }
+        guard committed else { return .stop }
+        return chosen.httpBody?.isEmpty == false || keepsFileBody ? .resend(chosen) : .follow(chosen)
     }
 }

@@ -44,24 +44,20 @@ struct ConcurrencyTests {
         var unaskedCancellations: Int { lock.withLock { cancelledWithoutAsking } }
     }
 
-    @Test func tenThousandRequestsWithRandomCancellationCompleteExactlyOnce() async throws {
-        // Given 4 threads that each start 2,500 requests, 64 in flight per thread at most,
-        // and cancel about a third of them at a random moment from a random thread
-        let servers = try LoopbackServers.require()
-        let session = Session()
-        let total = 10_000
-        let threads = 4
+    /// Starts `total` requests from `threads` threads, 64 in flight per thread at most, and
+    /// cancels about a third of them at a random moment from a random thread; waits until
+    /// every one has completed (120 s at most), then half a second more for late second calls.
+    static func run(_ total: Int, threads: Int = 4, on session: Session,
+                    request: @escaping @Sendable (Int) -> BasicRequest) async throws -> (Ledger, Duration) {
         let ledger = Ledger(count: total)
-        let url = servers.faults.url("/status?code=200&body=ok")
         let clock = ContinuousClock()
         let start = clock.now
-        // When they all run
         for thread in 0..<threads {
             Thread.detachNewThread {
                 let inFlight = DispatchSemaphore(value: 64)
                 for index in stride(from: thread, to: total, by: threads) {
                     inFlight.wait()
-                    let call = session.perform(BasicRequest(url: url)) { result in
+                    let call = session.perform(request(index)) { result in
                         ledger.record(index, result)
                         inFlight.signal()
                     }
@@ -85,16 +81,57 @@ struct ConcurrencyTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         let elapsed = clock.now - start
-        // Late second completions would show up in the meantime
         try await Task.sleep(for: .milliseconds(500))
+        return (ledger, elapsed)
+    }
+
+    @Test func tenThousandRequestsWithRandomCancellationCompleteExactlyOnce() async throws {
+        // Given a default session (4 requests at once per origin, the rest queued)
+        let servers = try LoopbackServers.require()
+        let url = servers.faults.url("/status?code=200&body=ok")
+        // When 10,000 requests run from 4 threads, about a third cancelled at random moments
+        let (ledger, elapsed) = try await Self.run(10_000, on: Session()) { _ in BasicRequest(url: url) }
         // Then every request completed, each exactly once, well within the bound
         print("10,000 requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
-        #expect(ledger.completed == total)
+        #expect(ledger.completed == 10_000)
         #expect(ledger.calledMoreThanOnce.isEmpty)
         #expect(elapsed < .seconds(120))
         // And only the requests that were cancelled ended as cancelled
         #expect(ledger.unaskedCancellations == 0)
-        #expect((ledger.summary["HTTP 200"] ?? 0) > total / 2)
+        #expect((ledger.summary["HTTP 200"] ?? 0) > 10_000 / 2)
+    }
+
+    @Test func cancellationRacesEveryWayARequestEnds() async throws {
+        // Given a session that runs 32 requests at once, so that cancels reach running
+        // tasks, and requests that end in every way a running request can: a response, a
+        // 307 whose body is sent again as a new task, a deadline about as long as the
+        // answer takes, and a body over its limit
+        let servers = try LoopbackServers.require()
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 32
+        let session = Session(configuration: configuration)
+        let plain = servers.faults.url("/status?code=200&body=ok")
+        let resent = servers.faults.url("/redirect?code=307&to=/echo")
+        let large = servers.faults.url("/status?code=200&body=too-large-for-the-limit")
+        let request: @Sendable (Int) -> BasicRequest = { index in
+            switch index % 4 {
+            case 0: return BasicRequest(url: plain)
+            case 1: return BasicRequest(url: resent, method: .post, body: .text("body \(index)"))
+            case 2: return BasicRequest(url: plain, options: RequestOptions().with(\.deadline, .microseconds(500 * (index % 7))))
+            default: return BasicRequest(url: large, options: RequestOptions().with(\.maximumBodySize, 4))
+            }
+        }
+        // When 4,000 of them run from 4 threads, about a third cancelled at random moments
+        let (ledger, elapsed) = try await Self.run(4_000, on: session, request: request)
+        // Then every request completed exactly once, and none ended as cancelled unasked
+        print("4,000 mixed requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
+        #expect(ledger.completed == 4_000)
+        #expect(ledger.calledMoreThanOnce.isEmpty)
+        #expect(ledger.unaskedCancellations == 0)
+        // And each way of ending happened
+        for outcome in ["HTTP 200", "cancelled", "deadlineExceeded", "bodyTooLarge"] {
+            #expect((ledger.summary[outcome] ?? 0) > 0, "no request ended as \(outcome)")
+        }
     }
 
     @Test func cancelAllEndsEveryRequestInFlight() async throws {

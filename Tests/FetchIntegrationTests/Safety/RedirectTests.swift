@@ -232,6 +232,47 @@ struct RedirectTests {
         let error = await #expect(throws: FetchError.self) { try await Session().response(for: request) }
         #expect(error?.code == .redirectRefused)
     }
+
+    @Test func policyMayCancelItsOwnRequest() async throws {
+        // Given a policy that cancels the very request it is asked about
+        let servers = try LoopbackServers.require()
+        let handle = LockedBox<(any Cancellable)?>(nil)
+        var request = Self.redirect(on: servers.faults, to: servers.faults.url("/echo"))
+        request.options.redirectPolicy = RedirectPolicy { _ in
+            handle.withLock { $0 }?.cancel()
+            return .follow
+        }
+        // When it is performed and redirected
+        let result = await withCheckedContinuation { continuation in
+            handle.withLock { stored in
+                stored = Session().perform(request) { continuation.resume(returning: $0) }
+            }
+        }
+        // Then the call ends once, as cancelled, rather than hanging on its own lock
+        #expect(throws: FetchError.self) { try result.get() }
+        #expect((result.failure as? FetchError)?.code == .cancelled)
+    }
+}
+
+extension Result {
+    /// The error of a failure; `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// A value behind a lock, for tests that hand one to a `@Sendable` closure.
+final class LockedBox<Value>: @unchecked Sendable {
+    // `lock` guards `value`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
+    }
 }
 
 extension BasicRequest {

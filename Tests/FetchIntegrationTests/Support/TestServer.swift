@@ -45,7 +45,7 @@ final class TestServer: @unchecked Sendable {
         self.port = port
         self.process = process
         self.input = input
-        Self.allowLoopbackPastProxies()
+        _ = Self.loopbackPastProxies
     }
 
     deinit { stop() }
@@ -78,9 +78,11 @@ final class TestServer: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    /// libcurl sends even 127.0.0.1 through `http_proxy` unless `no_proxy` names it.
-    private static func allowLoopbackPastProxies() {
+    /// libcurl sends even 127.0.0.1 through `http_proxy` unless `no_proxy` names it. Set
+    /// once, with the first server: `setenv` while libcurl threads read the environment is
+    /// unsafe, so it is not repeated for every server a test starts.
+    private static let loopbackPastProxies: Void = {
         setenv("no_proxy", "127.0.0.1,localhost", 1)
         setenv("NO_PROXY", "127.0.0.1,localhost", 1)
-    }
+    }()
 }

@@ -42,6 +42,21 @@ struct SessionRefusalTests {
         #expect(error?.reason.contains("Content-Length") == true)
     }
 
+    @Test func aUserAgentWithALineBreakIsRefused() async {
+        // Given a session whose configured User-Agent holds CR LF
+        var configuration = Session.Configuration()
+        configuration.userAgent = "App/1\r\nX-Injected: yes"
+        let request = BasicRequest(url: URL(string: "http://127.0.0.1:9/")!)
+        // When it performs a request without a User-Agent of its own
+        // Then it fails with invalidRequest naming the request, instead of sending none
+        let error = await #expect(throws: FetchError.self) {
+            try await Session(configuration: configuration).response(for: request)
+        }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.reason.contains("User-Agent") == true)
+        #expect(error?.url == request.url)
+    }
+
     @Test func anUnencodableBodyFailsWithEncoding() async {
         // Given a POST whose body cannot be encoded
         let request = BasicRequest(url: URL(string: "http://127.0.0.1:9/")!, method: .post, body: .json(Unencodable()))
