@@ -13,7 +13,8 @@ extension Session {
         public var deadline: Duration = .seconds(60)
         /// How long the transfer may wait with no bytes arriving before it fails with
         /// ``FetchError/Code-swift.enum/timedOut``; 30 s by default. A request can set its
-        /// own with ``RequestOptions/idleTimeout``.
+        /// own with ``RequestOptions/idleTimeout``. It counts in whole seconds, rounded up
+        /// (at least 1 s): URLSession on Linux ignores fractions of a second.
         public var idleTimeout: Duration = .seconds(30)
         /// The largest response body kept in memory, in bytes; 32 MiB by default. A larger
         /// body fails with ``FetchError/Code-swift.enum/bodyTooLarge`` as soon as it is

@@ -49,7 +49,7 @@ public final class Session: RequestPerforming {
         let perOrigin = OriginLimiter<TaskState>(limit: configuration.maximumConnectionsPerHost)
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
-        settings.timeoutIntervalForRequest = configuration.idleTimeout.seconds
+        settings.timeoutIntervalForRequest = Self.idleSeconds(configuration.idleTimeout)
         settings.timeoutIntervalForResource = max(configuration.deadline.seconds, 1)
         let queue = DeliveryQueue()
         queue.name = "Fetch.Session.delegate"
@@ -128,6 +128,13 @@ public final class Session: RequestPerforming {
         }
     }
 
+    /// An idle timeout as URLSession should be given it: whole seconds, at least one.
+    /// FoundationNetworking drops the fraction (0.3 s fires at once, 1.5 s after 1 s), so
+    /// Fetch rounds up: an idle timeout never fires earlier than asked.
+    static func idleSeconds(_ timeout: Duration) -> TimeInterval {
+        max(1, timeout.seconds.rounded(.up))
+    }
+
     /// Builds and checks the `URLRequest` for `request`.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
         var urlRequest: URLRequest
@@ -148,7 +155,7 @@ public final class Session: RequestPerforming {
             }
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         }
-        urlRequest.timeoutInterval = (options.idleTimeout ?? configuration.idleTimeout).seconds
+        urlRequest.timeoutInterval = Self.idleSeconds(options.idleTimeout ?? configuration.idleTimeout)
         urlRequest.httpShouldHandleCookies = configuration.cookieStorage != nil
         try HeaderRules.validate(urlRequest)
         return urlRequest
