@@ -35,19 +35,8 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     /// Completes the call with `result`; the response gets this call's request and URL.
     /// Does nothing if the call already completed.
     public func complete(with result: Result<Response, any Error>) {
-        guard let completion = lock.withLock({ () -> (@Sendable (Result<Response, any Error>) -> Void)? in
-            defer { self.completion = nil }
-            return self.completion
-        }) else { return }
-        completion(result.map { response in
-            var response = response
-            response.request = request
-            if let urlRequest {
-                response.urlRequest = urlRequest
-                response.url = urlRequest.url
-            }
-            return response
-        })
+        guard let completion = take(cancelling: false) else { return }
+        deliver(result, to: completion)
     }
 
     /// Completes the call with `response`.
@@ -57,9 +46,35 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     public func fail(_ error: any Error) { complete(with: .failure(error)) }
 
     /// Cancels the call: it completes with ``FetchError/Code-swift.enum/cancelled``.
+    /// Does nothing if the call already completed, so ``isCancelled`` stays `false` for a
+    /// call that was answered first.
     public func cancel() {
-        lock.withLock { wasCancelled = true }
-        complete(with: .failure(FetchError.cancelled(request)))
+        guard let completion = take(cancelling: true) else { return }
+        deliver(.failure(FetchError.cancelled(request)), to: completion)
+    }
+
+    /// Takes the completion if the call is still open, marking it cancelled when `cancelling`,
+    /// in one step so that an answer and a cancellation cannot both win.
+    private func take(cancelling: Bool) -> (@Sendable (Result<Response, any Error>) -> Void)? {
+        lock.withLock {
+            guard let completion else { return nil }
+            self.completion = nil
+            if cancelling { wasCancelled = true }
+            return completion
+        }
+    }
+
+    private func deliver(_ result: Result<Response, any Error>,
+                         to completion: @Sendable (Result<Response, any Error>) -> Void) {
+        completion(result.map { response in
+            var response = response
+            response.request = request
+            if let urlRequest {
+                response.urlRequest = urlRequest
+                response.url = urlRequest.url
+            }
+            return response
+        })
     }
 
 }

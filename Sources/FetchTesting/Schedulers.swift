@@ -30,7 +30,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
         let work: @Sendable () -> Void
     }
 
-    // `lock` guards `now`, `jobs` and `nextID`.
+    // `lock` guards `currentTime`, `jobs` and `nextID`.
     private let lock = NSLockBox()
     private var currentTime: Duration = .zero
     private var jobs: [Job] = []

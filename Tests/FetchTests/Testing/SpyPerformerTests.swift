@@ -157,9 +157,12 @@ struct SpyPerformerTests {
         let handle = spy.perform(GetAccount(id: 1) as any Request) { results.record($0) }
         // When it is cancelled
         handle.cancel()
-        // Then the completion ran only once, with the answer
+        // Then the completion ran only once, with the answer, and the call does not count as cancelled
         #expect(results.count == 1)
         #expect(try results.only?.get().status == 200)
+        let call = try #require(handle as? PendingCall)
+        #expect(call.isFinished)
+        #expect(!call.isCancelled)
     }
 }
 
