@@ -49,7 +49,7 @@ public struct RequestBody: Sendable {
         _ value: Value,
         encoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
     ) -> RequestBody {
-        RequestBody(source: .encoded {
+        encoded(contentType: "application/json") {
             do {
                 return try encoder().encode(value)
             } catch {
@@ -57,7 +57,34 @@ public struct RequestBody: Sendable {
                     .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
                 )
             }
-        }, contentType: "application/json")
+        }
+    }
+
+    /// A body of your own format, encoded by `encode` each time the request is built.
+    ///
+    /// If `encode` throws, the call fails with ``FetchError/Code-swift.enum/encoding``
+    /// naming the request (a ``FetchError`` it throws is kept as it is); nothing is sent.
+    ///
+    /// ```swift
+    /// var body: RequestBody? {
+    ///     .encoded(contentType: "application/x-protobuf") { try message.serializedData() }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - contentType: sent as `Content-Type` unless the request sets one; none when `nil`.
+    ///   - encode: makes the bytes; it may throw.
+    public static func encoded(
+        contentType: String?, _ encode: @escaping @Sendable () throws -> Data
+    ) -> RequestBody {
+        RequestBody(source: .encoded {
+            do {
+                return try encode()
+            } catch let error as FetchError {
+                throw error
+            } catch {
+                throw FetchError(.encoding, reason: "could not encode the body: \(error)", underlying: error)
+            }
+        }, contentType: contentType)
     }
 
     /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.
