@@ -38,6 +38,8 @@ extension Session {
     /// Cancels every request in flight or queued; each completes with
     /// ``FetchError/Code-swift.enum/cancelled``.
     public func cancelAll() {
+        // Form uploads still being encoded stop before they start a task.
+        cancelAllCount.withLock { $0 += 1 }
         // Queued requests end at once, without ever starting a task.
         for state in limiter.withLock({ $0.waiting }) {
             state.fail(state.error(.cancelled, "cancelled"))

@@ -110,9 +110,13 @@ extension Session: TransferPerforming {
             launch(request, urlRequest, upload: request.body?.fileURL, transfer, handle, deadline, settle, completion)
             return handle
         }
+        let cancelAllCount = self.cancelAllCount
+        let generation = cancelAllCount.withLock { $0 }
+        let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
         DispatchQueue.global(qos: .utility).async {
             do {
-                _ = try form.writeEncoded(to: formFile, isCancelled: { handle.isCancelled })
+                _ = try form.writeEncoded(to: formFile, isCancelled: isCancelled)
+                if isCancelled() { throw FetchError.cancelled() }
             } catch {
                 transfer.close()
                 let named = Self.naming(error, request)

@@ -35,6 +35,9 @@ public final class Session: RequestPerforming {
     let control = DispatchQueue(label: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
+    /// How many times ``cancelAll()`` was called: a form upload still being written to its
+    /// temporary file, which has no task state yet, stops when this changes.
+    let cancelAllCount = Locked(0)
 
     /// Makes a session with its own URLSession and delegate queue.
     /// - Parameter configuration: the settings; safe defaults when omitted.

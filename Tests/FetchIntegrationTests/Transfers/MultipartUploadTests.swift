@@ -76,5 +76,24 @@ extension TransferTests {
             #expect(error?.code == .cancelled)
             #expect(try TransferTests.DownloadTests.fetchFilesInTemporaryFolder() == temporaryBefore)
         }
+
+        @Test func cancelAllReachesAFormStillBeingWritten() async throws {
+            // Given a form with a 20 MiB file, uploaded through a session
+            let server = try TransferServer.require()
+            let folder = try ScratchFolder()
+            var form = MultipartForm()
+            form.append(contentsOf: try folder.makeFile("c.bin", size: 20 << 20), name: "c")
+            let temporaryBefore = try TransferTests.DownloadTests.fetchFilesInTemporaryFolder()
+            let session = Session()
+            // When the session cancels everything at once, while the form is being written
+            let transfer = session.uploading(
+                BasicRequest(url: server.url("/multipart"), method: .post, body: .multipart(form))
+            )
+            session.cancelAll()
+            let error = await #expect(throws: FetchError.self) { try await transfer.value }
+            // Then the upload fails as cancelled, without reaching the server, and the encoded form is gone
+            #expect(error?.code == .cancelled)
+            #expect(try TransferTests.DownloadTests.fetchFilesInTemporaryFolder() == temporaryBefore)
+        }
     }
 }
