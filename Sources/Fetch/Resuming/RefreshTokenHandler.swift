@@ -29,6 +29,10 @@ public struct RefreshTokenHandler: ResumableHandler {
     }
 
     /// Refreshes by asking `newToken` for a token and storing it in `store`.
+    ///
+    /// The refresh runs in a `Task`, so a call that needs it completes after `perform`
+    /// returns, even over a spy; for tests that assert on the next line, use
+    /// ``init(statuses:refresh:)`` and call `done` yourself.
     /// - Parameters:
     ///   - store: where ``BearerToken`` reads the token.
     ///   - statuses: the response statuses that start a refresh; 401 by default.
@@ -49,10 +53,15 @@ public struct RefreshTokenHandler: ResumableHandler {
         }
     }
 
-    /// Whether the call got a response with one of ``statuses``.
+    /// Whether the call got a response with one of ``statuses``: delivered as a response,
+    /// or carried by a ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` and
+    /// other layers below deliver a status they reject.
     public func shouldResume(after result: Result<Response, any Error>, for request: any Request) -> Bool {
-        guard case .success(let response) = result else { return false }
-        return statuses.contains(response.status)
+        switch result {
+        case .success(let response): return statuses.contains(response.status)
+        case .failure(let error as FetchError): return error.status.map(statuses.contains) ?? false
+        case .failure: return false
+        }
     }
 
     /// Runs the refresh.

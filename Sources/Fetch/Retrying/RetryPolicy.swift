@@ -13,7 +13,9 @@ import Foundation
 ///   cannot connect);
 /// - responses whose status is in ``retryableStatuses`` (408, 429, 500, 502, 503, 504),
 ///   after the `Retry-After` delay when the response has one (if it asks for more than
-///   ``maximumRetryAfter``, the response is delivered instead of waiting);
+///   ``maximumRetryAfter``, the response is delivered instead of waiting); a
+///   ``FetchError`` that carries a ``FetchError/response`` (such as the one
+///   ``StatusVerifier`` throws) is judged by that response in the same way;
 /// - only requests whose method is in ``retryableMethods`` (the idempotent ones) unless
 ///   the request sets ``RequestOptions/isRetryable``.
 public struct RetryPolicy: Sendable {
@@ -109,17 +111,27 @@ public struct RetryPolicy: Sendable {
         // Cheapest checks first: most attempts succeed and stop at the first line.
         switch attempt.result {
         case .success(let response):
-            guard retryableStatuses.contains(response.status), attempt.number < maxAttempts,
-                  allowsRetry(of: attempt.request) else { return .stop }
-            guard respectsRetryAfter, let asked = response.retryAfter(now: now()) else {
-                return .retryAfter(backoff.delay(beforeRetry: attempt.number))
-            }
-            return asked <= maximumRetryAfter ? .retryAfter(asked) : .stop
+            return decide(after: response, attempt)
         case .failure(let error):
+            // A status a layer below turned into an error (StatusVerifier, for one) counts
+            // as that response; its code still counts too.
+            if let response = (error as? FetchError)?.response {
+                let decision = decide(after: response, attempt)
+                if decision != .stop { return decision }
+            }
             guard retryableCodes.contains(FetchError.mapping(error, method: nil, url: nil).code),
                   attempt.number < maxAttempts, allowsRetry(of: attempt.request) else { return .stop }
             return .retryAfter(backoff.delay(beforeRetry: attempt.number))
         }
+    }
+
+    private func decide(after response: Response, _ attempt: Attempt) -> Decision {
+        guard retryableStatuses.contains(response.status), attempt.number < maxAttempts,
+              allowsRetry(of: attempt.request) else { return .stop }
+        guard respectsRetryAfter, let asked = response.retryAfter(now: now()) else {
+            return .retryAfter(backoff.delay(beforeRetry: attempt.number))
+        }
+        return asked <= maximumRetryAfter ? .retryAfter(asked) : .stop
     }
 
     /// Whether `request` may be retried: its ``RequestOptions/isRetryable`` when set,

@@ -219,4 +219,39 @@ final class HeldRefresh: @unchecked Sendable {
         #expect(callback == "200")
         #expect(async == callback)
     }
+
+    @Test func a401DeliveredAsAnErrorByAVerifierStartsTheRefresh() {
+        // Given a status verifier below the resuming layer, so a 401 arrives as a FetchError
+        let store = TokenStore("old")
+        let spy = SpyPerformer([.status(401), .status(200)])
+        let refreshes = Recorder<Int>()
+        let performer = spy.enhanced(by: BearerToken(store), StatusVerifier(200..<300))
+            .resuming(with: RefreshTokenHandler { done in
+                refreshes.record(1)
+                store.token = "new"
+                done(.success(()))
+            })
+
+        // When a call is made
+        let result = performNow(performer, get("http://x"))
+
+        // Then the error's 401 started one refresh and the resend with the new token succeeded
+        #expect(outcome(result) == "200")
+        #expect(refreshes.count == 1)
+        #expect(spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Authorization") } == ["Bearer old", "Bearer new"])
+    }
+
+    @Test func anErrorWithoutAMatchingStatusStartsNoRefresh() {
+        // Given a verifier turning a 403 into an error, and a handler for 401
+        let refresh = HeldRefresh()
+        let performer = SpyPerformer([.status(403)]).enhanced(by: StatusVerifier(200..<300))
+            .resuming(with: refresh.handler)
+
+        // When a call is made
+        let error = fetchError(performNow(performer, get("http://x")))
+
+        // Then the 403 error is delivered and nothing was refreshed
+        #expect(error?.status == 403)
+        #expect(refresh.runs == 0)
+    }
 }

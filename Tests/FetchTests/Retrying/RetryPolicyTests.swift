@@ -132,4 +132,27 @@ import FetchTesting
         // Then the back-off delay is used
         #expect(decide(.success(.status(503, headers: ["Retry-After": "7"])), policy: policy) == .retryAfter(.seconds(1)))
     }
+
+    @Test func aStatusCarriedByAnErrorIsJudgedLikeTheResponse() {
+        // Given 503 and 404 responses turned into errors by a layer below, the 503 asking for 7 seconds
+        let unavailable = FetchError.httpStatus(.status(503, headers: ["Retry-After": "7"]))
+        let missing = FetchError.httpStatus(.status(404))
+
+        // When the policy decides
+        // Then the 503 is retried after its Retry-After, the 404 is not
+        #expect(decide(.failure(unavailable)) == .retryAfter(.seconds(7)))
+        #expect(decide(.failure(missing)) == .stop)
+        #expect(decide(.failure(unavailable), number: 3) == .stop)
+    }
+
+    @Test func aStatusCarriedByAnErrorHonoursTheCap() {
+        // Given a policy that waits at most 30 seconds and a 503 error asking for an hour
+        var policy = self.policy
+        policy.maximumRetryAfter = .seconds(30)
+        let error = FetchError.httpStatus(.status(503, headers: ["Retry-After": "3600"]))
+
+        // When the policy decides
+        // Then it delivers the error instead of waiting
+        #expect(decide(.failure(error), policy: policy) == .stop)
+    }
 }

@@ -180,11 +180,14 @@ import FetchTesting
 
     @Test func cancellingTheCallersTaskCancelsThePendingWait() async {
         // Given an async caller whose call waits for a retry on a manual scheduler
+        // (the spy answers the first attempt before the signal fires, so the wait is queued by then)
         let spy = SpyPerformer([.status(503), .status(200)])
+        let (signal, started) = StartedSignal.over(spy)
         let scheduler = ManualScheduler()
-        let performer = spy.retrying(policy, scheduler: scheduler)
+        let performer = signal.retrying(policy, scheduler: scheduler)
         let task = Task { await asyncOutcome(performer, get("http://x")) }
-        for _ in 0..<10_000 where scheduler.pendingCount == 0 { await Task.yield() }
+        var startedCalls = started.makeAsyncIterator()
+        _ = await startedCalls.next()
         #expect(scheduler.pendingCount == 1)
 
         // When the task is cancelled
@@ -195,5 +198,40 @@ import FetchTesting
         #expect(result == "cancelled")
         #expect(scheduler.pendingCount == 0)
         #expect(spy.calls.count == 1)
+    }
+
+    @Test func retryAfterOnA503SetsTheWait() {
+        // Given a 503 asking for 7 seconds (the back-off would wait 1), then a 200, on a manual scheduler
+        let spy = SpyPerformer([.status(503, headers: ["Retry-After": "7"]), .status(200)])
+        let scheduler = ManualScheduler()
+        let recorder = Recorder<Result<Response, any Error>>()
+
+        // When a GET is performed and the clock moves to just before 7 seconds, then to 7
+        spy.retrying(policy, scheduler: scheduler).perform(get("http://x")) { recorder.record($0) }
+        scheduler.advance(by: .milliseconds(6_999))
+        let sentBefore = spy.calls.count
+        let deliveredBefore = recorder.count
+        scheduler.advance(by: .milliseconds(1))
+
+        // Then the retry went out only at 7 seconds, and its 200 was delivered
+        #expect(sentBefore == 1)
+        #expect(deliveredBefore == 0)
+        #expect(spy.calls.count == 2)
+        #expect(outcome(recorder.single) == "200")
+    }
+
+    @Test func aStatusTurnedIntoAnErrorBelowIsRetried() {
+        // Given a status verifier below the retry layer, so a 503 (asking for 3 seconds) arrives as a FetchError
+        let spy = SpyPerformer([.status(503, headers: ["Retry-After": "3"]), .status(200)])
+        let scheduler = ImmediateScheduler()
+        let performer = spy.enhanced(by: StatusVerifier(200..<300)).retrying(policy, scheduler: scheduler)
+
+        // When a GET is performed
+        let result = performNow(performer, get("http://x"))
+
+        // Then it was retried after the Retry-After read from the error's response
+        #expect(outcome(result) == "200")
+        #expect(spy.calls.count == 2)
+        #expect(scheduler.delays == [.seconds(3)])
     }
 }
