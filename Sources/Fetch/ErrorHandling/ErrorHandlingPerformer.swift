@@ -4,7 +4,8 @@
 ///
 /// A call fails here when `base` delivers an error, or a response with a status of 400 or
 /// more (seen by the handlers as ``FetchError/Code-swift.enum/httpStatus``, and delivered
-/// unchanged when they let it pass). The request's own
+/// unchanged when they let it pass; the presenter is then still asked to show that
+/// `httpStatus` error, as for any failure that reaches the caller). The request's own
 /// ``RequestOptions/errorOverride`` is asked first and can stop the chain; then the first
 /// handler that handles the error wins. A handler that throws fails the call with an error
 /// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
@@ -35,35 +36,39 @@ public struct ErrorHandlingPerformer<Base: RequestPerforming>: RequestPerforming
             let handled = Self.handle(result, of: request, with: handlers, presenter: presenter)
             if let presenter {
                 presenter.loadingEnded(for: request)
-                if case .failure(let error) = handled, !Self.isCancellation(error), request.options.presentsErrors {
+                if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
                     presenter.show(error, for: request)
                 }
             }
-            completion(handled)
+            completion(handled.result)
         }
     }
+
+    /// What the caller gets, and the error the presenter shows, if any: the error delivered,
+    /// or, for a response of 400 or more delivered as it came, its
+    /// ``FetchError/Code-swift.enum/httpStatus`` error.
+    private typealias Handled = (result: Result<Response, any Error>, shown: (any Error)?)
 
     private static func handle(
         _ result: Result<Response, any Error>, of request: any Request,
         with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?
-    ) -> Result<Response, any Error> {
+    ) -> Handled {
         let error: any Error
         switch result {
         case .failure(let failure): error = failure
         case .success(let response) where response.status >= 400: error = FetchError.httpStatus(response)
-        case .success: return result
+        case .success: return (result, nil)
         }
-        let override = request.options.errorOverride
-        guard override != nil || !handlers.isEmpty else { return result }
         let outcome: ErrorHandlingResult
-        if let override, let decided = override(error, request) {
+        if let override = request.options.errorOverride, let decided = override(error, request) {
             outcome = decided
         } else if let handler = handlers.first(where: { $0.handles(error, for: request) }) {
             do {
                 outcome = try handler.handle(error, for: request)
             } catch {
                 presenter?.handlerFailed(error, handler: handler.name, for: request)
-                return .failure(FetchError.wrapping(error, layer: handler.name, request: request))
+                let failure = FetchError.wrapping(error, layer: handler.name, request: request)
+                return (.failure(failure), failure)
             }
         } else {
             outcome = .pass
@@ -71,9 +76,9 @@ public struct ErrorHandlingPerformer<Base: RequestPerforming>: RequestPerforming
         switch outcome {
         case .recover(var response):
             response.request = request
-            return .success(response)
-        case .replace(let newError): return .failure(newError)
-        case .pass: return result
+            return (.success(response), nil)
+        case .replace(let newError): return (.failure(newError), newError)
+        case .pass: return (result, error)
         }
     }
 

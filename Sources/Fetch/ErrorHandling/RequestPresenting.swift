@@ -12,7 +12,9 @@ public protocol RequestPresenting: Sendable {
     func loadingEnded(for request: any Request)
     /// A call ended in `error` (after the handlers, including the error of a handler that
     /// threw), other than a cancellation, and the request did not turn this off with
-    /// ``RequestOptions/presentsErrors``.
+    /// ``RequestOptions/presentsErrors``. A response of 400 or more that the handlers let
+    /// through reaches the caller as a response and comes here as its
+    /// ``FetchError/Code-swift.enum/httpStatus`` error.
     func show(_ error: any Error, for request: any Request)
     /// The handler `handler` threw `error` while handling the call's error; comes before
     /// ``loadingEnded(for:)``.

@@ -211,4 +211,37 @@ struct AppError: Error, Equatable { let name: String }
         #expect(callback == "299")
         #expect(async == callback)
     }
+
+    @Test func anUnhandledErrorStatusIsShownAndStillDeliveredAsTheResponse() {
+        // Given a presenter, a chain with no handler for 500, and a call that gets 500
+        let presenter = SpyPresenter()
+        let performer = SpyPerformer([.status(500)]).handlingErrors([
+            StatusErrorHandler(401) { _, _ in .replace(AppError(name: "signed out")) },
+        ], presenter: presenter)
+
+        // When the call is made
+        let result = performNow(performer, get("http://x"))
+
+        // Then the caller gets the 500 response as before, and the presenter was told to show it
+        #expect(outcome(result) == "500")
+        #expect(presenter.events.all == ["start", "end", "show httpStatus"])
+    }
+
+    @Test func errorStatusesAreShownWithoutHandlersButNotWhenRecoveredOrQuiet() {
+        // Given a presenter and no chain, then a chain that recovers from 503
+        let presenter = SpyPresenter()
+        let bare = SpyPerformer(match: { _ in .status(404) }).handlingErrors([], presenter: presenter)
+        let recovering = SpyPerformer([.status(503)]).handlingErrors([
+            StatusErrorHandler(503) { _, _ in .recover(.status(200)) },
+        ], presenter: presenter)
+
+        // When a 404 is loud, a 404 is quiet, and a 503 is recovered
+        let loud = performNow(bare, get("http://x"))
+        let quiet = performNow(bare, get("http://x").with(\.presentsErrors, false))
+        let recovered = performNow(recovering, get("http://x"))
+
+        // Then only the loud 404 was shown, and every caller got its response
+        #expect([outcome(loud), outcome(quiet), outcome(recovered)] == ["404", "404", "200"])
+        #expect(presenter.events.all == ["start", "end", "show httpStatus", "start", "end", "start", "end"])
+    }
 }
