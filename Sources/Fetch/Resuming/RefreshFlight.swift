@@ -3,11 +3,18 @@
 final class RefreshFlight: @unchecked Sendable {
     typealias Waiter = @Sendable (Result<Void, any Error>) -> Void
 
-    // `lock` guards `succeeded` (successful runs so far) and `waiters` (the calls waiting
-    // for the run in progress; `nil` when none runs).
+    /// The run in progress: which one it is, and the calls waiting for it.
+    private struct Run {
+        let id: Int
+        var waiters: [Waiter]
+    }
+
+    // `lock` guards `succeeded` (successful runs so far), `started` (runs started so far,
+    // which numbers each run) and `running` (the run in progress; `nil` when none runs).
     private let lock = NSLockShim()
     private var succeeded = 0
-    private var waiters: [Waiter]?
+    private var started = 0
+    private var running: Run?
 
     /// How many runs have succeeded; read before sending, to know later whether a run
     /// finished in between.
@@ -20,30 +27,32 @@ final class RefreshFlight: @unchecked Sendable {
         after seen: Int, start: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void,
         waiter: @escaping Waiter
     ) {
-        enum Step { case resumeNow, wait, start }
+        enum Step { case resumeNow, wait, start(run: Int) }
         let step: Step = lock.withLock {
             if succeeded != seen { return .resumeNow }
-            if waiters != nil {
-                waiters?.append(waiter)
+            if running != nil {
+                running?.waiters.append(waiter)
                 return .wait
             }
-            waiters = [waiter]
-            return .start
+            started += 1
+            running = Run(id: started, waiters: [waiter])
+            return .start(run: started)
         }
         switch step {
         case .resumeNow: waiter(.success(()))
         case .wait: break
-        case .start: start { [self] outcome in finish(outcome) }
+        case .start(let run): start { [self] outcome in finish(run: run, outcome) }
         }
     }
 
-    /// Hands the outcome of the run to every waiter, once; a second report is ignored.
-    private func finish(_ outcome: Result<Void, any Error>) {
+    /// Hands the outcome of run `run` to every waiter, once. A second report, or a late
+    /// report from a run that has ended and been followed by another, is ignored.
+    private func finish(run: Int, _ outcome: Result<Void, any Error>) {
         let toCall: [Waiter] = lock.withLock {
-            guard let current = waiters else { return [] }
+            guard let current = running, current.id == run else { return [] }
             if case .success = outcome { succeeded += 1 }
-            waiters = nil
-            return current
+            running = nil
+            return current.waiters
         }
         for waiter in toCall { waiter(outcome) }
     }
