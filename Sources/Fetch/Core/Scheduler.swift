@@ -16,13 +16,16 @@ public struct DispatchQueueScheduler: Scheduler {
     /// Makes a scheduler that runs work on `queue` (a global queue by default).
     public init(queue: DispatchQueue = .global()) { self.queue = queue }
 
-    /// Runs `work` on the queue after `delay`.
+    /// Runs `work` on the queue after `delay`: at once when it is negative; a delay too long
+    /// for Dispatch (about 292 years) is cut to the longest it takes.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let item = WorkItem(work)
-        let nanoseconds = max(0, delay.components.seconds) * 1_000_000_000
-            + max(0, delay.components.attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item.item)
+        // Bounded first: a Duration beyond Int64.max seconds (made from a Double or by
+        // arithmetic) cannot even be split into components.
+        let bounded = min(max(delay, .zero), .seconds(Int64.max))
+        let nanoseconds = Int(clamping: bounded.clampedNanoseconds)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item.item)
         return CancellationHandle { item.item.cancel() }
     }
 }

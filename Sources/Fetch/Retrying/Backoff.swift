@@ -37,12 +37,17 @@ public struct Backoff: Sendable {
         Backoff(initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter)
     }
 
-    /// The delay before retry `retry` (1 for the first retry).
+    /// The delay before retry `retry` (1 for the first retry); never negative, and never
+    /// more than `Int64.max` seconds, however large ``maximum`` is.
     public func delay(beforeRetry retry: Int) -> Duration {
         let exponent = Double(max(0, retry - 1))
-        let grown = initial.seconds * pow(max(multiplier, 0), exponent)
-        let capped = grown.isFinite ? min(grown, maximum.seconds) : maximum.seconds
-        return .seconds(jitter.apply(max(0, capped)))
+        // `Duration / Duration` reads any duration; `components` would trap beyond Int64.max seconds.
+        let maximumSeconds = maximum / .seconds(1)
+        let grown = (initial / .seconds(1)) * pow(max(multiplier, 0), exponent)
+        let capped = grown.isFinite ? min(grown, maximumSeconds) : maximumSeconds
+        let seconds = jitter.apply(max(0, capped))
+        // 2⁶³ seconds is the first Double a Duration's components cannot hold.
+        return seconds < 0x1p63 ? .seconds(seconds) : .seconds(Int64.max)
     }
 }
 
