@@ -11,35 +11,47 @@ struct LogFormatter {
     private var redaction: Redaction { configuration.redaction }
 
     func event(for request: any Request, result: Result<Response, any Error>, duration: Duration?) -> LogEvent {
-        var lines: [String] = []
-        var level = LogEvent.Level.info
+        let lines: [String]
+        let level: LogEvent.Level
         switch result {
         case .success(let response):
-            let sent = response.urlRequest
-            lines.append(summary(method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
-                                 outcome: "\(response.status)", duration: duration))
-            if options.contains(.requestHeaders) {
-                let fields = (sent.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-                lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
-            }
-            if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-                lines.append("> " + body.preview(limit: configuration.bodyLimit))
-            }
-            if options.contains(.responseHeaders) {
-                lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
-            }
-            if options.contains(.responseBody), !response.body.isEmpty {
-                lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
-            }
-            if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
+            level = .info
+            lines = describe(response, of: request, outcome: "\(response.status)", duration: duration)
         case .failure(let error):
             level = .error
             let fetchError = error as? FetchError
-            let failure = fetchError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)"
-            lines.append(summary(method: (fetchError?.method ?? request.method).rawValue,
-                                 url: fetchError?.url ?? request.url, outcome: failure, duration: duration))
+            // A reason may quote a URL, with the secrets in its query.
+            let failure = redaction.redactingURLs(in: fetchError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
+            if let response = fetchError?.response {
+                lines = describe(response, of: request, outcome: failure, duration: duration)
+            } else {
+                lines = [summary(method: (fetchError?.method ?? request.method).rawValue,
+                                 url: fetchError?.url ?? request.url, outcome: failure, duration: duration)]
+            }
         }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The summary line, then what the options ask for of what was sent and what came back.
+    private func describe(_ response: Response, of request: any Request, outcome: String, duration: Duration?) -> [String] {
+        let sent = response.urlRequest
+        var lines = [summary(method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
+                             outcome: outcome, duration: duration)]
+        if options.contains(.requestHeaders) {
+            let fields = (sent.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+            lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
+        }
+        if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
+            lines.append("> " + body.preview(limit: configuration.bodyLimit))
+        }
+        if options.contains(.responseHeaders) {
+            lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
+        }
+        if options.contains(.responseBody), !response.body.isEmpty {
+            lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
+        }
+        if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
+        return lines
     }
 
     private func summary(method: String, url: URL, outcome: String, duration: Duration?) -> String {

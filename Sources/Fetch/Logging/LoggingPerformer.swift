@@ -2,7 +2,10 @@
 /// call ends. Made by ``RequestPerforming/logging(_:)``.
 ///
 /// The entry describes what was sent (`response.urlRequest`, after every layer below) and
-/// what came back, with sensitive values hidden. A call with no options to log (see
+/// what came back, with sensitive values hidden. A call that failed with a ``FetchError``
+/// carrying a ``FetchError/response`` (a status a layer below rejected) is described from
+/// that response, headers and bodies included as the options ask; URLs quoted in an
+/// error's reason are redacted like the request's. A call with no options to log (see
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
 public struct LoggingPerformer<Base: RequestPerforming>: RequestPerforming {
     /// The performer the calls go to.

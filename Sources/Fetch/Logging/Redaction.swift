@@ -53,7 +53,40 @@ public struct Redaction: Sendable {
     /// not percent-encoded. (Works on the string: `URLComponents` stops the process when
     /// given a character that a URL cannot hold.)
     public func string(for url: URL) -> String {
-        let text = url.absoluteString
+        string(forURLText: url.absoluteString)
+    }
+
+    /// `text` with every URL in it (a `scheme://` up to a space, a quote or an angle
+    /// bracket) passed through ``string(for:)``: for error messages, which may quote a URL.
+    func redactingURLs(in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let separator = rest.range(of: "://") {
+            var start = separator.lowerBound
+            while start > rest.startIndex, Self.isSchemeCharacter(rest[rest.index(before: start)]) {
+                start = rest.index(before: start)
+            }
+            let end = rest[separator.upperBound...].firstIndex(where: Self.endsURL) ?? rest.endIndex
+            result += rest[..<start]
+            if start == separator.lowerBound {
+                result += rest[start..<separator.upperBound]   // no scheme: not a URL
+            } else {
+                result += string(forURLText: String(rest[start..<end]))
+            }
+            rest = start == separator.lowerBound ? rest[separator.upperBound...] : rest[end...]
+        }
+        return result + rest
+    }
+
+    private static func isSchemeCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || "+-.".contains(character))
+    }
+
+    private static func endsURL(_ character: Character) -> Bool {
+        character.isWhitespace || "\"'<>`".contains(character)
+    }
+
+    private func string(forURLText text: String) -> String {
         guard text.contains("@") || (!queryItems.isEmpty && text.contains("?")) else { return text }
         let afterScheme = text.range(of: "://")?.upperBound ?? text.startIndex
         let authorityEnd = text[afterScheme...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex

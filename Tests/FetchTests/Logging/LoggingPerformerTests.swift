@@ -146,4 +146,40 @@ import FetchTesting
         #expect(firstEvents.single?.message == "GET http://x -> 204 (12.5 ms)")
         #expect(secondEvents.single?.message == firstEvents.single?.message)
     }
+
+    @Test func aFailureCarryingAResponseIsLoggedWithItsHeadersAndBody() {
+        // Given header and body logging, and a verifier below that turns a 503 into an error
+        let (configuration, events) = configuration([.method, .url, .status, .headers, .responseBody])
+        let response = Response.status(503, body: "down for maintenance", headers: ["Set-Cookie": "session=secret"])
+        let request = BasicRequest(url: URL(string: "http://x/a")!, headers: ["Authorization": "Bearer secret"])
+        let performer = SpyPerformer([.response(response)]).enhanced(by: StatusVerifier(200..<300)).logging(configuration)
+
+        // When the call is made
+        let result = performNow(performer, request)
+
+        // Then the error entry shows what was sent and what came back, secrets hidden
+        let message = events.single?.message ?? ""
+        #expect(fetchError(result)?.status == 503)
+        #expect(events.single?.level == .error)
+        #expect(message.hasPrefix("GET http://x/a -> httpStatus: HTTP 503"))
+        #expect(message.contains("> Authorization: <redacted>"))
+        #expect(message.contains("< Set-Cookie: <redacted>"))
+        #expect(message.contains("< down for maintenance"))
+        #expect(!message.contains("secret"))
+    }
+
+    @Test func aURLInAnErrorReasonIsRedacted() {
+        // Given a redaction of the token query item and an error whose reason quotes a URL with a token and a password
+        let (configuration, events) = configuration(redaction: .default.adding(queryItems: ["token"]))
+        let reason = "could not reach https://user:pa55@api.test/a?token=secret&page=2, giving up"
+        let performer = SpyPerformer([.failure(.cannotConnect, reason: reason)]).logging(configuration)
+
+        // When the call fails
+        performNow(performer, get("http://x/a"))
+
+        // Then the reason is logged with the token and password hidden and the rest intact
+        let message = events.single?.message ?? ""
+        #expect(message == "GET http://x/a -> cannotConnect: could not reach "
+            + "https://user:<redacted>@api.test/a?token=<redacted>&page=2, giving up (12.5 ms)")
+    }
 }
