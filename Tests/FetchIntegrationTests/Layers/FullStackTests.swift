@@ -61,7 +61,7 @@ struct FullStackTests {
         let log = probe.log.joined(separator: "\n")
         #expect(probe.log.count == 1)
         #expect(log.contains("/bearer"))
-        #expect(log.contains("Authorization"))
+        #expect(log.contains("> Authorization: <redacted>"))
         #expect(!log.contains("fresh-token"))
     }
 

@@ -55,4 +55,25 @@ import Fetch
         // Then the building error comes out
         #expect(throws: FetchError.self) { try request.curlDescription() }
     }
+
+    @Test func everyDefaultSensitiveHeaderIsHidden() {
+        // Given a URLRequest carrying each header hidden by default, in mixed case, and one ordinary header
+        var urlRequest = URLRequest(url: URL(string: "http://x")!)
+        urlRequest.setValue("session=secret", forHTTPHeaderField: "Cookie")
+        urlRequest.setValue("Basic secret", forHTTPHeaderField: "Proxy-Authorization")
+        urlRequest.setValue("id=secret", forHTTPHeaderField: "set-cookie")
+        urlRequest.setValue("Bearer secret", forHTTPHeaderField: "AUTHORIZATION")
+        urlRequest.setValue("yes", forHTTPHeaderField: "X-Visible")
+
+        // When it is described
+        let curl = urlRequest.curlDescription()
+
+        // Then each sensitive value is replaced and the ordinary one kept
+        #expect(!curl.contains("secret"))
+        #expect(curl.contains("'Cookie: <redacted>'"))
+        #expect(curl.contains("'Proxy-Authorization: <redacted>'"))
+        #expect(curl.lowercased().contains("'set-cookie: <redacted>'"))
+        #expect(curl.lowercased().contains("'authorization: <redacted>'"))
+        #expect(curl.contains("'X-Visible: yes'"))
+    }
 }
