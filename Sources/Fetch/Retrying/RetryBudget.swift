@@ -7,6 +7,11 @@
 /// `reserve + ratio × calls`: with the defaults, about 10% extra requests. When the budget
 /// is empty the layer stops retrying and delivers the last result.
 ///
+/// The window is counted in calls, not in time: there is no clock. Time passing neither
+/// refills the budget nor expires what earlier calls earned; only new calls refill it, so
+/// after a quiet hour it holds what it held before, and a client that makes few calls gets
+/// few retries once the reserve is spent.
+///
 /// ```swift
 /// let budget = RetryBudget(ratio: 0.1, reserve: 10)
 /// var policy = RetryPolicy.exponential(maxAttempts: 3)
