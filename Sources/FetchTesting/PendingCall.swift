@@ -32,8 +32,8 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     /// Whether the caller cancelled the call.
     public var isCancelled: Bool { lock.withLock { wasCancelled } }
 
-    /// Completes the call with `result`; the response gets this call's request and URL.
-    /// Does nothing if the call already completed.
+    /// Completes the call with `result`; the response gets this call's request and URL, a
+    /// ``FetchError`` is named after the call. Does nothing if the call already completed.
     public func complete(with result: Result<Response, any Error>) {
         guard let completion = take(cancelling: false) else { return }
         deliver(result, to: completion)
@@ -64,9 +64,14 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
         }
     }
 
+    /// Hands `result` to `completion`: a response gets this call's request and URL, a
+    /// ``FetchError`` names the call's method and URL unless it names some already.
     private func deliver(_ result: Result<Response, any Error>,
                          to completion: @Sendable (Result<Response, any Error>) -> Void) {
-        completion(result.map { response in
+        completion(result.mapError { error -> any Error in
+            guard let fetchError = error as? FetchError else { return error }
+            return fetchError.naming(method: request.method, url: request.url)
+        }.map { response in
             var response = response
             response.request = request
             if let urlRequest {

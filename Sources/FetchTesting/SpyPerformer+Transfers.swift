@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Fetch
 
 extension SpyPerformer: TransferPerforming {
@@ -36,8 +39,9 @@ extension SpyPerformer: TransferPerforming {
 
     /// Records the upload and answers it from the script.
     ///
-    /// A response (of any status) is preceded by ``progressFractions`` of the body's size
-    /// and a final report; an error is not.
+    /// Like `Session`, it refuses an upload without a body, and a file body whose file is
+    /// missing or cannot be read (see ``SpyPerformer``). A response (of any status) is
+    /// preceded by ``progressFractions`` of the body's size and a final report; an error is not.
     @discardableResult
     public func upload(
         _ request: any Request,
@@ -46,12 +50,14 @@ extension SpyPerformer: TransferPerforming {
     ) -> any Cancellable {
         let fractions = progressFractions
         return answer(request, kind: .upload) { result in
-            if case .success = result {
-                let total = Self.length(of: request.body)
-                Self.report(fractions, of: total, to: progress)
-                progress?(.finished(total))
-            }
-            completion(result)
+            completion(result.flatMap { response in
+                Result {
+                    let total = try Self.length(of: request.body, builtInto: response.urlRequest)
+                    Self.report(fractions, of: total, to: progress)
+                    progress?(.finished(total))
+                    return response
+                }
+            })
         }
     }
 
@@ -63,11 +69,13 @@ extension SpyPerformer: TransferPerforming {
         }
     }
 
-    /// The body's size; a body encoded when sent is encoded to measure it (had encoding
-    /// failed, the call would have failed before getting here).
-    private static func length(of body: RequestBody?) -> Int64 {
+    /// The body's size: the bytes the request was built with, or for a body streamed from
+    /// files, its known length. A form whose length is not known is encoded to measure it.
+    /// - Throws: the error encoding the form, rather than reporting a wrong size.
+    private static func length(of body: RequestBody?, builtInto urlRequest: URLRequest) throws -> Int64 {
         guard let body else { return 0 }
+        guard body.isStreamed else { return Int64(urlRequest.httpBody?.count ?? 0) }
         if let known = body.knownLength { return known }
-        return Int64((try? body.encoded())?.count ?? 0)
+        return Int64(try body.encoded().count)
     }
 }

@@ -20,6 +20,14 @@ import Fetch
 /// Answers are taken in order; when the list is empty, the matcher (if any) is asked.
 /// An ``Answer/hold`` keeps the call open as a ``PendingCall`` that the test completes or
 /// cancels later. A request nothing answers fails with ``SpyPerformer/Unanswered``.
+/// A ``FetchError`` the spy answers with names the call's method and URL, as `Session`'s do.
+///
+/// The spy refuses what `Session` refuses before sending, with the same error: a request
+/// that does not build, one that fails ``HeaderRules/validate(_:)`` (a scheme other than
+/// http or https, a body on GET or HEAD, a method that is not a token, a hand-set
+/// `Content-Length`...), a file body that cannot be read, an upload without a body. Such a
+/// call is recorded (with no `URLRequest`) and fails at once; it uses no answer from the
+/// script and does not ask the matcher.
 public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     /// How the spy answers one call.
     public enum Answer: Sendable {
@@ -65,7 +73,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     /// Every request so far, in order, as the caller passed it.
     public var requests: [any Request] { calls.map(\.request) }
 
-    /// The `URLRequest` each call became, in order (`nil` for a request that failed to build).
+    /// The `URLRequest` each call became, in order (`nil` for a request the spy refused).
     public var urlRequests: [URLRequest?] { calls.map(\.urlRequest) }
 
     /// Calls answered with ``Answer/hold`` that are still open.
@@ -87,21 +95,23 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         answer(request, kind: .perform, completion: completion)
     }
 
-    /// Records a call of `kind` and answers it from the script.
+    /// Records a call of `kind` and answers it from the script, unless `Session` would refuse it.
     func answer(
         _ request: any Request, kind: RecordedCall.Kind, destination: DownloadDestination? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> PendingCall {
-        let built = Result { try request.makeURLRequest() }
-        let call = RecordedCall(request: request, urlRequest: try? built.get(), kind: kind, destination: destination)
+        let checked = Result { try Self.check(request, kind: kind) }
+        let call = RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination)
+        let pendingCall = PendingCall(request: request, urlRequest: call.urlRequest, completion: completion)
+        if case .failure(let refusal) = checked {
+            // Refused before anything would be sent: recorded, but the script is left as it is.
+            lock.withLock { recorded.append(call) }
+            pendingCall.complete(with: .failure(refusal))
+            return pendingCall
+        }
         let answer: Answer? = lock.withLock {
             recorded.append(call)
             return answers.isEmpty ? nil : answers.removeFirst()
-        }
-        let pendingCall = PendingCall(request: request, urlRequest: call.urlRequest, completion: completion)
-        if case .failure(let error) = built {
-            pendingCall.complete(with: .failure(error))
-            return pendingCall
         }
         switch answer ?? matcher?(request) {
         case .response(let response):
@@ -117,13 +127,47 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         return pendingCall
     }
 
+    /// Builds `request` and makes the checks `Session` makes before sending a call of
+    /// `kind`, failing with the same errors: an upload needs a body; the `URLRequest` must
+    /// build (an error that is not a ``FetchError`` becomes
+    /// ``FetchError/Code-swift.enum/invalidRequest``) and pass ``HeaderRules/validate(_:)``;
+    /// a body streamed from files cannot go with GET or HEAD, and its files must be readable.
+    static func check(_ request: any Request, kind: RecordedCall.Kind) throws -> URLRequest {
+        let method = request.method, url = request.url
+        if kind == .upload, request.body == nil {
+            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
+        }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try request.makeURLRequest()
+        } catch let error as FetchError {
+            throw error.naming(method: method, url: url)
+        } catch {
+            throw FetchError(
+                .invalidRequest, reason: "the request could not be built: \(error)", method: method, url: url,
+                underlying: error
+            )
+        }
+        try HeaderRules.validate(urlRequest)
+        if let body = request.body, body.isStreamed {
+            if method == .get || method == .head {
+                throw FetchError(
+                    .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method, url: url
+                )
+            }
+            do { try body.checkFiles() } catch let error as FetchError {
+                throw error.naming(method: method, url: url)
+            }
+        }
+        return urlRequest
+    }
 }
 
 /// One call a ``SpyPerformer`` received.
 public struct RecordedCall: Sendable {
     /// The request as the caller passed it.
     public let request: any Request
-    /// What the request became, or `nil` if building it failed.
+    /// What the request became, or `nil` if the spy refused it (see ``SpyPerformer``).
     public let urlRequest: URLRequest?
     /// Which method of the spy was called.
     public var kind: Kind = .perform

@@ -26,6 +26,24 @@ extension RequestBody {
         return nil
     }
 
+    /// Checks that every file the body is streamed from is a readable regular file, as
+    /// `Session` does before sending it: the file of a ``file(_:contentType:)`` body, the
+    /// file parts of a ``streamedForm``. A body in memory has nothing to check.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` naming the first file that is missing
+    ///   or cannot be read.
+    public func checkFiles() throws {
+        switch source {
+        case .file(let url):
+            _ = try FileBody.checkReadable(url)
+        case .form(let form):
+            for part in form.parts {
+                if case .file(let url) = part.content { _ = try FileBody.checkReadable(url) }
+            }
+        case .data, .encoded:
+            return
+        }
+    }
+
     /// Whether the body is streamed from files when sent (a file, or a form with file
     /// parts) rather than encoded in memory.
     public var isStreamed: Bool { fileURL != nil || streamedForm != nil }
