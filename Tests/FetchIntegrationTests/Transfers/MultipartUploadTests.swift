@@ -13,9 +13,11 @@ extension TransferTests {
             let server = try TransferServer.require()
             // When it runs in a child process, where no other test allocates meanwhile
             let outcome = try await IsolatedRun.run(Self.memoryTest, faultServer: server)
-            // Then it passed there
-            for line in outcome.lines(from: "2 x 100 MiB multipart") { print(line) }
+            // Then it ran and measured there, and passed
+            let measured = outcome.lines(from: "2 x 100 MiB multipart")
+            for line in measured { print(line) }
             #expect(outcome.status == 0, "the child run failed:\n\(outcome.output)")
+            #expect(measured.count == 1, "the child did not measure the upload:\n\(outcome.output.suffix(3000))")
         }
 
         @Test(.enabled(if: IsolatedRun.isChild(named: memoryTest)))

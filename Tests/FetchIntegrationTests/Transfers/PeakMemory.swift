@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The process's resident memory, read from `/proc/self/status` (Linux).
 enum PeakMemory {
@@ -16,11 +17,13 @@ enum PeakMemory {
     }
 
     /// Runs `body` and reports the resident size before it and the peak during it, in MB.
-    static func measure<T>(_ body: () async throws -> T) async rethrows -> (value: T, baseline: Double, peak: Double) {
+    /// - Throws: what `body` throws, or a test failure where `/proc` tells no sizes.
+    static func measure<T>(_ body: () async throws -> T) async throws -> (value: T, baseline: Double, peak: Double) {
         reset()
-        let baseline = resident ?? 0
+        let baseline = try #require(resident, "no VmRSS in /proc/self/status")
         let value = try await body()
-        return (value, Double(baseline) / 1_048_576, Double(peak ?? 0) / 1_048_576)
+        let highest = try #require(peak, "no VmHWM in /proc/self/status")
+        return (value, Double(baseline) / 1_048_576, Double(highest) / 1_048_576)
     }
 
     private static func read(_ key: String) -> Int? {
