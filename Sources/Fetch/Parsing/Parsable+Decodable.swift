@@ -1,17 +1,47 @@
 import Foundation
 
+/// A `Decodable` model that chooses the `JSONDecoder` that reads it: the ready-made
+/// `parse(from:)` of a `Decodable & Parsable` type, arrays of it, ``Response/decode(_:using:)``
+/// without a decoder, and so every ``TypedRequest`` whose `Output` it is, all use
+/// ``decoder``.
+///
+/// ```swift
+/// struct Event: Decodable, Parsable, JSONDecoderProviding {
+///     let startsAt: Date
+///     static var decoder: JSONDecoder {
+///         let decoder = JSONDecoder()
+///         decoder.keyDecodingStrategy = .convertFromSnakeCase
+///         decoder.dateDecodingStrategy = .iso8601
+///         return decoder
+///     }
+/// }
+/// ```
+public protocol JSONDecoderProviding: Decodable {
+    /// The decoder for this type's responses.
+    static var decoder: JSONDecoder { get }
+}
+
+extension JSONDecoderProviding {
+    /// A plain `JSONDecoder`.
+    public static var decoder: JSONDecoder { JSONDecoder() }
+}
+
+extension Array: JSONDecoderProviding where Element: JSONDecoderProviding {
+    /// The decoder of the elements.
+    public static var decoder: JSONDecoder { Element.decoder }
+}
+
 extension Parsable where Self: Decodable {
-    /// Decodes the body as JSON with a plain `JSONDecoder`, accepting any 2xx status.
-    ///
-    /// To use another decoder, implement `parse(from:)` with
-    /// `try response.decode(Self.self, using: decoder)`.
+    /// Decodes the body as JSON, accepting any 2xx status, with the type's
+    /// ``JSONDecoderProviding/decoder`` when it has one and a plain `JSONDecoder` otherwise.
     public static func parse(from response: Response) throws -> Self {
         try response.decode(Self.self)
     }
 }
 
 extension Array: Parsable where Element: Decodable & Parsable {
-    /// Decodes a JSON array with a plain `JSONDecoder`, accepting any 2xx status.
+    /// Decodes a JSON array, accepting any 2xx status, with the elements'
+    /// ``JSONDecoderProviding/decoder`` when they have one and a plain `JSONDecoder` otherwise.
     public static func parse(from response: Response) throws -> Array {
         try response.decode(Array.self)
     }
@@ -21,11 +51,13 @@ extension Response {
     /// Decodes the body as JSON.
     /// - Parameters:
     ///   - type: the type to decode.
-    ///   - decoder: the decoder; a plain `JSONDecoder` by default.
+    ///   - decoder: the decoder; when `nil` (the default), the type's
+    ///     ``JSONDecoderProviding/decoder`` if it has one, else a plain `JSONDecoder`.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx;
     ///   ``FetchError/Code-swift.enum/decoding`` naming the type, the key path and the
     ///   first bytes of the body when the body is empty or does not decode.
-    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+    public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder? = nil) throws -> Value {
+        let decoder = decoder ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? JSONDecoder()
         try requireSuccess()
         guard !body.isEmpty else {
             throw decodingError("expected \(Value.self) but the body was empty", underlying: nil)

@@ -7,6 +7,9 @@
 /// struct User: Decodable, Parsable { let id: Int; let name: String }
 /// ```
 ///
+/// They decode JSON with a plain `JSONDecoder`; a model that needs another one (dates,
+/// snake_case keys) names it by conforming to ``JSONDecoderProviding``.
+///
 /// Ready-made conformances: `Data`, `String`, ``Empty``, `Response` itself, and arrays of
 /// `Decodable` models. All but `Response` accept only a 2xx status and otherwise throw
 /// ``FetchError/Code-swift.enum/httpStatus`` carrying the response.

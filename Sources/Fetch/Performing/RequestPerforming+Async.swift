@@ -39,7 +39,9 @@ extension RequestPerforming {
         try await response(for: request).parse(as: Typed.Output.self, errorParser: request.errorParser)
     }
 
-    /// Performs `request` and decodes the JSON body as `type` with `decoder`.
+    /// Performs `request` and decodes the JSON body as `type` with `decoder`, for
+    /// `Decodable` types that are not ``Parsable`` or need a decoder for this call only
+    /// (a model can name its own with ``JSONDecoderProviding``).
     /// - Throws: the error of the call, the error parser's error, or ``FetchError/Code-swift.enum/decoding``.
     public func perform<Output: Decodable>(
         _ request: any Request,

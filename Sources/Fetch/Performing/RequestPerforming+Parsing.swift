@@ -36,13 +36,20 @@ extension RequestPerforming {
     }
 
     /// Performs `request` and decodes the JSON body as `type` with `decoder`, for
-    /// `Decodable` types that are not ``Parsable`` or need a configured decoder.
+    /// `Decodable` types that are not ``Parsable`` or need a decoder for this call only
+    /// (a model can name its own with ``JSONDecoderProviding``).
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder for this call.
+    ///   - errorParser: turns a non-2xx response into the caller's own error.
+    ///   - completion: called once with the value or an error.
     /// - Returns: a handle that cancels the request.
     @discardableResult
     public func perform<Output: Decodable & Sendable>(
         _ request: any Request,
         decoding type: Output.Type,
-        using decoder: @escaping @Sendable () -> JSONDecoder,
+        using decoder: JSONDecoder,
         errorParser: (any ErrorParsing.Type)? = nil,
         completion: @escaping @Sendable (Result<Output, any Error>) -> Void
     ) -> any Cancellable {
@@ -52,7 +59,7 @@ extension RequestPerforming {
                     if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) {
                         throw error
                     }
-                    return try response.decode(Output.self, using: decoder())
+                    return try response.decode(Output.self, using: decoder)
                 }
             })
         }

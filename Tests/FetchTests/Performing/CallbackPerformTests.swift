@@ -65,11 +65,8 @@ struct CallbackPerformTests {
         let spy = SpyPerformer([.text(#"{"display_name":"Ada"}"#), .status(404, body: #"{"message":"gone"}"#)])
         let profile = Captured<Result<Profile, any Error>>()
         let missing = Captured<Result<Profile, any Error>>()
-        let decoder: @Sendable () -> JSONDecoder = {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            return decoder
-        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
         // When decoded with the decoder, the second time with an error parser
         spy.perform(BasicRequest(url: exampleURL("/me")), decoding: Profile.self, using: decoder) { profile.record($0) }
         spy.perform(BasicRequest(url: exampleURL("/me")), decoding: Profile.self, using: decoder,
