@@ -4,7 +4,8 @@ import Fetch
 // Usage: swift run Example [--base-url URL]
 //
 // With no arguments the calls are answered in this process by a SpyPerformer that plays
-// httpbin, so nothing touches the network. With --base-url they go through a Session to a
+// httpbin, and the download comes from a server this process starts on 127.0.0.1, so
+// nothing leaves the machine. With --base-url they go through a Session to a
 // live httpbin, for example one started with
 //   python3 Tests/FetchIntegrationTests/Servers/httpbin_server.py
 
@@ -34,9 +35,15 @@ if let baseURL {
     configuration.deadline = .seconds(10)
     walkthrough = Walkthrough(api: Session(configuration: configuration), baseURL: baseURL)
 } else {
+    // The download demo's server runs in this process on 127.0.0.1: keep it out of any
+    // proxy named in the environment (libcurl would send even loopback there). Set before
+    // any Session exists, so no other thread reads the environment meanwhile.
+    setenv("no_proxy", "127.0.0.1,localhost", 1)
+    setenv("NO_PROXY", "127.0.0.1,localhost", 1)
     print("""
-        Fetch example: offline. No network is used: a SpyPerformer in this process answers \
-        the calls the way httpbin would.
+        Fetch example: offline. A SpyPerformer in this process answers the API calls the way \
+        httpbin would; the download at the end comes from a small server this process starts \
+        on 127.0.0.1. Nothing leaves this machine.
         To run the same calls against a live server: swift run Example --base-url http://127.0.0.1:PORT
 
         """)
