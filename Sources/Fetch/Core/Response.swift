@@ -18,7 +18,9 @@ public struct Response: Sendable {
     public var urlRequest: URLRequest
     /// The HTTP status code.
     public var status: Int
-    /// The response header fields, with case-insensitive lookup and repeats kept.
+    /// The response header fields, with case-insensitive lookup and repeats kept. Over
+    /// FoundationNetworking, URLSession has already joined repeats of one name with `", "`
+    /// before `Session` sees them, so they arrive here as one value.
     public var headers: HTTPHeaders
     /// The response body; empty when there was none.
     public var body: Data
