@@ -1,9 +1,10 @@
+// The README's quick start, kept here so it provably compiles and works. Keep the two in
+// step: `readmeQuickStartMatchesThisFile` checks that every line of the README's code is
+// here, and every line from the first import to "Not in the README" is there.
 import Foundation
-import Testing
 import Fetch
+import Testing
 import FetchTesting
-
-// The README's quick start, kept here so it provably compiles and works. Keep the two in step.
 
 struct User: Codable, Parsable {          // a model: Decodable types are Parsable for free
     let id: Int
@@ -17,7 +18,7 @@ struct GetUser: TypedRequest {            // a request: one small value per endp
 }
 
 func greet(using api: some RequestPerforming) async throws {
-    // A callback call: the completion runs exactly once, never on the main queue.
+    // A callback call: the completion runs exactly once (with Session, on its queue, never the main one).
     api.perform(GetUser(id: 7)) { result in
         switch result {
         case .success(let user): print("Hello, \(user.name)")
@@ -53,6 +54,8 @@ func showUser(using api: some RequestPerforming) async throws {
     }
 }
 
+// MARK: - Not in the README
+
 @Test func showUserHandlesNotFoundAndOffline() async throws {
     // Given a spy answering 404, then failing as offline, then with a timeout
     let spy = SpyPerformer([.status(404), .failure(.notConnected), .failure(.timedOut)])
@@ -65,4 +68,35 @@ func showUser(using api: some RequestPerforming) async throws {
     let error = await #expect(throws: FetchError.self) { try await showUser(using: spy) }
     #expect(error?.code == .timedOut)
     #expect(spy.requests.count == 3)
+}
+
+/// README lines that only make sense in an app: here the test target is the app.
+private let appOnlyReadmeLines: Set<String> = [
+    "try await greet(using: Session())       // in main.swift, or any async context",
+    "@testable import MyApp    // the app module that defines User, GetUser and greet",
+]
+
+@Test func readmeQuickStartMatchesThisFile() throws {
+    // Given the code blocks of the README's quick start, and the mirrored part of this file
+    let here = URL(fileURLWithPath: #filePath)
+    let readme = try String(contentsOf: here.appendingPathComponent("../../../README.md").standardized, encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "\n## Quick start\n").dropFirst().first)
+        .components(separatedBy: "\n## ")[0]
+    let readmeLines = codeLines(section.components(separatedBy: "```").enumerated()
+        .filter { $0.offset % 2 == 1 }.map { $0.element.replacingOccurrences(of: "swift\n", with: "") }
+        .joined(separator: "\n"))
+    let source = try String(contentsOf: here, encoding: .utf8)
+    let start = try #require(source.range(of: "\nimport Foundation\n"))
+    let end = try #require(source.range(of: "// MARK: - Not in the README"))
+    let mirrored = codeLines(String(source[start.lowerBound..<end.lowerBound]))
+    // When they are compared line by line
+    // Then each holds the other's lines, but for the app-only ones
+    #expect(!readmeLines.isEmpty)
+    #expect(readmeLines.subtracting(mirrored) == appOnlyReadmeLines)
+    #expect(mirrored.subtracting(readmeLines) == [])
+}
+
+/// The non-blank lines of `code`, without their indentation.
+private func codeLines(_ code: String) -> Set<String> {
+    Set(code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
 }
