@@ -128,38 +128,14 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     }
 
     /// Builds `request` and makes the checks `Session` makes before sending a call of
-    /// `kind`, failing with the same errors: an upload needs a body; the `URLRequest` must
-    /// build (an error that is not a ``FetchError`` becomes
-    /// ``FetchError/Code-swift.enum/invalidRequest``) and pass ``HeaderRules/validate(_:)``;
-    /// a body streamed from files cannot go with GET or HEAD, and its files must be readable.
+    /// `kind`, failing with the same errors: an upload needs a body, and the rest is
+    /// `Request.checkedURLRequest()`, which `Session` calls too.
     static func check(_ request: any Request, kind: RecordedCall.Kind) throws -> URLRequest {
         let method = request.method, url = request.url
         if kind == .upload, request.body == nil {
             throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
         }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try request.makeURLRequest()
-        } catch let error as FetchError {
-            throw error.naming(method: method, url: url)
-        } catch {
-            throw FetchError(
-                .invalidRequest, reason: "the request could not be built: \(error)", method: method, url: url,
-                underlying: error
-            )
-        }
-        try HeaderRules.validate(urlRequest)
-        if let body = request.body, body.isStreamed {
-            if method == .get || method == .head {
-                throw FetchError(
-                    .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method, url: url
-                )
-            }
-            do { try body.checkFiles() } catch let error as FetchError {
-                throw error.naming(method: method, url: url)
-            }
-        }
-        return urlRequest
+        return try request.checkedURLRequest()
     }
 }
 

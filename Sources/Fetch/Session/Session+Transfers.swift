@@ -93,10 +93,6 @@ extension Session: TransferPerforming {
         }
         do {
             urlRequest = try prepare(request, options: request.options)
-            if request.body?.isStreamed == true, request.method == .get || request.method == .head {
-                throw FetchError(.invalidRequest, reason: "a \(request.method.rawValue) request cannot have a body")
-            }
-            if let file = request.body?.fileURL { _ = try FileBody.checkReadable(file) }
             transfer = TransferState(
                 staged: try destination.map { try StagedDownload($0, for: request) }, uploadFile: formFile,
                 uploadLength: request.body?.knownLength, progress: progress, queue: completionQueue

@@ -140,17 +140,7 @@ public final class Session: RequestPerforming {
 
     /// Builds and checks the `URLRequest` for `request`.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
-        var urlRequest: URLRequest
-        do {
-            urlRequest = try request.makeURLRequest()
-        } catch let error as FetchError {
-            throw error.naming(method: request.method, url: request.url)
-        } catch {
-            throw FetchError(
-                .invalidRequest, reason: "the request could not be built: \(error)",
-                method: request.method, url: request.url, underlying: error
-            )
-        }
+        var urlRequest = try request.checkedURLRequest()
         if urlRequest.value(forHTTPHeaderField: "User-Agent") == nil {
             // `setValue` would drop a value holding CR or LF without a word: check it first.
             do { try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent) } catch let error as FetchError {
@@ -160,7 +150,6 @@ public final class Session: RequestPerforming {
         }
         urlRequest.timeoutInterval = Self.idleSeconds(options.idleTimeout ?? configuration.idleTimeout)
         urlRequest.httpShouldHandleCookies = configuration.cookieStorage != nil
-        try HeaderRules.validate(urlRequest)
         return urlRequest
     }
 }

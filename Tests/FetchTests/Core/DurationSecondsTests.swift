@@ -18,6 +18,7 @@ struct DurationSecondsTests {
         // Then the negative is 0, the ordinary exact, the huge clamped, and nothing traps
         #expect(Duration.seconds(-3).clampedNanoseconds == 0)
         #expect(Duration.milliseconds(1500).clampedNanoseconds == 1_500_000_000)
+        #expect(Duration.seconds(Int64.max).clampedNanoseconds == UInt64(Int64.max))
         #expect(huge.clampedNanoseconds == UInt64(Int64.max))
         #expect(huge.seconds > 1e19)
     }

@@ -86,13 +86,4 @@ struct DeadlineHeapTests {
         // Then the rest expire in due order
         #expect(expired.map(\.name) == (1...100).filter { $0 % 3 != 0 }.map { "\($0)" })
     }
-
-    @Test func durationsConvertToClampedNanoseconds() {
-        // Given durations that are ordinary, negative and too long to count in nanoseconds
-        // When converted
-        // Then they are exact, zero and the largest value
-        #expect(Duration.milliseconds(1500).clampedNanoseconds == 1_500_000_000)
-        #expect(Duration.seconds(-3).clampedNanoseconds == 0)
-        #expect(Duration.seconds(Int64.max).clampedNanoseconds == .max)
-    }
 }

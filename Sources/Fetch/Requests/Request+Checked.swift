@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Request {
+    /// The `URLRequest` this request becomes, checked the way `Session` checks every
+    /// request before sending it, so that a performer of your own (or the spy in
+    /// FetchTesting) refuses exactly what `Session` refuses.
+    ///
+    /// Checks: the request builds (its body encodes, `adjust` does not throw); the URL is
+    /// http or https with a host; method and header names are tokens and no value holds a
+    /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
+    /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable.
+    /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
+    /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
+    ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
+    ///   or unreadable file, ``FetchError/Code-swift.enum/invalidRequest`` otherwise.
+    public func checkedURLRequest() throws -> URLRequest {
+        let method = self.method, url = self.url
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try makeURLRequest()
+        } catch let error as FetchError {
+            throw error.naming(method: method, url: url)
+        } catch {
+            throw FetchError(
+                .invalidRequest, reason: "the request could not be built: \(error)", method: method, url: url,
+                underlying: error
+            )
+        }
+        try HeaderRules.validate(urlRequest)
+        if let body, body.isStreamed {
+            // A streamed body is not in `httpBody`, so `validate` cannot see it.
+            if method == .get || method == .head {
+                throw FetchError(
+                    .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method, url: url
+                )
+            }
+            do { try body.checkFiles() } catch let error as FetchError {
+                throw error.naming(method: method, url: url)
+            }
+        }
+        return urlRequest
+    }
+}
