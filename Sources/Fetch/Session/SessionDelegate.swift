@@ -57,7 +57,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
-        switch state.redirect(response) {
+        // A finished request's task is being cancelled: answering now could cross that
+        // cancel and crash FoundationNetworking, so the decision is dropped (see `beginRedirect`).
+        guard state.beginRedirect() else { return }
+        let step = state.redirect(response)
+        switch step {
         case .follow(let next):
             completionHandler(next)
         case .resend(let next):
@@ -66,12 +70,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             DeliveryQueue.unblocked { state.runningOwner?.send(next, for: state) }
             unregister(task)
             completionHandler(nil)
-        case .stop:
+        case .stop, .fail:
             completionHandler(nil)
-        case .fail(let error):
-            completionHandler(nil)
-            state.failFromDelegate(error)
         }
+        // Only now may the task be cancelled (see `TaskState.beginRedirect()`).
+        if let cancelled = state.endRedirect() { DeliveryQueue.unblocked { cancelled.cancel() } }
+        if case .fail(let error) = step { state.failFromDelegate(error) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

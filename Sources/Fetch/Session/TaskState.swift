@@ -38,6 +38,10 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     var deadlineIndex: Int?
     /// The task carrying the request now; `nil` once finished.
     private var task: URLSessionTask?
+    /// URLSession waits for this request's redirect decision (see ``beginRedirect()``).
+    private var redirectPending = false
+    /// The task to cancel once the pending redirect decision has been handed back.
+    private var cancelAfterRedirect: URLSessionTask?
     /// The session, kept alive while the request runs: a redirect may have to start a new
     /// task on its URLSession, which must not have been invalidated by then. `nil` once finished.
     private var owner: Session?
@@ -130,6 +134,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 self.task = nil
                 self.owner = nil
             }
+            // Not while URLSession waits for a redirect decision: see `beginRedirect()`.
+            if redirectPending {
+                cancelAfterRedirect = self.task
+                return (true, nil, self.owner)
+            }
             return (true, self.task, self.owner)
         }
         guard first else { return nil }
@@ -138,6 +147,31 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         let completion = self.completion
         queue.async { completion(result) }
         return task
+    }
+
+    /// Notes that URLSession waits for this request's redirect decision. Until
+    /// ``endRedirect()``, a cancel is held back: FoundationNetworking crashes the process
+    /// ("Received callback for HTTP redirection, but we're not waiting for it") when a task
+    /// is cancelled while its redirect decision is pending and the decision comes after.
+    /// - Returns: `false` when the request has finished already: its task's cancel may be
+    ///   on its way, so the decision must not be handed back at all (the cancel ends the task).
+    func beginRedirect() -> Bool {
+        lock.withLock {
+            guard !finished else { return false }
+            redirectPending = true
+            return true
+        }
+    }
+
+    /// Notes that the redirect decision was handed back to URLSession.
+    /// - Returns: the task to cancel now, when the request finished meanwhile. Its cancel
+    ///   reaches URLSession's work queue after the decision, so the two cannot cross.
+    func endRedirect() -> URLSessionTask? {
+        lock.withLock {
+            redirectPending = false
+            defer { cancelAfterRedirect = nil }
+            return cancelAfterRedirect
+        }
     }
 
     /// Checks the length `response` announces against the limit and makes room for the body.
