@@ -120,6 +120,9 @@ extension Session: TransferPerforming {
                 return
             }
             self.launch(request, urlRequest, upload: formFile, transfer, handle, deadline, settle, completion)
+            // A cancelAll between the check above and the admission did not see this upload:
+            // it bumped the count before looking, so the count tells.
+            if isCancelled() { handle.cancel() }
         }
         return handle
     }
@@ -166,6 +169,7 @@ extension Session: TransferPerforming {
         if state.attach(task) {
             task.resume()
         } else {
+            delegate.unregister(task)
             task.cancel()
         }
     }

@@ -126,7 +126,9 @@ public final class Session: RequestPerforming {
         if state.attach(task) {
             task.resume()
         } else {
-            // Finished (cancelled, deadline) before this task could start: end it at once.
+            // Finished (cancelled, deadline) before this task could start: end it at once,
+            // forgetting it first (its transfer entry would outlive the request).
+            delegate.unregister(task)
             task.cancel()
         }
     }
