@@ -28,10 +28,12 @@ public final class Session: RequestPerforming {
     let urlSession: URLSession
     let delegate: SessionDelegate
     let completionQueue: DispatchQueue
-    /// Where tasks are made, resumed and cancelled. On Linux `resume()` and `cancel()` wait
-    /// for the URLSession's work queue, which a fast transfer keeps busy: called on callers'
-    /// threads, they tied up Dispatch and cooperative threads and stalled unrelated requests
-    /// for seconds. Here at most one thread per session waits.
+    /// Where tasks are made, resumed and cancelled while other requests run. On Linux
+    /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
+    /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
+    /// and stalled unrelated requests for seconds. Here at most one thread per session
+    /// waits. A request that starts while no other runs anywhere in the process starts on
+    /// the caller's thread: the work queue is idle then (see `admit`).
     let control = DispatchQueue(label: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
