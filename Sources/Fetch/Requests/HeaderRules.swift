@@ -15,6 +15,15 @@ public enum HeaderRules {
 
     private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
+    /// Whether `name` is one of ``reservedNames``, in any case. Only names of their lengths
+    /// are lowercased: this runs for every header of every request.
+    private static func isReserved(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4, 10, 14, 17: return reservedNames.contains(name.lowercased())
+        default: return false
+        }
+    }
+
     /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
     public static func isToken(_ text: String) -> Bool {
         // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so it fails.
@@ -43,7 +52,7 @@ public enum HeaderRules {
                 .invalidRequest, reason: "header \(name) has a control character (CR, LF or NUL) in its value"
             )
         }
-        if reservedNames.contains(name.lowercased()) {
+        if isReserved(name) {
             throw FetchError(.invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
         }
     }
