@@ -42,8 +42,8 @@ extension Session {
 
     /// Makes and resumes the first task of `state`; on the control queue.
     private func start(_ state: TaskState) {
-        if let transfer = state.transfer {
-            startTransferTask(for: state, transfer)
+        if state.transfer != nil {
+            startTransferTask(for: state)
         } else {
             send(state.urlRequest, for: state)
         }

@@ -150,9 +150,9 @@ extension Session: TransferPerforming {
         handle.setAction { state.fail(state.error(.cancelled, "cancelled")) }
     }
 
-    /// Makes and resumes the first task of a transfer, on the control queue like every task
-    /// of the session: an upload task for a body, a data task otherwise.
-    func startTransferTask(for state: TaskState, _ transfer: TransferState) {
+    /// Makes and resumes the first task of a transfer, where every task of the session
+    /// starts (see `admit`): an upload task for a body, a data task otherwise.
+    func startTransferTask(for state: TaskState) {
         let urlRequest = state.urlRequest
         var bare = urlRequest
         bare.httpBody = nil
@@ -164,14 +164,7 @@ extension Session: TransferPerforming {
         } else {
             task = urlSession.dataTask(with: urlRequest)
         }
-        delegate.registerTransfer(task, transfer)
-        delegate.register(task, state)
-        if state.attach(task) {
-            task.resume()
-        } else {
-            delegate.unregister(task)
-            task.cancel()
-        }
+        run(task, for: state)
     }
 
     private static func naming(_ error: any Error, _ request: any Request) -> any Error {

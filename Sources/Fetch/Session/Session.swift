@@ -122,6 +122,11 @@ public final class Session: RequestPerforming {
         } else {
             task = urlSession.dataTask(with: urlRequest)
         }
+        run(task, for: state)
+    }
+
+    /// Makes `task` the one carrying `state` and its transfer, if any, and resumes it.
+    func run(_ task: URLSessionTask, for state: TaskState) {
         // A transfer's later hop carries on writing to its file and reporting its progress.
         if let transfer = state.transfer { delegate.registerTransfer(task, transfer) }
         delegate.register(task, state)

@@ -7,15 +7,6 @@ import Fetch
 
 /// Requests a `Session` refuses before anything is sent, so these need no server.
 struct SessionRefusalTests {
-    private struct WithContentLength: Request {
-        var url: URL { URL(string: "http://127.0.0.1:9/x")! }
-        var method: HTTPMethod { .post }
-        var body: RequestBody? { .text("hello") }
-        func adjust(_ urlRequest: inout URLRequest) throws {
-            urlRequest.setValue("1", forHTTPHeaderField: "Content-Length")
-        }
-    }
-
     @Test(arguments: [
         BasicRequest(url: URL(string: "ftp://127.0.0.1:9/file")!),
         BasicRequest(url: URL(string: "file:///etc/hostname")!),
@@ -37,7 +28,7 @@ struct SessionRefusalTests {
         // Given a request that sets Content-Length itself
         // When a session performs it
         // Then it fails with invalidRequest instead of leaving stray bytes on the connection
-        let error = await #expect(throws: FetchError.self) { try await Session().response(for: WithContentLength()) }
+        let error = await #expect(throws: FetchError.self) { try await Session().response(for: SettingContentLength()) }
         #expect(error?.code == .invalidRequest)
         #expect(error?.reason.contains("Content-Length") == true)
     }

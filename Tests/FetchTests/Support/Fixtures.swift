@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Fetch
 
 /// The model most tests decode.
@@ -47,4 +50,15 @@ func jsonResponse(_ json: String, status: Int = 200) -> Response {
         request: BasicRequest(url: exampleURL("/accounts/7")), status: status,
         headers: ["Content-Type": "application/json"], body: Data(json.utf8)
     )
+}
+
+/// A POST whose `adjust` sets `Content-Length` by hand, which no performer may send:
+/// it would leave stray bytes on the connection.
+struct SettingContentLength: Request {
+    var url: URL { URL(string: "http://127.0.0.1:9/items")! }
+    var method: HTTPMethod { .post }
+    var body: RequestBody? { .text("hello") }
+    func adjust(_ urlRequest: inout URLRequest) throws {
+        urlRequest.setValue("1", forHTTPHeaderField: "Content-Length")
+    }
 }

@@ -31,15 +31,6 @@ struct SpyRefusalTests {
         }
     }
 
-    private struct SettingContentLength: Request {
-        var url: URL { URL(string: "http://127.0.0.1:9/items")! }
-        var method: HTTPMethod { .post }
-        var body: RequestBody? { .text("hello") }
-        func adjust(_ urlRequest: inout URLRequest) throws {
-            urlRequest.setValue("1", forHTTPHeaderField: "Content-Length")
-        }
-    }
-
     private struct Unsigned: Request {
         struct NoKey: Error {}
         var url: URL { URL(string: "http://127.0.0.1:9/items")! }
