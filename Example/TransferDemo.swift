@@ -10,9 +10,9 @@ import Fetch
 /// - Parameters:
 ///   - source: the URL to download; the local demo server when `nil`.
 ///   - size: how many bytes the local server sends.
-///   - session: the performer; any ``TransferPerforming`` works, a spy included.
+///   - session: the performer; any ``RequestPerforming`` works, a spy included.
 func runDownloadDemo(
-    from source: URL? = nil, size: Int = 64_000_000, session: any TransferPerforming = Session()
+    from source: URL? = nil, size: Int = 64_000_000, session: any RequestPerforming = Session()
 ) async throws {
     let url: URL
     if let source {

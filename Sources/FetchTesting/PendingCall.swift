@@ -64,7 +64,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
         }
     }
 
-    /// Hands `result` to `completion`: a response gets this call's request and URL, a
+    /// Hands `result` to `completion`: a response gets the caller's request and this call's URL, a
     /// ``FetchError`` names the call's method and URL unless it names some already.
     private func deliver(_ result: Result<Response, any Error>,
                          to completion: @Sendable (Result<Response, any Error>) -> Void) {
@@ -73,7 +73,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
             return fetchError.naming(method: request.method, url: request.url)
         }.map { response in
             var response = response
-            response.request = request
+            response.request = request.callersRequest
             if let urlRequest {
                 response.urlRequest = urlRequest
                 response.url = urlRequest.url

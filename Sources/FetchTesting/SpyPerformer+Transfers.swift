@@ -4,68 +4,42 @@ import FoundationNetworking
 #endif
 import Fetch
 
-extension SpyPerformer: TransferPerforming {
-    /// Records the download (with its destination) and answers it from the script.
-    ///
-    /// A 2xx answer reports ``progressFractions`` of its body's size, writes the body to
-    /// the destination by the same rules as `Session` (an existing file is replaced only
-    /// when the destination says so), reports completion, then completes with the file and
-    /// the response without its body; all before `download` returns unless the answer is
-    /// ``Answer/hold``. Another status fails with ``FetchError/Code-swift.enum/httpStatus``
-    /// and writes nothing.
-    @discardableResult
-    public func download(
-        _ request: any Request,
-        to destination: DownloadDestination,
-        progress: (@Sendable (TransferProgress) -> Void)?,
-        completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
-    ) -> any Cancellable {
-        let fractions = progressFractions
-        return answer(request, kind: .download, destination: destination) { result in
-            completion(result.flatMap { response in
-                guard response.isSuccess else { return .failure(FetchError.httpStatus(response)) }
-                let total = Int64(response.body.count)
-                Self.report(fractions, of: total, to: progress)
-                return Result {
-                    let file = try destination.write(response.body, for: request)
-                    progress?(.finished(total))
-                    var bodiless = response
-                    bodiless.body = Data()
-                    return DownloadedFile(response: bodiless, fileURL: file)
-                }
-            })
+/// Downloads and uploads reach the spy as calls whose request asks for a transfer
+/// (``RequestOptions/transfer``): they are recorded as such (``RecordedCall/kind``,
+/// ``RecordedCall/destination``) and answered from the script like any call.
+///
+/// A 2xx answer to a download reports ``SpyPerformer/progressFractions`` of its body's
+/// size; the body is then written to the destination by the same rules as `Session` (an
+/// existing file is replaced only when the destination says so), a final report follows,
+/// and the call completes with the file and the response without its body; all before
+/// `download` returns unless the answer is ``SpyPerformer/Answer/hold``. Another status
+/// fails with ``FetchError/Code-swift.enum/httpStatus`` and writes nothing. An upload's
+/// response (of any status) is preceded by ``SpyPerformer/progressFractions`` of the
+/// body's size and a final report; an error is not.
+extension SpyPerformer {
+    /// Reports the scripted progress of a transfer answered with `response`.
+    /// - Throws: the error encoding a form to measure it, rather than reporting a wrong size.
+    static func reportProgress(
+        of transfer: TransferOptions, answering request: any Request, with response: Response,
+        fractions: [Double]
+    ) throws {
+        guard let progress = transfer.progress else { return }
+        if transfer.destination != nil {
+            // The download's final report follows the write (see `download`).
+            guard response.isSuccess else { return }
+            report(fractions, of: Int64(response.body.count), to: progress)
+            return
         }
-    }
-
-    /// Records the upload and answers it from the script.
-    ///
-    /// Like `Session`, it refuses an upload without a body, and a file body whose file is
-    /// missing or cannot be read (see ``SpyPerformer``). A response (of any status) is
-    /// preceded by ``progressFractions`` of the body's size and a final report; an error is not.
-    @discardableResult
-    public func upload(
-        _ request: any Request,
-        progress: (@Sendable (TransferProgress) -> Void)?,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        let fractions = progressFractions
-        return answer(request, kind: .upload) { result in
-            completion(result.flatMap { response in
-                Result {
-                    let total = try Self.length(of: request.body, builtInto: response.urlRequest)
-                    Self.report(fractions, of: total, to: progress)
-                    progress?(.finished(total))
-                    return response
-                }
-            })
-        }
+        let total = try length(of: request.body, builtInto: response.urlRequest)
+        report(fractions, of: total, to: progress)
+        progress(.finished(total))
     }
 
     private static func report(_ fractions: [Double], of total: Int64,
-                               to progress: (@Sendable (TransferProgress) -> Void)?) {
+                               to progress: @Sendable (TransferProgress) -> Void) {
         for fraction in fractions {
             let done = Int64((Double(total) * min(max(fraction, 0), 1)).rounded(.down))
-            progress?(TransferProgress(completedBytes: done, expectedBytes: total))
+            progress(TransferProgress(completedBytes: done, expectedBytes: total))
         }
     }
 

@@ -92,15 +92,24 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        answer(request, kind: .perform, completion: completion)
+        let transfer = request.options.transfer
+        let kind: RecordedCall.Kind = transfer == nil ? .perform : transfer?.destination == nil ? .upload : .download
+        let fractions = progressFractions
+        return answer(request, kind: kind, destination: transfer?.destination) { result in
+            guard let transfer, case .success(let response) = result else { return completion(result) }
+            completion(Result {
+                try Self.reportProgress(of: transfer, answering: request, with: response, fractions: fractions)
+                return response
+            })
+        }
     }
 
     /// Records a call of `kind` and answers it from the script, unless `Session` would refuse it.
-    func answer(
-        _ request: any Request, kind: RecordedCall.Kind, destination: DownloadDestination? = nil,
+    private func answer(
+        _ request: any Request, kind: RecordedCall.Kind, destination: DownloadDestination?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> PendingCall {
-        let checked = Result { try Self.check(request, kind: kind) }
+        let checked = Result { try request.checkedURLRequest() }
         let call = RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination)
         let pendingCall = PendingCall(request: request, urlRequest: call.urlRequest, completion: completion)
         if case .failure(let refusal) = checked {
@@ -126,17 +135,6 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         }
         return pendingCall
     }
-
-    /// Builds `request` and makes the checks `Session` makes before sending a call of
-    /// `kind`, failing with the same errors: an upload needs a body, and the rest is
-    /// `Request.checkedURLRequest()`, which `Session` calls too.
-    static func check(_ request: any Request, kind: RecordedCall.Kind) throws -> URLRequest {
-        let method = request.method, url = request.url
-        if kind == .upload, request.body == nil {
-            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
-        }
-        return try request.checkedURLRequest()
-    }
 }
 
 /// One call a ``SpyPerformer`` received.
@@ -154,9 +152,11 @@ public struct RecordedCall: Sendable {
     public enum Kind: Sendable, Hashable {
         /// `perform(_:completion:)`.
         case perform
-        /// `download(_:to:progress:completion:)`.
+        /// `download(_:to:progress:completion:)`: a request whose
+        /// ``RequestOptions/transfer`` has a destination.
         case download
-        /// `upload(_:progress:completion:)`.
+        /// `upload(_:progress:completion:)`: a request whose ``RequestOptions/transfer``
+        /// has no destination.
         case upload
     }
 

@@ -12,7 +12,8 @@ import FoundationNetworking
 /// let user = try User.parse(from: response)
 /// ```
 public struct Response: Sendable {
-    /// The request as the caller described it.
+    /// The request as the caller described it: the one passed to the top of a stack of
+    /// layers, whatever the layers changed on its way down.
     public var request: any Request
     /// The `URLRequest` that was actually sent (after every layer adjusted it).
     public var urlRequest: URLRequest
@@ -26,10 +27,14 @@ public struct Response: Sendable {
     public var body: Data
     /// The URL the response finally came from, after any redirects.
     public var url: URL?
+    /// The file the performer wrote the body to, for a call that asked for a download
+    /// (``RequestOptions/transfer``); the body is then empty. `nil` otherwise.
+    public var fileURL: URL?
 
     /// Makes a response.
     /// - Parameters:
-    ///   - request: the request it answers; a `GET` of `url` (or `http://localhost/`) by default.
+    ///   - request: the request it answers; a `GET` of `url` (or `http://localhost/`) by
+    ///     default. A request a layer passes down stands for the caller's request.
     ///   - urlRequest: the request as sent; built from `request` when `nil`.
     ///   - status: the HTTP status code.
     ///   - headers: the header fields.
@@ -45,7 +50,7 @@ public struct Response: Sendable {
     ) {
         let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
         let request = request ?? BasicRequest(url: fallbackURL)
-        self.request = request
+        self.request = request.callersRequest
         self.urlRequest = urlRequest ?? URLRequest(url: request.url)
         self.status = status
         self.headers = headers

@@ -3,8 +3,8 @@
 ///
 /// The enhancers are sorted once, when the performer is made. A request can add its own
 /// for one call through ``RequestOptions/enhancers``; they are ordered together with
-/// these, by the first enhancing layer the request meets. Responses reach the caller with
-/// the caller's own request in ``Response/request``.
+/// these, by the first enhancing layer the request meets. The request goes down as one
+/// flat value, so responses name the caller's own request in ``Response/request``.
 public struct EnhancingPerformer<Base: RequestPerforming>: RequestPerforming {
     /// The performer the enhanced requests go to.
     public let base: Base
@@ -24,18 +24,14 @@ public struct EnhancingPerformer<Base: RequestPerforming>: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        var options = request.options
-        let enhanced: EnhancedRequest
-        if options.enhancers.isEmpty {
-            enhanced = EnhancedRequest(base: request, enhancers: enhancers)
-        } else {
-            let ordered = EnhancerOrder.sorted(enhancers + options.enhancers)
-            options.enhancers = []
-            enhanced = EnhancedRequest(base: request, enhancers: ordered, consumedOptions: options)
-        }
-        let ordered = enhanced.enhancers
-        return base.perform(enhanced) { result in
-            completion(Self.enhance(result.restoring(request), with: ordered, for: request))
+        var outgoing = LayeredRequest(request)
+        // The request's own enhancers are used here, once, ordered with this layer's.
+        let own = outgoing.options.enhancers
+        let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
+        if !own.isEmpty { outgoing.options.enhancers = [] }
+        outgoing.enhancers += ordered
+        return base.perform(outgoing) { result in
+            completion(Self.enhance(result, with: ordered, for: request))
         }
     }
 

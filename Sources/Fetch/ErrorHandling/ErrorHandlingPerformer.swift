@@ -75,7 +75,7 @@ public struct ErrorHandlingPerformer<Base: RequestPerforming>: RequestPerforming
         }
         switch outcome {
         case .recover(var response):
-            response.request = request
+            response.request = request.callersRequest
             return (.success(response), nil)
         case .replace(let newError): return (.failure(newError), newError)
         case .pass: return (result, error)

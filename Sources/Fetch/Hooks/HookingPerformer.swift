@@ -37,11 +37,11 @@ public struct HookingPerformer<Base: RequestPerforming>: RequestPerforming {
                 return CancellationHandle()
             }
         }
-        if post.isEmpty {
-            return base.perform(mapped) { completion($0.restoring(request)) }
-        }
+        // What a hook sent goes down as the caller's request, so responses name the caller's.
+        let outgoing = pre.isEmpty ? request : LayeredRequest(sending: mapped, for: request)
+        if post.isEmpty { return base.perform(outgoing, completion: completion) }
         let call = LayerCall(request: request, completion: completion)
-        send(mapped, for: call, thenFrom: 0)
+        send(outgoing, for: call, thenFrom: 0)
         return call
     }
 
@@ -53,21 +53,22 @@ public struct HookingPerformer<Base: RequestPerforming>: RequestPerforming {
 
     private func runPost(on result: Result<Response, any Error>, for call: LayerCall, from first: Int) {
         guard case .success(let response) = result, first < post.count else {
-            return call.finish(result.restoring(call.request))
+            return call.finish(result)
         }
         for index in first..<post.count {
             let hook = post[index]
             do {
                 switch try hook(response, original: call.request) {
                 case .continue: continue
-                case .completed: return call.finish(result.restoring(call.request))
-                case .send(let next): return send(next, for: call, thenFrom: index + 1)
+                case .completed: return call.finish(result)
+                case .send(let next):
+                    return send(LayeredRequest(sending: next, for: call.request), for: call, thenFrom: index + 1)
                 }
             } catch {
                 return call.finish(.failure(FetchError.wrapping(error, layer: hook.name, request: call.request)))
             }
         }
-        call.finish(result.restoring(call.request))
+        call.finish(result)
     }
 }
 

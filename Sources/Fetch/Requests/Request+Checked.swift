@@ -11,13 +11,17 @@ extension Request {
     /// Checks: the request builds (its body encodes, `adjust` does not throw); the URL is
     /// http or https with a host; method and header names are tokens and no value holds a
     /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
-    /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable.
+    /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
+    /// an upload (``RequestOptions/transfer`` without a destination) has a body.
     /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
     /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
     ///   or unreadable file, ``FetchError/Code-swift.enum/invalidRequest`` otherwise.
     public func checkedURLRequest() throws -> URLRequest {
         let method = self.method, url = self.url
+        if let transfer = options.transfer, transfer.destination == nil, body == nil {
+            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
+        }
         let urlRequest: URLRequest
         do {
             urlRequest = try makeURLRequest()

@@ -3,86 +3,54 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension Session: TransferPerforming {
-    /// Downloads the body of `request` into `destination` (see
-    /// ``TransferPerforming/download(_:to:progress:completion:)``).
+extension Session {
+    /// Performs a call that moves a body between a file and the network: a download or an
+    /// upload asked for through ``RequestOptions/transfer``, or a body streamed from files.
     ///
-    /// The body is written to disk as it arrives, in writes of 256 KiB, so memory stays
-    /// bounded whatever its size. A transfer has no overall deadline unless the request
-    /// sets ``RequestOptions/deadline``; the idle timeout still applies. Progress and the
-    /// completion are called on the completion queue, in order.
-    @discardableResult
-    public func download(
-        _ request: any Request,
-        to destination: DownloadDestination,
-        progress: (@Sendable (TransferProgress) -> Void)?,
-        completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
+    /// A download's body is written to disk as it arrives, in writes of 256 KiB, so memory
+    /// stays bounded whatever its size; a 2xx response comes back with the file in
+    /// ``Response/fileURL``, another status with the first 64 KiB of its body and no file.
+    /// A file body is read from disk as it is sent; a form with file parts is first written
+    /// to a temporary file chunk by chunk (so it has a `Content-Length`), which is deleted
+    /// when the call ends. A transfer has no overall deadline unless the request sets
+    /// ``RequestOptions/deadline`` (a streamed body sent without one has the session's); the
+    /// idle timeout still applies. Progress and the completion come on the completion
+    /// queue, in order.
+    func performTransfer(
+        _ request: any Request, options: RequestOptions,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        startTransfer(
-            request, to: destination, progress: progress, deadline: request.options.deadline,
-            settle: { response, transfer in
-                if let kept = transfer.keptErrorBody {
-                    var failed = response
-                    failed.body = kept
-                    throw FetchError.httpStatus(failed)
+        let transfer = options.transfer
+        let deadline = transfer == nil ? options.deadline ?? configuration.deadline : options.deadline
+        let download = transfer?.destination != nil
+        return startTransfer(
+            request, options: options, to: transfer?.destination, progress: transfer?.progress, deadline: deadline,
+            settle: { response, state in
+                guard download else {
+                    state.finishUpload(status: response.status)
+                    return response
                 }
-                return DownloadedFile(response: response, fileURL: try transfer.commitDownload())
+                var settled = response
+                if let kept = state.keptErrorBody {
+                    settled.body = kept
+                } else {
+                    settled.fileURL = try state.commitDownload()
+                }
+                return settled
             },
             completion: completion
         )
     }
 
-    /// Sends `request` and its body with an upload task, reporting progress (see
-    /// ``TransferPerforming/upload(_:progress:completion:)``).
-    ///
-    /// A file body is read from disk as it is sent; a form with file parts is first written
-    /// to a temporary file chunk by chunk (so it has a `Content-Length`), which is deleted
-    /// when the call ends. A transfer has no overall deadline unless the request sets
-    /// ``RequestOptions/deadline``; the idle timeout still applies.
-    @discardableResult
-    public func upload(
-        _ request: any Request,
-        progress: (@Sendable (TransferProgress) -> Void)?,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        guard request.body != nil else {
-            let error = FetchError(
-                .invalidRequest, reason: "an upload needs a body", method: request.method, url: request.url
-            )
-            completionQueue.async { completion(.failure(error)) }
-            return CancellationHandle()
-        }
-        return startTransfer(
-            request, to: nil, progress: progress, deadline: request.options.deadline,
-            settle: Self.finishUpload, completion: completion
-        )
-    }
-
-    /// `perform` for a body streamed from files: an upload without progress, with the
-    /// session's deadline like any request.
-    func performStreamed(
-        _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        let deadline = request.options.deadline ?? configuration.deadline
-        return startTransfer(
-            request, to: nil, progress: nil, deadline: deadline, settle: Self.finishUpload, completion: completion
-        )
-    }
-
-    private static func finishUpload(_ response: Response, _ transfer: TransferState) -> Response {
-        transfer.finishUpload(status: response.status)
-        return response
-    }
-
-    /// Turns a task's response into a transfer's value; runs on the completion queue.
-    private typealias Settle<Value> = @Sendable (Response, TransferState) throws -> Value
+    /// Turns a task's response into the transfer's; runs on the completion queue.
+    private typealias Settle = @Sendable (Response, TransferState) throws -> Response
 
     /// Checks and prepares a transfer, encodes a form with file parts to a temporary file
     /// if there is one, then starts the task.
-    private func startTransfer<Value: Sendable>(
-        _ request: any Request, to destination: DownloadDestination?,
+    private func startTransfer(
+        _ request: any Request, options: RequestOptions, to destination: DownloadDestination?,
         progress: (@Sendable (TransferProgress) -> Void)?, deadline: Duration?,
-        settle: @escaping Settle<Value>, completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+        settle: @escaping Settle, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let handle = CancellationHandle()
         let urlRequest: URLRequest
@@ -92,7 +60,7 @@ extension Session: TransferPerforming {
             FileManager.default.temporaryDirectory.appendingPathComponent("fetch-upload-\(UUID().uuidString).multipart")
         }
         do {
-            urlRequest = try prepare(request, options: request.options)
+            urlRequest = try prepare(request, options: options)
             transfer = TransferState(
                 staged: try destination.map { try StagedDownload($0, for: request) }, uploadFile: formFile,
                 uploadLength: request.body?.knownLength, progress: progress, queue: completionQueue
@@ -130,10 +98,10 @@ extension Session: TransferPerforming {
     /// Makes the transfer's task state and admits it: it starts at once, or waits for a slot
     /// on its origin like any request of the session. The response goes to `transfer` (a
     /// download) or to the task state (an upload).
-    private func launch<Value: Sendable>(
+    private func launch(
         _ request: any Request, _ urlRequest: URLRequest, upload file: URL?, _ transfer: TransferState,
-        _ handle: CancellationHandle, _ deadline: Duration?, _ settle: @escaping Settle<Value>,
-        _ completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+        _ handle: CancellationHandle, _ deadline: Duration?, _ settle: @escaping Settle,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let state = taskState(
             for: request, urlRequest, options: request.options, deadline: deadline, bodyFile: file, transfer: transfer

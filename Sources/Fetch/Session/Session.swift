@@ -78,9 +78,11 @@ public final class Session: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        // A body streamed from files goes through an upload task (Session+Transfers.swift).
-        if request.body?.isStreamed == true { return performStreamed(request, completion: completion) }
         let options = request.options
+        // A download, an upload with progress, or a body streamed from files (Session+Transfers.swift).
+        if options.transfer != nil || request.body?.isStreamed == true {
+            return performTransfer(request, options: options, completion: completion)
+        }
         let urlRequest: URLRequest
         do {
             urlRequest = try prepare(request, options: options)

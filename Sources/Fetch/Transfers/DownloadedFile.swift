@@ -17,4 +17,24 @@ public struct DownloadedFile: Sendable {
 
     /// The HTTP status of the response.
     public var status: Int { response.status }
+
+    /// The result of a download from the response a performer delivered: the file it wrote
+    /// (``Response/fileURL``), or, when it answered with the body in memory (a test double,
+    /// a layer that recovered an error), that body written to `destination` by the same rules.
+    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status other than 2xx;
+    ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written.
+    init(_ response: Response, writingTo destination: DownloadDestination, for request: any Request,
+         progress: (@Sendable (TransferProgress) -> Void)?) throws {
+        guard response.isSuccess else { throw FetchError.httpStatus(response) }
+        var bodiless = response
+        bodiless.fileURL = nil
+        bodiless.body = Data()
+        if let written = response.fileURL {
+            self.init(response: bodiless, fileURL: written)
+            return
+        }
+        let file = try destination.write(response.body, for: request)
+        progress?(.finished(Int64(response.body.count)))
+        self.init(response: bodiless, fileURL: file)
+    }
 }

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Downloads and uploads are calls like any other: each sets ``RequestOptions/transfer``
+/// on its request and goes through `perform`, so every layer of the stack applies to it.
+///
+/// ```swift
+/// let api = Session().enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
+/// let file = try await api.download(GetReport(), to: .file(reportURL)) { print($0) }
+/// ```
+extension RequestPerforming {
+    /// Performs `request` and writes the response body to `destination`.
+    ///
+    /// A 2xx response ends in `destination`; any other status fails the call with
+    /// ``FetchError/Code-swift.enum/httpStatus``, whose `response` holds the status, the
+    /// headers and the first bytes of the error body, and leaves no file behind. A failed
+    /// or cancelled download leaves no file behind either. Layers see the response before
+    /// it becomes a file: a retry policy or a refresh handler acts on its status as for
+    /// any call, and each new attempt starts the file again.
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - destination: where the body goes.
+    ///   - progress: called with the bytes received so far, at most about 20 times a second,
+    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`.
+    ///   - completion: called once with the file and the response, or an error.
+    /// - Returns: a handle that cancels the download.
+    @discardableResult
+    public func download(
+        _ request: any Request,
+        to destination: DownloadDestination,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
+    ) -> any Cancellable {
+        var outgoing = LayeredRequest(request)
+        outgoing.options.transfer = TransferOptions(destination: destination, progress: progress)
+        return perform(outgoing) { result in
+            completion(result.flatMap { response in
+                Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
+            })
+        }
+    }
+
+    /// Performs `request`, whose body is sent from memory, from a file or from a form with
+    /// file parts, reporting how much of the body has been sent.
+    ///
+    /// The result is the same as `perform`'s: the response, whatever its status.
+    /// - Parameters:
+    ///   - request: what to send; it must have a body.
+    ///   - progress: called with the bytes sent so far, at most about 20 times a second,
+    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`.
+    ///   - completion: called once with the response or an error.
+    /// - Returns: a handle that cancels the upload.
+    @discardableResult
+    public func upload(
+        _ request: any Request,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        var outgoing = LayeredRequest(request)
+        outgoing.options.transfer = TransferOptions(progress: progress)
+        return perform(outgoing, completion: completion)
+    }
+
+    /// Downloads the body of `request` into `destination` and returns the file.
+    ///
+    /// Cancelling the calling `Task` cancels the download, which leaves no file behind.
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - destination: where the body goes.
+    ///   - progress: called with the bytes received so far (see
+    ///     ``download(_:to:progress:completion:)``).
+    /// - Throws: a ``FetchError``: ``FetchError/Code-swift.enum/httpStatus`` for a non-2xx
+    ///   status, ``FetchError/Code-swift.enum/file`` when the destination cannot be written.
+    public func download(
+        _ request: any Request,
+        to destination: DownloadDestination,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> DownloadedFile {
+        try await Transfer<DownloadedFile>.start { _, completion in
+            download(request, to: destination, progress: progress, completion: completion)
+        }.value
+    }
+
+    /// Sends `request` and its body, reporting progress, and returns the response whatever
+    /// its status.
+    ///
+    /// Cancelling the calling `Task` cancels the upload.
+    /// - Throws: a ``FetchError``; ``FetchError/Code-swift.enum/file`` when a file of the
+    ///   body cannot be read.
+    public func upload(
+        _ request: any Request,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> Response {
+        try await Transfer<Response>.start { _, completion in
+            upload(request, progress: progress, completion: completion)
+        }.value
+    }
+
+    /// Starts downloading the body of `request` into `destination`; follow its progress as
+    /// an `AsyncSequence` and await its value.
+    /// - Returns: the transfer, already started.
+    public func downloading(_ request: any Request, to destination: DownloadDestination) -> Transfer<DownloadedFile> {
+        Transfer.start { progress, completion in
+            download(request, to: destination, progress: progress, completion: completion)
+        }
+    }
+
+    /// Starts sending `request` and its body; follow its progress as an `AsyncSequence` and
+    /// await the response.
+    /// - Returns: the transfer, already started.
+    public func uploading(_ request: any Request) -> Transfer<Response> {
+        Transfer.start { progress, completion in
+            upload(request, progress: progress, completion: completion)
+        }
+    }
+}

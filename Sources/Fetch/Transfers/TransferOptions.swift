@@ -1,0 +1,35 @@
+/// What a call asks for besides an ordinary response: its body written to a file, progress
+/// reports, or both.
+///
+/// ``RequestPerforming/download(_:to:progress:completion:)`` and
+/// ``RequestPerforming/upload(_:progress:completion:)`` set it on the request's
+/// ``RequestOptions/transfer``. Every layer passes it on like any other option, so a
+/// transfer gets the base URL, the token, retry, refresh and logging of the stack it goes
+/// through; the performer at the bottom carries it out. ``Session`` writes a download's
+/// body to its file as it arrives; a performer that answers with a body in memory (the
+/// spy, a layer that recovers an error) has it written to the destination by the same
+/// rules before the call completes.
+public struct TransferOptions: Sendable {
+    /// Where the response body goes; `nil` for an upload, whose response is held in
+    /// memory as usual.
+    public var destination: DownloadDestination?
+    /// Called with the bytes received (a download) or sent (an upload) so far.
+    public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Makes the options of a download (with a destination) or an upload (without one).
+    public init(destination: DownloadDestination? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil) {
+        self.destination = destination
+        self.progress = progress
+    }
+}
+
+extension RequestOptions {
+    private enum TransferKey: RequestOptionKey { static let defaultValue: TransferOptions? = nil }
+
+    /// The transfer this call is, if any: set by `download` and `upload`. An upload (a
+    /// transfer without a destination) must have a body.
+    public var transfer: TransferOptions? {
+        get { self[TransferKey.self] }
+        set { self[TransferKey.self] = newValue }
+    }
+}
