@@ -83,4 +83,97 @@ struct FullStackTests {
         #expect(probe.sends.count == 3)
         #expect(probe.refreshCount == 0)
     }
+
+    @Test func aDownloadIsRefreshedAfterA401AndWrittenWithTheNewTokensAnswer() async throws {
+        // Given the stack over a Session, with no token, and an empty folder
+        let servers = try LoopbackServers.require()
+        let folder = try ScratchFolder()
+        let store = TokenStore(nil)
+        let probe = Probe()
+        let api = makeStack(servers, store: store, probe: probe)
+        let progress = ProgressLog()
+
+        // When httpbin's /bearer is downloaded to a file through it, relative to the base URL
+        let file = try await api.download(
+            BasicRequest(url: URL(string: "bearer")!), to: .file(folder.file("bearer.json")), progress: progress.record
+        )
+
+        // Then the 401 started one refresh, the resend carried the new token, and the file
+        // holds httpbin's answer to it; the call was logged once, with the token hidden
+        let echo = try JSONDecoder().decode(BearerEcho.self, from: Data(contentsOf: file.fileURL))
+        #expect(echo.token == "fresh-token")
+        #expect(file.status == 200)
+        #expect(probe.refreshCount == 1)
+        #expect(probe.sends.count == 2)
+        #expect(probe.log.count == 1)
+        #expect(probe.log.first?.contains("/bearer") == true)
+        #expect(!probe.log.joined().contains("fresh-token"))
+        #expect(progress.reports.last?.isFinished == true)
+        #expect(try folder.contents() == ["bearer.json"])
+    }
+
+    @Test func aDownloadWithCallbacksIsRetriedAndLeavesNoFileWhenItKeepsFailing() async throws {
+        // Given the stack over a Session with a valid token, and an empty folder
+        let servers = try LoopbackServers.require()
+        let folder = try ScratchFolder()
+        let probe = Probe()
+        let api = makeStack(servers, store: TokenStore("valid"), probe: probe)
+
+        // When a download keeps getting 503, through the callback API
+        let result = await withCheckedContinuation { continuation in
+            api.download(BasicRequest(url: URL(string: "status/503")!), to: .file(folder.file("x"))) { result in
+                continuation.resume(returning: result)
+            }
+        }
+
+        // Then it was sent three times, fails with the 503, and wrote nothing
+        #expect(throws: FetchError.self) { try result.get() }
+        if case .failure(let error as FetchError) = result { #expect(error.status == 503) }
+        #expect(probe.sends.count == 3)
+        #expect(try folder.contents().isEmpty)
+    }
+
+    @Test func anUploadCarriesTheTokenAndItsBodyAsyncAndWithCallbacks() async throws {
+        // Given the stack over a Session with a valid token, and a 100 KB file
+        let servers = try LoopbackServers.require()
+        let folder = try ScratchFolder()
+        let probe = Probe()
+        let api = makeStack(servers, store: TokenStore("valid"), probe: probe)
+        let photo = try folder.makeFile("photo.bin", size: 100_000)
+        let request = BasicRequest(
+            url: URL(string: "anything/photos")!, method: .put, body: .file(photo, contentType: "application/octet-stream")
+        )
+        let progress = ProgressLog()
+
+        // When it is uploaded through the stack, once async and once with callbacks
+        let async = try await api.upload(request, progress: progress.record)
+        let callback = try await withCheckedThrowingContinuation { continuation in
+            api.upload(request) { continuation.resume(with: $0) }
+        }
+
+        // Then httpbin saw the base URL, the token and the whole body both times
+        for response in [async, callback] {
+            let echo = try JSONDecoder().decode(AnythingEcho.self, from: response.body)
+            #expect(response.status == 200)
+            #expect(echo.url.hasSuffix("/anything/photos"))
+            #expect(echo.headers["Authorization"] == "Bearer valid")
+            #expect(echo.headers["Content-Length"] == "100000")
+        }
+        #expect(probe.sends.count == 2)
+        #expect(progress.reports.last == .finished(100_000))
+    }
+
+    struct AnythingEcho: Decodable {
+        let url: String
+        let headers: [String: String]
+    }
+
+    /// Collects progress reports.
+    final class ProgressLog: @unchecked Sendable {
+        // `lock` guards `all`.
+        private let lock = NSLock()
+        private var all: [TransferProgress] = []
+        var record: @Sendable (TransferProgress) -> Void { { report in self.lock.withLock { self.all.append(report) } } }
+        var reports: [TransferProgress] { lock.withLock { all } }
+    }
 }
