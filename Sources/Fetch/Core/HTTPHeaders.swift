@@ -112,3 +112,17 @@ extension String {
         utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 }
+
+extension HTTPHeaders {
+    /// The fields as one value per name, names compared without case: repeats are joined
+    /// with `", "` in order, under the first spelling, as `URLRequest.addValue` joins them.
+    func joinedByName() -> [String: String] {
+        var joined: [String: String] = [:]
+        joined.reserveCapacity(count)
+        for field in self {
+            let name = joined.keys.first { $0.caseInsensitiveEquals(field.name) } ?? field.name
+            joined[name] = joined[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        return joined
+    }
+}

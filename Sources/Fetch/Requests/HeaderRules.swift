@@ -46,14 +46,21 @@ public enum HeaderRules {
         guard isToken(name) else {
             throw FetchError(.invalidRequest, reason: "header name \(name.debugDescription) is not a valid token")
         }
+        try validate(value: value, of: name)
+        if isReserved(name) {
+            throw FetchError(.invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
+        }
+    }
+
+    /// Checks the value of header `name`.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when it holds CR, LF, NUL or
+    ///   another control character other than tab.
+    static func validate(value: String, of name: String) throws {
         // Bytes below 0x80 are ASCII characters in UTF-8, so a byte check finds the same ones.
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
             throw FetchError(
                 .invalidRequest, reason: "header \(name) has a control character (CR, LF or NUL) in its value"
             )
-        }
-        if isReserved(name) {
-            throw FetchError(.invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
         }
     }
 

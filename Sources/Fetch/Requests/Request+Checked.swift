@@ -13,6 +13,7 @@ extension Request {
     /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
     /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
     /// an upload (``RequestOptions/transfer`` without a destination) has a body.
+    /// Every header field is checked once, on the finished request.
     /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
     /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
@@ -24,7 +25,7 @@ extension Request {
         }
         let urlRequest: URLRequest
         do {
-            urlRequest = try makeURLRequest()
+            urlRequest = try buildURLRequest(checkingHeaders: false)
         } catch let error as FetchError {
             throw error.naming(method: method, url: url)
         } catch {

@@ -7,10 +7,20 @@ extension Request {
     /// The `URLRequest` this request becomes: URL with encoded query items, method, headers,
     /// body with its content type, then ``adjust(_:)``.
     ///
+    /// Each of the request's own header fields is checked as it is added; what `adjust`
+    /// does is not checked: ``checkedURLRequest()`` checks the whole result, as `Session` does.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a header that cannot be
     ///   sent as written, ``FetchError/Code-swift.enum/encoding`` when the body fails to
     ///   encode, or whatever `adjust` throws.
     public func makeURLRequest() throws -> URLRequest {
+        try buildURLRequest(checkingHeaders: true)
+    }
+
+    /// Builds the `URLRequest`. With `checkingHeaders`, each header field is checked before
+    /// it is added (`addValue` on Linux drops a value holding CR or LF without a word);
+    /// without, the fields are set all at once and as written, for a caller that checks the
+    /// finished request, so that each field is checked once.
+    func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
         let url: URL
         do {
@@ -20,10 +30,15 @@ extension Request {
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = method.rawValue
+        let headers = self.headers
         do {
-            for field in headers {
-                try HeaderRules.validate(name: field.name, value: field.value)
-                urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+            if checkingHeaders {
+                for field in headers {
+                    try HeaderRules.validate(name: field.name, value: field.value)
+                    urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+                }
+            } else if !headers.isEmpty {
+                urlRequest.allHTTPHeaderFields = headers.joinedByName()
             }
             if let body {
                 // A streamed body (a file, a form with file parts) is sent by the performer

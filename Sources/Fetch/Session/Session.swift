@@ -37,6 +37,9 @@ public final class Session: RequestPerforming {
     let control = DispatchQueue(label: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
+    /// Why the configured User-Agent cannot be sent, checked once; a request that would
+    /// carry it fails with this error.
+    let userAgentError: FetchError?
     /// How many times ``cancelAll()`` was called: a form upload still being written to its
     /// temporary file, which has no task state yet, stops when this changes.
     let cancelAllCount = Locked(0)
@@ -45,6 +48,12 @@ public final class Session: RequestPerforming {
     /// - Parameter configuration: the settings; safe defaults when omitted.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        do {
+            try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
+            userAgentError = nil
+        } catch {
+            userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
+        }
         let settings = URLSessionConfiguration.ephemeral
         settings.urlCache = configuration.urlCache
         settings.requestCachePolicy = configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
@@ -153,10 +162,8 @@ public final class Session: RequestPerforming {
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
         var urlRequest = try request.checkedURLRequest()
         if urlRequest.value(forHTTPHeaderField: "User-Agent") == nil {
-            // `setValue` would drop a value holding CR or LF without a word: check it first.
-            do { try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent) } catch let error as FetchError {
-                throw error.naming(method: request.method, url: request.url)
-            }
+            // `setValue` would drop a value holding CR or LF without a word: checked in `init`.
+            if let error = userAgentError { throw error.naming(method: request.method, url: request.url) }
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         }
         urlRequest.timeoutInterval = Self.idleSeconds(options.idleTimeout ?? configuration.idleTimeout)

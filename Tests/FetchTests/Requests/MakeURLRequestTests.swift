@@ -54,6 +54,23 @@ struct MakeURLRequestTests {
         #expect(value == "a/b,c/d" || value == "a/b, c/d")
     }
 
+    @Test func theCheckedRequestSetsRepeatedHeadersAtOnceAndStillRefusesABadOne() throws {
+        // Given a header given twice in two spellings, and a request with a value holding CR/LF
+        let repeated = BasicRequest(
+            url: exampleURL("/"), headers: HTTPHeaders([("Accept", "a/b"), ("X-One", "1"), ("accept", "c/d")])
+        )
+        let injected = BasicRequest(url: exampleURL("/"), headers: ["X-One": "1", "X-Token": "a\r\nX-Injected: 1"])
+        // When both are built and checked as Session checks them (the fields set at once)
+        let urlRequest = try repeated.checkedURLRequest()
+        let error = #expect(throws: FetchError.self) { try injected.checkedURLRequest() }
+        // Then the repeats are joined under one name, in order, and the value holding CR/LF
+        // is refused rather than dropped
+        #expect(urlRequest.value(forHTTPHeaderField: "accept") == "a/b, c/d")
+        #expect(urlRequest.allHTTPHeaderFields?.count == 2)
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.reason.contains("X-Token") == true)
+    }
+
     @Test(arguments: ["bad\r\nX-Injected: 1", "bad\nvalue", "nul\u{0}byte"])
     func aControlCharacterInAHeaderValueIsAnInvalidRequest(value: String) {
         // Given a header value with CR, LF or NUL
