@@ -61,6 +61,8 @@ error_log $work/error.log warn;
 events { worker_connections 4096; }
 http {
     access_log off;
+    # The ended-transfer cases read how much nginx sent before the client left.
+    log_format transfer '\$arg_tag \$bytes_sent \$status';
     default_type application/octet-stream;
     sendfile on;
     tcp_nopush on;
@@ -79,6 +81,9 @@ http {
         root $work/www;
         # POST of 1 KB: the body is read and dropped, the answer is "ok\n".
         location = /post { client_max_body_size 1m; return 200 "ok\n"; }
+        # The 1 GiB file for the ended-transfer cases: at full speed, and at 200 MiB/s.
+        location /full/ { alias $work/www/; access_log $work/transfer.log transfer; }
+        location /rated/ { alias $work/www/; limit_rate 200m; access_log $work/transfer.log transfer; }
         # Accepted-connection counter read by the benchmark.
         location = /nginx-status { stub_status; }
     }
@@ -96,5 +101,5 @@ nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\//nginx /')"
 wrk_version="$( (wrk --version 2>&1 || true) | head -1 | awk '{print "wrk " $2}' | sed 's|debian/||')"
 command=run
 if [ "${1:-}" = explore ]; then command=explore; shift; fi
-"$bench" "$command" --port "$port" --nginx-pid "$(cat "$work/nginx.pid")" \
+"$bench" "$command" --port "$port" --nginx-pid "$(cat "$work/nginx.pid")" --transfer-log "$work/transfer.log" \
     --note "$swift_version; $nginx_version with 1 worker on 127.0.0.1; $wrk_version; $(uname -sr)." "$@"

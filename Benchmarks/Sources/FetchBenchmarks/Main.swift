@@ -3,14 +3,15 @@ import Foundation
 /// The benchmark's command line.
 ///
 /// ```
-/// fetch-bench run --port P [--nginx-pid N] [--rounds 7] [--scale 1] [--only NAME] [--parts throughput,memory,layers]
+/// fetch-bench run --port P [--nginx-pid N] [--rounds 7] [--scale 1] [--only NAME] [--parts throughput,memory,ended,layers]
+///                 [--transfer-log PATH]
 ///                 [--max-connections N] [--note TEXT]...      everything, Markdown on standard output
 /// fetch-bench explore --port P --case NAME --sides fetch,raw,raw-delegate,raw-hop,raw-delegate-hop [--rounds 7]
 ///                                                            one case through variants of the clients
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
-/// fetch-bench load|memory ...                                one measurement (run starts these itself)
+/// fetch-bench load|memory|ended ...                          one measurement (run starts these itself)
 /// ```
 @main
 struct Main {
@@ -61,6 +62,15 @@ struct Main {
                 path: try options.required("path"), expectedSize: try options.requiredInt("size"),
                 destination: destination, side: try options.side(), server: server
             ))
+        case "ended":
+            guard let end = EndedTransfer.End(rawValue: try options.required("end")),
+                  let rate = EndedTransfer.Rate(rawValue: try options.required("rate")) else {
+                throw UsageError(description: "--end is cancel, too-large, deadline or download-cancel; --rate full or 200")
+            }
+            try Child.report(EndedTransfer.run(
+                end: end, rate: rate, side: try options.side(), server: Server(port: try options.requiredInt("port"), masterPID: nil),
+                transferLog: URL(fileURLWithPath: try options.required("transfer-log"))
+            ))
         default:
             throw UsageError(description: "unknown command \(command)")
         }
@@ -78,6 +88,7 @@ struct Main {
         settings.maximumConnections = try options.int("max-connections")
         settings.inFlight = try options.int("in-flight")
         settings.only = options.values["only"]?.last
+        settings.transferLog = options.values["transfer-log"]?.last.map { URL(fileURLWithPath: $0) }
         if let parts = options.values["parts"]?.last {
             settings.parts = Set(try parts.split(separator: ",").map { name in
                 guard let part = Suite.Part(rawValue: String(name)) else {

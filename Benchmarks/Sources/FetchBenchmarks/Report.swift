@@ -6,6 +6,7 @@ struct Report {
     var throughput: [Suite.ThroughputCase] = []
     var memory: [Suite.MemoryCase] = []
     var layers: LayerOverhead.Result?
+    var ended: [Suite.EndedCase] = []
     /// Lines describing the machine and the software, set by the caller.
     var environment: [String] = []
 
@@ -19,6 +20,7 @@ struct Report {
                       "|---|---|---:|---:|---:|---|---|"]
             lines += (throughput.flatMap(throughputRows) + memory.flatMap(memoryRows)).map(Self.line)
         }
+        lines += endedLines()
         if let layers { lines += ["", "Layer overhead over a spy (no network), ns per call:", ""] + layerRows(layers) }
         if !throughput.isEmpty { lines += ["", "Server check (nginx alone under wrk, same concurrency):", ""] + serverRows() }
         if !throughput.isEmpty { lines += ["", "Per-round Fetch/raw requests/s:", ""] + roundRatioLines() }

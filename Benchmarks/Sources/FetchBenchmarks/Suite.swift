@@ -22,11 +22,13 @@ struct Suite {
         var only: String?
         /// Which parts to run.
         var parts: Set<Part> = Set(Part.allCases)
+        /// nginx's log of the ended transfers (`$arg_tag $bytes_sent $status`), from run.sh.
+        var transferLog: URL?
     }
 
     /// A part of the suite.
     enum Part: String, CaseIterable, Sendable {
-        case throughput, memory, layers
+        case throughput, memory, ended, layers
     }
 
     /// One throughput case and everything measured for it.
@@ -97,6 +99,9 @@ struct Suite {
         }
         if settings.parts.contains(.memory) {
             report.memory = try memoryCases()
+        }
+        if settings.parts.contains(.ended) {
+            report.ended = try endedCases()
         }
         if settings.parts.contains(.layers) {
             log("layer overhead")
