@@ -123,6 +123,8 @@ struct FetchEnding: EndingClient {
 
     func end(_ url: URL, how: EndedTransfer.End) -> String? {
         var request = BasicRequest(url: url)
+        // Large enough for the whole body, as raw URLSession has no limit; `tooLarge` lowers it.
+        request.options.maximumBodySize = 2 << 30
         let expected: FetchError.Code
         switch how {
         case .tooLarge:
