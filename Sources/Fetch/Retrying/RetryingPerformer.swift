@@ -4,7 +4,9 @@
 ///
 /// The caller's completion runs once, with the last attempt's result. Cancelling the call
 /// cancels the attempt in flight or the wait, and completes it with
-/// ``FetchError/Code-swift.enum/cancelled``.
+/// ``FetchError/Code-swift.enum/cancelled``. It runs on the same engine as
+/// ``RequestPerforming/performRetryable(_:scheduler:completion:)``, with the policy as the
+/// caller that decides after each attempt.
 public struct RetryingPerformer<Base: RequestPerforming>: RequestPerforming {
     /// The performer each attempt goes to.
     public let base: Base
@@ -27,25 +29,8 @@ public struct RetryingPerformer<Base: RequestPerforming>: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         policy.budget?.recordCall()
-        let call = LayerCall(request: request, completion: completion)
-        send(call, attempt: 1)
-        return call
-    }
-
-    private func send(_ call: LayerCall, attempt: Int) {
-        call.run {
-            base.perform(call.request) { result in settle(call, attempt: attempt, result: result) }
-        }
-    }
-
-    private func settle(_ call: LayerCall, attempt: Int, result: Result<Response, any Error>) {
-        guard !call.isFinished else { return }
-        let decision = policy.decide(RetryPolicy.Attempt(number: attempt, request: call.request, result: result))
-        guard decision != .stop, policy.budget?.withdraw() ?? true else { return call.finish(result) }
-        if case .retryAfter(let delay) = decision {
-            call.run { scheduler.schedule(after: delay) { send(call, attempt: attempt + 1) } }
-        } else {
-            send(call, attempt: attempt + 1)
+        return base.performRetryable(request, scheduler: scheduler) { result, retry in
+            if !retry.retry(following: policy, asPerformer: true) { completion(result) }
         }
     }
 }

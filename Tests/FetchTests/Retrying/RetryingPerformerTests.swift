@@ -234,4 +234,51 @@ import FetchTesting
         #expect(spy.calls.count == 2)
         #expect(scheduler.delays == [.seconds(3)])
     }
+
+    @Test func cancellingAsksThePolicyNothingAndSpendsNoBudget() {
+        // Given a policy that always asks to retry in 1 second, counts what it is asked and
+        // shares a budget of 5 retries; a call waiting for its second attempt
+        let asked = Recorder<Int>()
+        let budget = RetryBudget(ratio: 0, reserve: 5)
+        let policy = RetryPolicy(budget: budget) { attempt in
+            asked.record(attempt.number)
+            return .retryAfter(.seconds(1))
+        }
+        let spy = SpyPerformer([.status(503), .status(200)])
+        let scheduler = ManualScheduler()
+        let recorder = Recorder<Result<Response, any Error>>()
+        let handle = spy.retrying(policy, scheduler: scheduler).perform(get("http://x")) { recorder.record($0) }
+
+        // When the caller cancels, then time passes
+        handle.cancel()
+        scheduler.runAll()
+
+        // Then the policy was asked about the first attempt only, one retry was paid for,
+        // and the caller got one cancellation
+        #expect(asked.all == [1])
+        #expect(budget.balance == 4)
+        #expect(outcome(recorder.single) == "cancelled")
+        #expect(spy.calls.count == 1)
+    }
+
+    @Test func anAttemptAnsweredLaterIsJudgedByThePolicyThen() {
+        // Given a retry layer over held calls: a 503 then a 200, answered by the test
+        let spy = SpyPerformer([.hold, .hold])
+        let scheduler = ImmediateScheduler()
+        let recorder = Recorder<Result<Response, any Error>>()
+        spy.retrying(policy, scheduler: scheduler).perform(get("http://x")) { recorder.record($0) }
+
+        // When the first attempt is answered with a 503, then the second with a 200
+        spy.pending.first?.respond(.status(503))
+        let deliveredAfterFirst = recorder.count
+        let pendingAfterFirst = spy.pending.count
+        spy.pending.first?.respond(.status(200))
+
+        // Then the 503 was retried after the back-off and only the 200 was delivered
+        #expect(deliveredAfterFirst == 0)
+        #expect(pendingAfterFirst == 1)
+        #expect(scheduler.delays == [.seconds(1)])
+        #expect(outcome(recorder.single) == "200")
+        #expect(spy.calls.count == 2)
+    }
 }

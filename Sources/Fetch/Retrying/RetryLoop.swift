@@ -1,0 +1,91 @@
+/// The retry engine under both ``RetryingPerformer`` (its policy decides after each
+/// attempt, at once) and ``RequestPerforming/performRetryable(_:scheduler:completion:)``
+/// (the caller decides, then or later): it sends attempt 1, reports its result, and when a
+/// retry is granted for attempt N, waits through the scheduler and sends attempt N + 1.
+/// Each attempt, with the wait before it, is one ``LayerCall``, whose completion reports it.
+///
+/// It guarantees:
+/// - One attempt at a time: attempt N + 1 is waited for only once attempt N was reported.
+/// - `report` runs once per attempt, with its result or, if the loop was cancelled first,
+///   ``FetchError/Code-swift.enum/cancelled``; what arrives after that is dropped.
+/// - A retry is granted at most once, for the last attempt reported, and never after a
+///   cancel; it may be asked while `report` runs or at any time after, on any thread.
+/// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt
+///   was reported with no retry granted, it reports nothing and only refuses later retries.
+/// - Nothing runs under the lock, so `send`, the scheduler and `report` may answer
+///   synchronously (a spy, an immediate scheduler): every report then runs before
+///   ``start()`` returns.
+final class RetryLoop: Cancellable, @unchecked Sendable {
+    // `lock` guards `latest` and `isCancelled`; everything else is immutable.
+    private let lock = NSLockShim()
+    /// The number and call of the last attempt sent or waited for.
+    private var latest: (number: Int, call: LayerCall)?
+    /// Whether the loop was cancelled.
+    private var isCancelled = false
+    /// The request every attempt sends.
+    let request: any Request
+    /// What waits between attempts.
+    private let scheduler: any Scheduler
+    /// Sends `request` once.
+    private let send: @Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable
+    /// Gets each attempt's result, or its cancellation.
+    private let report: @Sendable (Result<Response, any Error>, CallerRetry) -> Void
+
+    /// Makes a loop; nothing is sent before ``start()``.
+    /// - Parameters:
+    ///   - send: sends `request` once and calls its completion with the result.
+    ///   - report: gets each attempt's result, or its cancellation, with the way to retry it.
+    init(
+        request: any Request, scheduler: any Scheduler,
+        send: @escaping @Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable,
+        report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
+    ) {
+        self.request = request
+        self.scheduler = scheduler
+        self.send = send
+        self.report = report
+    }
+
+    /// Sends attempt 1; call it once.
+    func start() { _ = begin(1, after: nil) }
+
+    /// Whether a retry can be granted for `attempt`, a reported one: it is the last attempt
+    /// and the loop was not cancelled.
+    func awaitsDecision(on attempt: Int) -> Bool { lock.withLock { !isCancelled && latest?.number == attempt } }
+
+    /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without
+    /// it, when `nil`) if ``awaitsDecision(on:)`` for `attempt`.
+    /// - Returns: whether the retry was granted.
+    func retry(after attempt: Int, delay: Duration?) -> Bool { begin(attempt + 1, after: delay) }
+
+    /// Stops the loop: cancels the last attempt's call, which reports the cancellation
+    /// unless that attempt was already reported.
+    func cancel() {
+        lock.withLock {
+            isCancelled = true
+            return latest?.call
+        }?.cancel()
+    }
+
+    /// Starts attempt `number`, the wait first when `delay` is not `nil`, if attempt
+    /// `number - 1` is the last one and the loop was not cancelled.
+    /// - Returns: whether it started.
+    private func begin(_ number: Int, after delay: Duration?) -> Bool {
+        let call = LayerCall(request: request) { [self] result in
+            report(result, CallerRetry(loop: self, attempt: number, result: result))
+        }
+        let granted: Bool = lock.withLock {
+            guard !isCancelled, (latest?.number ?? 0) == number - 1 else { return false }
+            latest = (number, call)
+            return true
+        }
+        guard granted else { return false }
+        let sendAttempt: @Sendable () -> Void = { [send] in call.run { send { call.finish($0) } } }
+        if let delay {
+            call.run { scheduler.schedule(after: delay, sendAttempt) }
+        } else {
+            sendAttempt()
+        }
+        return true
+    }
+}
