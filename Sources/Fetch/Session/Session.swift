@@ -130,7 +130,7 @@ public final class Session: RequestPerforming {
     /// the request has finished (cancelled, deadline) the task is forgotten and cancelled at once.
     func run(_ task: URLSessionTask, for state: TaskState) {
         delegate.register(task, state)
-        state.start(task)
+        state.handle(.started(task), .mayWait)
     }
 
     /// An idle timeout as URLSession should be given it: whole seconds, at least one.

@@ -27,6 +27,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// The requests whose tasks have not ended.
     var allStates: [TaskState] { states.withLock { Array($0.values) } }
 
+    /// The request `task` carries: the one table lookup of a callback.
     private func state(for task: URLSessionTask) -> TaskState? {
         states.withLock { $0[task.taskIdentifier] }
     }
@@ -37,6 +38,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         return transfer
     }
 
+    /// Hands the head of a response to the download's file or to the task state.
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -45,35 +47,40 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             if let download = download(of: state) {
                 if let error = download.receive(response) { state.fail(error, from: .mayWait) }
             } else {
-                state.receive(response, from: dataTask)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+                state.handle(.responded(dataTask, status: status, expectedLength: response.expectedContentLength), .mayWait)
             }
         }
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
         completionHandler(.allow)
     }
 
+    /// Hands body bytes to the download's file or to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let state = state(for: dataTask) else { return }
         if let download = download(of: state) {
             if let error = download.receive(data) { state.fail(error, from: .mayWait) }
         } else {
-            state.receive(data, from: dataTask)
+            state.handle(.received(dataTask, data), .mayWait)
         }
     }
 
+    /// Lets the task state decide a redirect; a task it does not know is handed nothing.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
-        state.redirect(task, response, answer: completionHandler)
+        state.handle(.redirected(task), .mayWait, redirect: (response, completionHandler))
     }
 
+    /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = states.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.end(task, error: error)
+        state.handle(.ended(task, error), .mayWait, reply: task.response)
     }
 
+    /// Reports an upload's progress.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64

@@ -135,12 +135,13 @@ struct TaskMachine<Task: AnyObject, Owner> {
         }
     }
 
-    /// The task carrying the request now, if it runs.
+    /// The owner, when `task` is the one running the request; `nil` otherwise.
     private func current(_ task: Task) -> Owner? {
         guard case .running(let running, let owner) = phase, running === task else { return nil }
         return owner
     }
 
+    /// Lets `task` carry an admitted request; any other task is cancelled before it runs.
     private mutating func start(_ task: Task) -> [Effect] {
         guard case .admitted(let owner) = phase else { return [.forget(task), .cancel(task)] }
         phase = .running(task, owner)
@@ -156,6 +157,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
         return []
     }
 
+    /// Appends body bytes of the running task, within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard current(task) != nil else { return [] }
         guard body.count + data.count <= maximumBodySize else { return tooLarge("more than \(maximumBodySize) bytes") }
@@ -163,12 +165,14 @@ struct TaskMachine<Task: AnyObject, Owner> {
         return []
     }
 
+    /// Fails the request because its body of `size` is over the limit.
     private mutating func tooLarge(_ size: String) -> [Effect] {
         finish(.failed(error(
             .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(maximumBodySize) bytes"
         )))
     }
 
+    /// Asks for the decision about a redirect of the running task.
     private mutating func redirect(_ task: Task) -> [Effect] {
         if let owner = current(task) {
             phase = .awaitingRedirectDecision(task, owner)
@@ -179,6 +183,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
         return isFinished ? [] : [.answerRedirect(nil)]
     }
 
+    /// Hands back the decision about a redirect, then carries out a cancel held back meanwhile.
     private mutating func decide(_ task: Task, _ step: RedirectStep) -> [Effect] {
         switch phase {
         case .awaitingRedirectDecision(let waiting, let owner) where waiting === task:
@@ -207,6 +212,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
         }
     }
 
+    /// Completes with what the task that ended received, or with its error.
     private mutating func end(_ task: Task, _ failure: (any Error)?) -> [Effect] {
         switch phase {
         case .running(let running, let owner) where running === task,

@@ -28,7 +28,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
     // immutable and Sendable (the URLSession objects are thread-safe).
     private let lock = NSLockShim()
-    private var machine: TaskMachine<URLSessionTask, Session>
+    private var machine: Machine
     /// The request as the caller made it.
     let request: any Request
     /// The origin the request started on: it holds a slot there until it finishes.
@@ -55,6 +55,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     var originPlace = OriginPlace.new
     /// Guarded by the deadline timer's lock (see ``DeadlineTracked``).
     var deadlineIndex: Int?
+
+    /// The machine of a request of a ``Session``.
+    typealias Machine = TaskMachine<URLSessionTask, Session>
 
     /// Where effects are carried out, which decides how a task is cancelled.
     enum Caller {
@@ -103,41 +106,16 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         fail(error(.deadlineExceeded, "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"))
     }
 
-    /// Makes `task` the one carrying the request and resumes it, or cancels it at once when
-    /// the request has finished. On a thread that may wait for URLSession.
-    func start(_ task: URLSessionTask) {
-        handle(.started(task), .mayWait)
-    }
-
-    /// Takes the head of a response of `task`; on the delegate queue.
-    func receive(_ response: URLResponse, from task: URLSessionTask) {
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        handle(.responded(task, status: status, expectedLength: response.expectedContentLength), .mayWait)
-    }
-
-    /// Takes body bytes of `task`; on the delegate queue.
-    func receive(_ data: Data, from task: URLSessionTask) {
-        handle(.received(task, data), .mayWait)
-    }
-
-    /// Decides a redirect of `task` and hands the decision to `answer`, or never calls it
-    /// when the request has finished (the task's cancel ends it); on the delegate queue.
-    func redirect(_ task: URLSessionTask, _ response: HTTPURLResponse, answer: @escaping (URLRequest?) -> Void) {
-        handle(.redirected(task), .mayWait, redirect: (response, answer))
-    }
-
-    /// Completes with what `task` received, or with its error; on the delegate queue.
-    func end(_ task: URLSessionTask, error: (any Error)?) {
-        handle(.ended(task, error), .mayWait, reply: task.response)
-    }
-
-    /// Moves the machine with `event` under the lock, then carries out its effects.
+    /// Moves the machine with `event` under the lock, then carries out its effects. Session
+    /// sends ``TaskMachine/Event/started(_:)`` (on a thread that may wait for URLSession),
+    /// the delegate sends what URLSession reports (on its delegate queue).
     /// - Parameters:
     ///   - reply: the response of the task that ended, to complete with.
-    ///   - redirect: the redirect URLSession waits for a decision about, and how to hand it back.
-    private func handle(_ event: TaskMachine<URLSessionTask, Session>.Event, _ caller: Caller,
-                        reply: URLResponse? = nil,
-                        redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil) {
+    ///   - redirect: the redirect URLSession waits for a decision about, and how to hand the
+    ///     decision back; it is never called when the request has finished (the task's
+    ///     cancel ends the task).
+    func handle(_ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
+                redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil) {
         let effects = lock.withLock { machine.handle(event) }
         for effect in effects {
             switch effect {
@@ -169,7 +147,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// The result an outcome stands for: a response built from the task's reply, or the error.
-    private static func result(_ outcome: TaskMachine<URLSessionTask, Session>.Outcome, reply: URLResponse?,
+    private static func result(_ outcome: Machine.Outcome, reply: URLResponse?,
                                request: any Request) -> Result<Response, any Error> {
         switch outcome {
         case .failed(let error):
