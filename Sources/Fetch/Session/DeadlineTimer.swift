@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The one timer that enforces the overall deadline of every running request in the process.
+/// The one timer that enforces the overall deadline of every running request of a ``Session``.
 ///
 /// A `DispatchWorkItem` scheduled with `asyncAfter` for each request kept everything its
 /// closure held (the request's whole state, body buffer and completion included) until the
@@ -8,20 +8,23 @@ import Dispatch
 /// requests stayed in memory. Here a running request is one entry in a heap, taken out as
 /// soon as it finishes, and one `DispatchSourceTimer` is armed for the earliest deadline;
 /// when it fires it fails every request past its deadline and re-arms for the next.
+///
+/// Each session has its own: a running request keeps its session alive, and so its timer.
 final class DeadlineTimer: @unchecked Sendable {
-    /// The timer of every ``Session`` in the process.
-    static let shared = DeadlineTimer()
-
-    // `heap` is guarded by its own lock, and `source` is only re-armed under that lock;
-    // `source` itself is set once.
+    // `heap` is guarded by its own lock (a leaf, see TaskState.swift), and `source` is only
+    // re-armed under that lock; `source` itself is set once.
     private let heap = Locked(DeadlineHeap<TaskState>())
+    /// Fires on its own queue, so that a busy control or delegate queue never delays a deadline.
     private let source: DispatchSourceTimer
 
-    private init() {
+    /// A timer that is not armed until a deadline is added.
+    init() {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Fetch.Session.deadlines"))
         source.setEventHandler { [weak self] in self?.fire() }
         source.activate()
     }
+
+    deinit { source.cancel() }
 
     /// Fails `state` through ``TaskState/deadlineExpired()`` once `deadline` has passed,
     /// unless ``remove(_:)`` takes it out first.
@@ -37,11 +40,12 @@ final class DeadlineTimer: @unchecked Sendable {
         heap.withLock { $0.remove(state) }
     }
 
-    /// Called under the heap's lock.
+    /// Arms the timer to fire at `time`; called under the heap's lock.
     private func arm(at time: UInt64) {
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: time), leeway: .milliseconds(1))
     }
 
+    /// Fails every request past its deadline, outside the lock, and re-arms for the next.
     private func fire() {
         let expired: [TaskState] = heap.withLock { heap in
             let (expired, next) = heap.expire(now: DispatchTime.now().uptimeNanoseconds)

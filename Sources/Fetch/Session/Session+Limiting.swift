@@ -9,28 +9,24 @@ extension Session {
     /// Starts counting `state`'s deadline, then starts its first task, or queues it when its
     /// origin has no free slot. Every request, data or transfer, comes in through here.
     func admit(_ state: TaskState) {
-        state.startDeadline()
-        let alone = Self.unfinished.withLock { count in
-            defer { count += 1 }
-            return count == 0
-        }
-        let startNow = state.origin.map { origin in limiter.withLock { $0.enter(state, at: origin) } } ?? true
+        if let deadline = state.deadline { deadlines.add(state, after: deadline) }
+        guard let origin = state.origin else { return control.async { [self] in start(state) } }
+        let (alone, startNow) = limiter.withLock { limiter in (limiter.isIdle, limiter.enter(state, at: origin)) }
         guard startNow else { return }
-        // With no other request of any session running, URLSession's work queue is idle and
-        // `resume()` returns at once: start here, without a hop to the control queue (about
-        // 6% of the requests per second one at a time). Otherwise a transfer may keep that
-        // queue busy, and the wait belongs on the control queue (see `control`).
+        // With no other request of this session running, URLSession's work queue is most
+        // likely idle and `resume()` returns at once: start here, without a hop to the
+        // control queue (about 6% of the requests per second one at a time). Otherwise a
+        // transfer may keep that queue busy, and the wait belongs on the control queue (see
+        // `control`). Another session's transfer can still keep it busy; the count is per
+        // session so that sessions share no state.
         if alone { start(state) } else { control.async { [self] in start(state) } }
     }
 
-    /// Requests admitted and not yet finished, in every session of the process: they all
-    /// share URLSession's one work queue.
-    static let unfinished = Locked(0)
-
-    /// Gives back `state`'s slot, or its place in the queue, when it has finished (once, from
-    /// ``TaskState``), and starts the request that takes the slot over.
+    /// Gives back what `state` held once it has finished (once, from ``TaskState``): its
+    /// deadline, and its slot or its place in the queue; starts the request that takes the
+    /// slot over.
     func release(_ state: TaskState) {
-        Self.unfinished.withLock { $0 -= 1 }
+        if state.deadline != nil { deadlines.remove(state) }
         guard let origin = state.origin else { return }
         limiter.withLock { limiter in
             guard let next = limiter.leave(state, at: origin) else { return }
@@ -60,7 +56,7 @@ extension Session {
         }
         control.async { [delegate] in
             for state in delegate.allStates {
-                state.fail(state.error(.cancelled, "cancelled"))
+                state.fail(state.error(.cancelled, "cancelled"), from: .mayWait)
             }
         }
     }

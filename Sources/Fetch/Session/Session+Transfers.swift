@@ -105,14 +105,11 @@ extension Session {
     ) {
         let state = taskState(
             for: request, urlRequest, options: request.options, deadline: deadline, bodyFile: file, transfer: transfer
-        ) { [delegate] result in
-            delegate.removeTransfer(transfer)
+        ) { result in
             let outcome = result.flatMap { response in Result { try settle(response, transfer) } }
             transfer.close()
             transfer.events.async { completion(outcome.mapError { Self.naming($0, request) }) }
         }
-        // Write failures are reported on URLSession's delegate queue.
-        transfer.onWriteFailure { error in state.failFromDelegate(error) }
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
         admit(state)
         handle.setAction { state.fail(state.error(.cancelled, "cancelled")) }

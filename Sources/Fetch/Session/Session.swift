@@ -32,14 +32,16 @@ public final class Session: RequestPerforming {
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
     /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
     /// and stalled unrelated requests for seconds. Here at most one thread per session
-    /// waits. A request that starts while no other runs anywhere in the process starts on
-    /// the caller's thread: the work queue is idle then (see `admit`).
+    /// waits. A request that starts while no other of the session runs starts on the
+    /// caller's thread (see `admit`).
     let control = DispatchQueue(label: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configured User-Agent cannot be sent, checked once; a request that would
     /// carry it fails with this error.
     let userAgentError: FetchError?
+    /// Fails the requests whose overall deadline has passed.
+    let deadlines = DeadlineTimer()
     /// How many times ``cancelAll()`` was called: a form upload still being written to its
     /// temporary file, which has no task state yet, stops when this changes.
     let cancelAllCount = Locked(0)
@@ -114,12 +116,11 @@ public final class Session: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> TaskState {
         TaskState(
-            owner: self, control: control, request: request, urlRequest: urlRequest,
+            owner: self, request: request, urlRequest: urlRequest,
             maximumBodySize: options.maximumBodySize ?? configuration.maximumBodySize,
             redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,
             sensitiveHeaders: configuration.sensitiveHeaders.union(options.sensitiveHeaders),
-            deadline: deadline, bodyFile: bodyFile, transfer: transfer, queue: completionQueue,
-            completion: completion
+            deadline: deadline, bodyFile: bodyFile, transfer: transfer, completion: completion
         )
     }
 
@@ -136,19 +137,11 @@ public final class Session: RequestPerforming {
         run(task, for: state)
     }
 
-    /// Makes `task` the one carrying `state` and its transfer, if any, and resumes it.
+    /// Makes `task` the one carrying `state` (and its transfer, if any) and resumes it; when
+    /// the request has finished (cancelled, deadline) the task is forgotten and cancelled at once.
     func run(_ task: URLSessionTask, for state: TaskState) {
-        // A transfer's later hop carries on writing to its file and reporting its progress.
-        if let transfer = state.transfer { delegate.registerTransfer(task, transfer) }
         delegate.register(task, state)
-        if state.attach(task) {
-            task.resume()
-        } else {
-            // Finished (cancelled, deadline) before this task could start: end it at once,
-            // forgetting it first (its transfer entry would outlive the request).
-            delegate.unregister(task)
-            task.cancel()
-        }
+        state.handle(.started(task), .mayWait)
     }
 
     /// An idle timeout as URLSession should be given it: whole seconds, at least one.

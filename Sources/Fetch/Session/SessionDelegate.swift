@@ -4,86 +4,87 @@ import FoundationNetworking
 #endif
 
 /// Receives URLSession's callbacks for every task of one ``Session`` and routes them to
-/// the task's ``TaskState``.
+/// the task's ``TaskState``, and a download's bytes straight to its ``TransferState``.
+///
+/// One table lookup per callback. A data chunk then takes one more lock: the task state's,
+/// or the transfer's for a download.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // `states` and `transfers` are lock-guarded tables; the delegate has no other mutable state.
+    // `states` is a lock-guarded table (a leaf lock, see TaskState.swift), the delegate's
+    // only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
-    /// Transfers (downloads to files, uploads with progress), next to their task states;
-    /// see SessionDelegate+Transfers.swift.
-    let transfers = Locked<[Int: TransferState]>([:])
 
+    /// Routes `task`'s callbacks to `state`.
     func register(_ task: URLSessionTask, _ state: TaskState) {
         states.withLock { $0[task.taskIdentifier] = state }
     }
 
-    func state(for task: URLSessionTask) -> TaskState? {
+    /// Forgets `task`: it never started, or its request goes on in another task (a redirect
+    /// sent again).
+    func unregister(_ task: URLSessionTask) {
+        states.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    /// The requests whose tasks have not ended.
+    var allStates: [TaskState] { states.withLock { Array($0.values) } }
+
+    /// The request `task` carries: the one table lookup of a callback.
+    private func state(for task: URLSessionTask) -> TaskState? {
         states.withLock { $0[task.taskIdentifier] }
     }
 
-    /// Forgets `task`, whose request goes on in another task (a redirect sent again).
-    func unregister(_ task: URLSessionTask) {
-        states.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
-        transfers.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+    /// The transfer of `state` when its body goes to a file rather than into memory.
+    private func download(of state: TaskState) -> TransferState? {
+        guard let transfer = state.transfer, transfer.isDownload else { return nil }
+        return transfer
     }
 
-    var allStates: [TaskState] { states.withLock { Array($0.values) } }
-
+    /// Hands the head of a response to the download's file or to the task state.
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if transfer(for: dataTask)?.receive(response) == true { return completionHandler(.allow) }
-        guard let state = state(for: dataTask) else { return completionHandler(.allow) }
-        if !state.receive(response) { tooLarge(state, announced: response.expectedContentLength) }
-        // Answering `.cancel` is ignored on Linux; `tooLarge` cancels the task instead.
+        if let state = state(for: dataTask) {
+            if let download = download(of: state) {
+                if let error = download.receive(response) { state.fail(error, from: .mayWait) }
+            } else {
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+                state.handle(.responded(dataTask, status: status, expectedLength: response.expectedContentLength), .mayWait)
+            }
+        }
+        // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
         completionHandler(.allow)
     }
 
+    /// Hands body bytes to the download's file or to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if transfer(for: dataTask)?.receive(data) == true { return }
         guard let state = state(for: dataTask) else { return }
-        if !state.append(data) { tooLarge(state, announced: nil) }
+        if let download = download(of: state) {
+            if let error = download.receive(data) { state.fail(error, from: .mayWait) }
+        } else {
+            state.handle(.received(dataTask, data), .mayWait)
+        }
     }
 
-    private func tooLarge(_ state: TaskState, announced: Int64?) {
-        let size = announced.map { "\($0) bytes" } ?? "more than \(state.maximumBodySize) bytes"
-        state.failFromDelegate(state.error(
-            .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(state.maximumBodySize) bytes"
-        ))
-    }
-
+    /// Lets the task state decide a redirect; a task it does not know is handed nothing.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
-        // A finished request's task is being cancelled: answering now could cross that
-        // cancel and crash FoundationNetworking, so the decision is dropped (see `beginRedirect`).
-        guard state.beginRedirect() else { return }
-        let step = state.redirect(response)
-        switch step {
-        case .follow(let next):
-            completionHandler(next)
-        case .resend(let next):
-            // URLSession would send this hop without its body: send it as a new task, then
-            // end this one quietly (its callbacks no longer reach the state).
-            DeliveryQueue.unblocked { state.runningOwner?.send(next, for: state) }
-            unregister(task)
-            completionHandler(nil)
-        case .stop, .fail:
-            completionHandler(nil)
-        }
-        // Only now may the task be cancelled (see `TaskState.beginRedirect()`).
-        if let cancelled = state.endRedirect() { DeliveryQueue.unblocked { cancelled.cancel() } }
-        if case .fail(let error) = step { state.failFromDelegate(error) }
+        state.handle(.redirected(task), .mayWait, redirect: (response, completionHandler))
     }
 
+    /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = states.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
-            state.finish(.failure(FetchError.mapping(error, method: state.method, url: state.url)))
-        } else {
-            state.complete(with: task.response)
-        }
+        state.handle(.ended(task, error), .mayWait, reply: task.response)
+    }
+
+    /// Reports an upload's progress.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+        state(for: task)?.transfer?.sentBody(total: totalBytesSent, expectedTotal: totalBytesExpectedToSend)
     }
 }

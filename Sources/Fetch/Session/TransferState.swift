@@ -31,7 +31,6 @@ final class TransferState: @unchecked Sendable {
     private var closed = false
     /// The partial file was moved into place or deleted.
     private var settled = false
-    private var failTask: (@Sendable (FetchError) -> Void)?
 
     /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
     /// per 16 KiB chunk, so the delegate queue keeps up with the network.
@@ -53,60 +52,53 @@ final class TransferState: @unchecked Sendable {
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
-    /// Sets how a write failure stops the task (fails its state and cancels it).
-    func onWriteFailure(_ fail: @escaping @Sendable (FetchError) -> Void) {
-        lock.withLock { failTask = fail }
-    }
-
     // MARK: Download
+
+    /// Whether the body goes to a file (a download) rather than to the ``TaskState``.
+    var isDownload: Bool { staged != nil }
 
     /// Takes the response of a download. A 2xx body goes to the file, another one into
     /// memory (up to a limit) for the error.
-    /// - Returns: `false` for an upload, whose body stays with its ``TaskState``.
-    func receive(_ response: URLResponse) -> Bool {
-        guard let staged else { return false }
+    /// - Returns: the failure to fail the request with, when emptying the file failed.
+    func receive(_ response: URLResponse) -> FetchError? {
+        guard let staged else { return nil }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let failure: (FetchError, (@Sendable (FetchError) -> Void)?)? = lock.withLock {
+        return lock.withLock {
             // After `close()` the file is closed and its descriptor may belong to another file.
             if closed { return nil }
             expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
             errorBody = (200..<300).contains(status) ? nil : Data()
             guard received > 0 else { return nil }
             received = 0
-            guard let error = write(to: staged, { try writer?.restart() }) else { return nil }
-            closed = true
-            return (error, failTask)
+            let error = write(to: staged) { try writer?.restart() }
+            closed = error != nil
+            return error
         }
-        if let (error, fail) = failure { fail?(error) }
-        return true
     }
 
     /// Takes body bytes of a download.
-    /// - Returns: `false` for an upload, whose body stays with its ``TaskState``.
-    func receive(_ data: Data) -> Bool {
-        guard let staged else { return false }
-        var failure: (FetchError, (@Sendable (FetchError) -> Void)?)?
-        lock.withLock {
-            if closed { return }
+    /// - Returns: the failure to fail the request with, when a write failed.
+    func receive(_ data: Data) -> FetchError? {
+        guard let staged else { return nil }
+        return lock.withLock {
+            if closed { return nil }
             if var kept = errorBody {
                 kept.append(data.prefix(max(0, Self.errorBodyLimit - kept.count)))
                 errorBody = kept
-                return
+                return nil
             }
             received += Int64(data.count)
             // A compressed body decodes to more bytes than its announced length.
             if let known = expected, received > known { expected = nil }
             if let error = write(to: staged, { try writer?.append(data) }) {
                 closed = true
-                failure = (error, failTask)
-                return
+                return error
             }
             if throttle.allows(at: DispatchTime.now().uptimeNanoseconds) {
                 deliver(TransferProgress(completedBytes: received, expectedBytes: expected))
             }
+            return nil
         }
-        if let (error, fail) = failure { fail?(error) }
-        return true
     }
 
     /// Runs a write of the file writer; called under `lock`.
@@ -169,8 +161,7 @@ final class TransferState: @unchecked Sendable {
     /// later bytes are dropped. Safe to call more than once.
     func close() {
         let discard = lock.withLock {
-            // The failure hook holds the task state, which holds this state: let go of it.
-            defer { closed = true; settled = true; failTask = nil }
+            defer { closed = true; settled = true }
             return !settled
         }
         if discard { staged?.discard() }

@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a ``Session`` does with one redirect: the request's ``RedirectPolicy`` asked, and
+/// Fetch's own rules applied (see ``RedirectPolicy``).
+enum RedirectStep {
+    /// Hand the request back to URLSession, which sends it on the same task.
+    case follow(URLRequest)
+    /// Send the request as a new task: URLSession drops the body of a request handed back
+    /// from the redirect delegate (it sends `Content-Length: 0`).
+    case resend(URLRequest)
+    /// Do not follow: the 3xx response is the result.
+    case stop
+    /// Fail the request with this error.
+    case fail(FetchError)
+
+    /// Decides a redirect of `current` from `response`, reading `Location` itself: URLSession
+    /// on Linux turns a `file://` location into a path on the same origin. Calls the policy,
+    /// so it must run with no lock held: a policy may do anything, cancel its request too.
+    /// - Parameters:
+    ///   - hop: how many redirects came before this one.
+    ///   - resendsFile: whether the request's body is a file that a hop keeping the method sends again.
+    init(after response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
+         sensitiveHeaders: Set<String>, resendsFile: Bool) {
+        let method = HTTPMethod(rawValue: current.httpMethod ?? "GET")
+        func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
+            .fail(FetchError(code, reason: reason, method: method, url: current.url))
+        }
+        guard let location = response.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: response.url ?? current.url)?.absoluteURL
+        else { self = fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location"); return }
+        guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
+            return
+        }
+        let next = RedirectPolicy.nextRequest(
+            after: current, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
+        )
+        let chosen: URLRequest
+        switch policy.decide(RedirectPolicy.Hop(from: current, to: next, status: response.statusCode, index: hop)) {
+        case .stop: self = .stop; return
+        case .refuse: self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy"); return
+        case .follow: chosen = next
+        case .followWith(let custom):
+            do { try HeaderRules.validate(custom) } catch {
+                self = (error as? FetchError).map { .fail($0) } ?? fail(.redirectRefused, "\(error)")
+                return
+            }
+            chosen = custom
+        }
+        // After the policy, so that a policy that stops (such as `.never`) returns the 3xx.
+        if hop >= policy.maximumHops {
+            self = fail(.tooManyRedirects, "more than \(policy.maximumHops) redirects")
+        } else if chosen.httpBodyStream != nil {
+            self = fail(.redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
+        } else {
+            // A hop that keeps the method keeps the body (307, 308, and 301/302 of a PUT).
+            let keepsFile = resendsFile && chosen.httpMethod == current.httpMethod && method != .get && method != .head
+            self = chosen.httpBody?.isEmpty == false || keepsFile ? .resend(chosen) : .follow(chosen)
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The life of one request of a ``Session`` as a value: where it stands (``Phase``), what
+/// happens to it (``Event``) and what must be done about that (``Effect``).
+///
+/// Pure bookkeeping, like ``OriginLimiter``: no lock, no I/O, no clock, and nothing of
+/// URLSession but opaque task handles, so every transition is tested without a network.
+/// ``TaskState`` keeps one under its lock and carries out the effects after unlocking, in
+/// the order given. ARCHITECTURE.md draws the phases.
+///
+/// The completion is asked for exactly once: ``Effect/complete(_:)`` comes only with a move
+/// from a live phase (``Phase/admitted(_:)``, ``Phase/running(_:_:)``,
+/// ``Phase/awaitingRedirectDecision(_:_:)``) to a finished one, and no event leads out of a
+/// finished phase. The owner is handed back (``Effect/release(_:)``) with it, and the body
+/// is dropped.
+struct TaskMachine<Task: AnyObject, Owner> {
+    /// Where the request stands. The live phases hold the owner (the session, kept alive
+    /// while the request runs); the task is compared by identity.
+    enum Phase {
+        /// No task carries the request: it waits for a slot on its origin, for its first
+        /// task, or for the task of a redirect hop that is sent again (``RedirectStep/resend(_:)``).
+        case admitted(Owner)
+        /// `Task` carries the request.
+        case running(Task, Owner)
+        /// URLSession waits for the redirect decision of `Task`; the policy is being asked.
+        case awaitingRedirectDecision(Task, Owner)
+        /// Finished (the completion is out) while URLSession waited for the redirect decision
+        /// of `Task`: the task is cancelled once the decision has been handed back, never
+        /// before. FoundationNetworking crashes ("Received callback for HTTP redirection, but
+        /// we're not waiting for it") when a decision follows a cancel.
+        case cancelAfterRedirectDecision(Task)
+        /// Finished; only a new task (which is cancelled at once) gets an answer.
+        case finished
+    }
+
+    /// Something that happened to the request.
+    enum Event {
+        /// `Task` was made to carry the request: its first task, or a resent hop's.
+        case started(Task)
+        /// `Task` received the head of a response.
+        case responded(Task, status: Int, expectedLength: Int64)
+        /// `Task` received body bytes.
+        case received(Task, Data)
+        /// URLSession waits for a decision about a redirect `Task` received.
+        case redirected(Task)
+        /// The redirect of `Task` was decided, with no lock held (the policy may do anything).
+        case decided(Task, RedirectStep)
+        /// `Task` ended, with URLSession's error or none.
+        case ended(Task, (any Error)?)
+        /// The request fails: cancelled, deadline passed, a file write failed.
+        case failed(FetchError)
+    }
+
+    /// What the owner of the machine must do, in the order given.
+    enum Effect {
+        /// Start `Task`.
+        case resume(Task)
+        /// Cancel `Task`.
+        case cancel(Task)
+        /// Stop routing `Task`'s callbacks to the request: it carries it no more.
+        case forget(Task)
+        /// Ask the redirect policy, without the lock, what to do with the redirect of the
+        /// request as it is now (`from`, after `hop` earlier redirects); then send
+        /// ``Event/decided(_:_:)``.
+        case decideRedirect(from: URLRequest, hop: Int)
+        /// Hand the redirect decision back to URLSession: follow `URLRequest`, or `nil` to
+        /// end the task with the 3xx response.
+        case answerRedirect(URLRequest?)
+        /// Send `URLRequest` as a new task of `Owner`'s, carrying the same request.
+        case send(URLRequest, Owner)
+        /// Call the completion.
+        case complete(Outcome)
+        /// Give back what the request held: its slot on its origin, its deadline, the owner.
+        case release(Owner)
+    }
+
+    /// How a request ends.
+    enum Outcome {
+        /// Its task ended without an error, with `Data` as the body of its last response and
+        /// `sent` as the request that got it.
+        case received(Data, sent: URLRequest)
+        /// It failed.
+        case failed(FetchError)
+    }
+
+    /// Where the request stands now.
+    private(set) var phase: Phase
+    /// The request as it is sent now: the first one until a redirect.
+    private(set) var request: URLRequest
+    /// How many redirects were followed.
+    private(set) var hops = 0
+    /// The body received so far; emptied once the request finishes.
+    private(set) var body = Data()
+    /// The largest body kept in memory.
+    let maximumBodySize: Int
+
+    /// A request just admitted by `owner`, which it keeps alive until it finishes.
+    init(owner: Owner, request: URLRequest, maximumBodySize: Int) {
+        phase = .admitted(owner)
+        self.request = request
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// Whether the completion is out.
+    var isFinished: Bool {
+        switch phase {
+        case .admitted, .running, .awaitingRedirectDecision: false
+        case .cancelAfterRedirectDecision, .finished: true
+        }
+    }
+
+    /// The method of the request as it is sent now.
+    var method: HTTPMethod { HTTPMethod(rawValue: request.httpMethod ?? "GET") }
+
+    /// A ``FetchError`` that names the request as it is now.
+    func error(_ code: FetchError.Code, _ reason: String) -> FetchError {
+        FetchError(code, reason: reason, method: method, url: request.url)
+    }
+
+    /// Moves on with `event`.
+    /// - Returns: what to do, in order; nothing when the event changes nothing.
+    mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .started(let task): start(task)
+        case .responded(let task, let status, let expectedLength):
+            respond(task, status: status, expectedLength: expectedLength)
+        case .received(let task, let data): receive(task, data)
+        case .redirected(let task): redirect(task)
+        case .decided(let task, let step): decide(task, step)
+        case .ended(let task, let error): end(task, error)
+        case .failed(let error): finish(.failed(error))
+        }
+    }
+
+    /// The owner, when `task` is the one running the request; `nil` otherwise.
+    private func current(_ task: Task) -> Owner? {
+        guard case .running(let running, let owner) = phase, running === task else { return nil }
+        return owner
+    }
+
+    /// Lets `task` carry an admitted request; any other task is cancelled before it runs.
+    private mutating func start(_ task: Task) -> [Effect] {
+        guard case .admitted(let owner) = phase else { return [.forget(task), .cancel(task)] }
+        phase = .running(task, owner)
+        return [.resume(task)]
+    }
+
+    /// Checks the length a response announces and makes room for its body. A response to
+    /// HEAD, a 204 and a 304 have no body whatever their Content-Length says.
+    private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
+        guard current(task) != nil, method != .head, status != 204, status != 304 else { return [] }
+        if expectedLength > Int64(maximumBodySize) { return tooLarge("\(expectedLength) bytes") }
+        if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
+        return []
+    }
+
+    /// Appends body bytes of the running task, within the limit.
+    private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
+        guard current(task) != nil else { return [] }
+        guard body.count + data.count <= maximumBodySize else { return tooLarge("more than \(maximumBodySize) bytes") }
+        body.append(data)
+        return []
+    }
+
+    /// Fails the request because its body of `size` is over the limit.
+    private mutating func tooLarge(_ size: String) -> [Effect] {
+        finish(.failed(error(
+            .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(maximumBodySize) bytes"
+        )))
+    }
+
+    /// Asks for the decision about a redirect of the running task.
+    private mutating func redirect(_ task: Task) -> [Effect] {
+        if let owner = current(task) {
+            phase = .awaitingRedirectDecision(task, owner)
+            return [.decideRedirect(from: request, hop: hops)]
+        }
+        // Finished: the task's cancel may be on its way, and a decision must not follow it;
+        // the cancel ends the task.
+        return isFinished ? [] : [.answerRedirect(nil)]
+    }
+
+    /// Hands back the decision about a redirect, then carries out a cancel held back meanwhile.
+    private mutating func decide(_ task: Task, _ step: RedirectStep) -> [Effect] {
+        switch phase {
+        case .awaitingRedirectDecision(let waiting, let owner) where waiting === task:
+            switch step {
+            case .follow(let next):
+                (phase, hops, request) = (.running(task, owner), hops + 1, next)
+                return [.answerRedirect(next)]
+            case .resend(let next):
+                // URLSession would send `next` without its body: a new task sends it, and
+                // this one ends quietly with the 3xx, its callbacks no longer routed here.
+                (phase, hops, request) = (.admitted(owner), hops + 1, next)
+                return [.forget(task), .send(next, owner), .answerRedirect(nil)]
+            case .stop:
+                phase = .running(task, owner)
+                return [.answerRedirect(nil)]
+            case .fail(let error):
+                phase = .running(task, owner)
+                return [.answerRedirect(nil)] + finish(.failed(error))
+            }
+        case .cancelAfterRedirectDecision(let waiting) where waiting === task:
+            // Finished while the policy decided: follow nothing, then the held-back cancel.
+            phase = .finished
+            return [.answerRedirect(nil), .cancel(task)]
+        default:
+            return isFinished ? [] : [.answerRedirect(nil)]
+        }
+    }
+
+    /// Completes with what the task that ended received, or with its error.
+    private mutating func end(_ task: Task, _ failure: (any Error)?) -> [Effect] {
+        switch phase {
+        case .running(let running, let owner) where running === task,
+             .awaitingRedirectDecision(let running, let owner) where running === task:
+            let outcome: Outcome = failure.map { .failed(FetchError.mapping($0, method: method, url: request.url)) }
+                ?? .received(body, sent: request)
+            (phase, body) = (.finished, Data())
+            return [.complete(outcome), .release(owner)]
+        case .cancelAfterRedirectDecision(let waiting) where waiting === task:
+            phase = .finished
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// Finishes the request with `outcome` and stops its task, unless it has finished already.
+    private mutating func finish(_ outcome: Outcome) -> [Effect] {
+        let effects: [Effect]
+        switch phase {
+        case .admitted(let owner):
+            (phase, effects) = (.finished, [.complete(outcome), .release(owner)])
+        case .running(let task, let owner):
+            (phase, effects) = (.finished, [.complete(outcome), .release(owner), .cancel(task)])
+        case .awaitingRedirectDecision(let task, let owner):
+            (phase, effects) = (.cancelAfterRedirectDecision(task), [.complete(outcome), .release(owner)])
+        case .cancelAfterRedirectDecision, .finished:
+            return []
+        }
+        body = Data()
+        return effects
+    }
+}

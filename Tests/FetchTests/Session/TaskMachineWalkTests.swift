@@ -1,0 +1,159 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Fetch
+
+/// Thousands of random but possible lives of one request, against a model of URLSession
+/// and the session around the machine: whatever the order of events, the rules that keep
+/// FoundationNetworking from crashing and the completion exactly once hold.
+struct TaskMachineWalkTests {
+    /// A seeded generator (SplitMix64), so that every run walks the same paths.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The machine, and what URLSession and the session know about it.
+    struct World {
+        var machine = Machine.admitted()
+        /// Tasks made so far.
+        var made = 0
+        /// Resumed tasks whose callbacks still reach the machine, and that have not ended.
+        var live: [FakeTask] = []
+        var cancelled: Set<ObjectIdentifier> = []
+        /// The task URLSession waits for a redirect decision about.
+        var waiting: FakeTask?
+        /// The task the policy is being asked about.
+        var asking: FakeTask?
+        /// A task is to be made: the first one, or a resent hop's.
+        var toStart = true
+        var completions = 0
+        var releases = 0
+        var violations: [String] = []
+        /// Every phase reached and effect seen, to show the walks went everywhere.
+        var seen: Set<String> = []
+
+        /// What may happen next, each as a name and the event it sends.
+        func possibleEvents() -> [(String, Machine.Event)] {
+            var events: [(String, Machine.Event)] = [("cancel", .failed(FetchError.cancelled()))]
+            if toStart { events.append(("start", .started(FakeTask("t\(made + 1)")))) }
+            if let asking {
+                events += [("follow", .decided(asking, .follow(urlRequest("/next")))),
+                           ("resend", .decided(asking, .resend(urlRequest("/again", method: "POST")))),
+                           ("stop", .decided(asking, .stop)),
+                           ("refuse", .decided(asking, .fail(FetchError(.redirectRefused, reason: "no"))))]
+            }
+            for task in live where task !== waiting {
+                events += [("respond", .responded(task, status: 200, expectedLength: 3)),
+                           ("receive", .received(task, Data("abc".utf8))),
+                           ("redirect", .redirected(task)),
+                           ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil))]
+            }
+            return events
+        }
+
+        /// Sends `event` to the machine and plays its effects, checking each against the rules.
+        mutating func send(_ name: String, _ event: Machine.Event) {
+            switch event {
+            case .started: made += 1; toStart = false
+            case .redirected(let task): waiting = task
+            case .decided: asking = nil
+            case .ended(let task, _): live.removeAll { $0 === task }
+            default: break
+            }
+            for effect in machine.handle(event) {
+                seen.insert(String(effect.summary.prefix { $0 != " " }))
+                play(effect, after: name)
+            }
+            if case .redirected(let task) = event, waiting === task, asking == nil {
+                // The decision was dropped: only a task whose cancel is on its way may be left
+                // waiting, and that cancel ends it.
+                if !cancelled.contains(ObjectIdentifier(task)) {
+                    violations.append("after \(name): the decision of \(task), which runs on, was dropped")
+                }
+                waiting = nil
+            }
+            seen.insert(String(machine.phase.summary.prefix { $0 != "(" }))
+            if machine.isFinished, !machine.body.isEmpty || machine.heldOwner != nil {
+                violations.append("after \(name): finished but holds its body or its owner")
+            }
+        }
+
+        private mutating func play(_ effect: Machine.Effect, after name: String) {
+            switch effect {
+            case .resume(let task): live.append(task)
+            case .cancel(let task):
+                if task === waiting { violations.append("after \(name): \(task) cancelled while its decision is pending") }
+                cancelled.insert(ObjectIdentifier(task))
+            case .forget(let task): live.removeAll { $0 === task }
+            case .decideRedirect:
+                if waiting == nil { violations.append("after \(name): a decision asked for with no redirect") }
+                asking = waiting
+            case .answerRedirect:
+                if let task = waiting, cancelled.contains(ObjectIdentifier(task)) {
+                    violations.append("after \(name): a decision handed back after \(task) was cancelled")
+                } else if waiting == nil {
+                    violations.append("after \(name): a decision handed back while none is pending")
+                }
+                waiting = nil
+            case .send: toStart = true
+            case .complete:
+                completions += 1
+                if completions > 1 { violations.append("after \(name): completed again") }
+            case .release: releases += 1
+            }
+        }
+
+        /// Nothing more can happen but a cancel: no task runs, none is to be made, no decision waits.
+        var isQuiet: Bool { live.isEmpty && !toStart && asking == nil && waiting == nil }
+    }
+
+    @Test func everyOrderOfEventsKeepsTheRules() {
+        // Given 20,000 walks of up to 14 steps each, picking among the events possible at each step
+        var random = SeededGenerator(state: 2026)
+        var seen: Set<String> = []
+        var failures: [String] = []
+        var quietWalks = 0
+        for walk in 0..<20_000 {
+            var world = World()
+            var steps: [String] = []
+            // When each walk runs
+            for _ in 0..<14 {
+                let events = world.possibleEvents()
+                // Cancels are rarer than the rest, so that walks get far enough to meet redirects
+                let pick = events.count > 1 && Int.random(in: 0..<4, using: &random) != 0
+                    ? events[Int.random(in: 1..<events.count, using: &random)] : events[0]
+                steps.append(pick.0)
+                world.send(pick.0, pick.1)
+                if world.isQuiet { break }
+            }
+            // Then no rule was broken; the owner was given back with every completion; and a
+            // request whose tasks have all ended has completed
+            if world.isQuiet {
+                quietWalks += 1
+                if world.completions != 1 { world.violations.append("quiet without completing") }
+            }
+            if world.releases != world.completions { world.violations.append("released \(world.releases) times") }
+            if let first = world.violations.first, failures.count < 5 {
+                failures.append("walk \(walk) \(steps): \(first)")
+            }
+            seen.formUnion(world.seen)
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        // And the walks reached every phase and every effect, and most of them ended
+        let everything: Set<String> = [
+            "admitted", "running", "awaitingRedirectDecision", "cancelAfterRedirectDecision", "finished",
+            "resume", "cancel", "forget", "decide", "answer", "send", "complete", "release",
+        ]
+        #expect(everything.subtracting(seen).isEmpty, "never reached: \(everything.subtracting(seen))")
+        #expect(quietWalks > 10_000)
+    }
+}

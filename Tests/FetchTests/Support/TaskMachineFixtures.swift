@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Fetch
+
+/// A task handle as the machine sees it: only its identity counts.
+final class FakeTask: CustomStringConvertible {
+    let description: String
+    init(_ name: String) { description = name }
+}
+
+/// The machine under test: fake tasks, and a name for the owner.
+typealias Machine = TaskMachine<FakeTask, String>
+
+/// The owner every test machine is made with.
+let owner = "session"
+
+/// A URLRequest for `path` on one origin.
+func urlRequest(_ path: String, method: String = "GET") -> URLRequest {
+    var request = URLRequest(url: URL(string: "http://a.example\(path)")!)
+    request.httpMethod = method
+    return request
+}
+
+/// Where a test machine is brought before the event under test.
+enum Stage: String, CaseIterable, CustomTestStringConvertible {
+    case admitted, running, awaitingRedirectDecision, cancelAfterRedirectDecision, finished
+
+    var testDescription: String { rawValue }
+}
+
+extension TaskMachine where Task == FakeTask, Owner == String {
+    /// A machine for `GET /start`, admitted, with a body limit of 10 bytes.
+    static func admitted(method: String = "GET") -> Machine {
+        Machine(owner: owner, request: urlRequest("/start", method: method), maximumBodySize: 10)
+    }
+
+    /// A machine brought to `stage` with `task` as its (first) task.
+    static func at(_ stage: Stage, task: FakeTask) -> Machine {
+        var machine = admitted()
+        let steps: [Event] = switch stage {
+        case .admitted: []
+        case .running: [.started(task)]
+        case .awaitingRedirectDecision: [.started(task), .redirected(task)]
+        case .cancelAfterRedirectDecision: [.started(task), .redirected(task), .failed(FetchError.cancelled())]
+        case .finished: [.started(task), .ended(task, nil)]
+        }
+        for step in steps { _ = machine.handle(step) }
+        return machine
+    }
+
+    /// Handles `event` and describes the effects.
+    mutating func run(_ event: Event) -> [String] {
+        handle(event).map(\.summary)
+    }
+
+    /// The owner a live phase holds; `nil` once the request has finished.
+    var heldOwner: Owner? {
+        switch phase {
+        case .admitted(let owner), .running(_, let owner), .awaitingRedirectDecision(_, let owner): owner
+        case .cancelAfterRedirectDecision, .finished: nil
+        }
+    }
+}
+
+extension TaskMachine.Phase where Task == FakeTask, Owner == String {
+    /// The phase in a few words, such as `running(t1)`.
+    var summary: String {
+        switch self {
+        case .admitted: "admitted"
+        case .running(let task, _): "running(\(task))"
+        case .awaitingRedirectDecision(let task, _): "awaitingRedirectDecision(\(task))"
+        case .cancelAfterRedirectDecision(let task): "cancelAfterRedirectDecision(\(task))"
+        case .finished: "finished"
+        }
+    }
+}
+
+extension TaskMachine.Effect where Task == FakeTask, Owner == String {
+    /// The effect in a few words, such as `cancel t1` or `complete cancelled`.
+    var summary: String {
+        switch self {
+        case .resume(let task): "resume \(task)"
+        case .cancel(let task): "cancel \(task)"
+        case .forget(let task): "forget \(task)"
+        case .decideRedirect(let from, let hop): "decide \(from.url?.path ?? "?") hop \(hop)"
+        case .answerRedirect(let next): "answer \(next?.url?.path ?? "nil")"
+        case .send(let next, let owner): "send \(next.url?.path ?? "?") for \(owner)"
+        case .complete(.received(let body, let sent)):
+            "complete \"\(String(decoding: body, as: UTF8.self))\" for \(sent.httpMethod ?? "?") \(sent.url?.path ?? "?")"
+        case .complete(.failed(let error)): "complete \(error.code.rawValue)"
+        case .release(let owner): "release \(owner)"
+        }
+    }
+}
