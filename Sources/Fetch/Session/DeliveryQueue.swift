@@ -10,24 +10,24 @@ import Foundation
 /// work queue, waits while more than ``highWater`` callbacks are queued, until the queue
 /// is down to ``lowWater``; that stops libcurl reading, and TCP slows the sender.
 ///
-/// The wait never happens on the queue itself, and never while a callback waits for
-/// URLSession (cancelling or starting a task does): such a callback runs through
-/// ``withoutBackpressure(_:)``. Otherwise the two wait for each other: URLSession's work
-/// queue (one for every session in the process) stays inside libcurl's read loop, each chunk
-/// held up to ``longestWait`` because this queue does not drain, and the cancel waits behind
-/// that loop; with data still arriving, this lasted tens of seconds and stalled every
-/// session in the process.
+/// The wait never happens on the queue itself, and no callback ever waits for URLSession:
+/// cancelling a task or making one (which wait for URLSession's work queue in
+/// FoundationNetworking 6.3) happen on the session's control thread (see ``ControlThread``).
+/// So this queue always drains, the work queue's wait is short, and the backpressure is
+/// never switched off: at most ``highWater`` chunks (2 MiB) are queued, even while a
+/// cancelled transfer goes on being read until its cancel reaches libcurl. Before, a
+/// callback that cancelled from this queue waited behind libcurl's read loop with the
+/// backpressure off, and every chunk read meanwhile was queued: 1.4 GB held for a 1 MiB
+/// limit, and seconds of stall for every session in the process.
 ///
 /// Callbacks do not run as `Operation`s: on Linux each one costs about 7 µs (a dispatch
 /// about 0.7 µs), and URLSession sends one per 16 KiB received. A block handed to
 /// `addOperation(_:)` goes straight to ``serial``, which is also the `underlyingQueue`, so
 /// an `Operation` added any other way runs there too, in the same order.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
-    // `condition` guards `queued` and `unblocking`; the other `let`s are immutable.
+    // `condition` guards `queued`; the other `let`s are immutable.
     private let condition = NSCondition()
     private var queued = 0
-    /// How many callbacks are waiting for URLSession through ``withoutBackpressure(_:)``.
-    private var unblocking = 0
     /// Callbacks queued before `addOperation` starts to wait.
     let highWater: Int
     /// Callbacks queued when a waiting `addOperation` goes on.
@@ -61,9 +61,9 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         condition.lock()
-        if queued >= highWater, unblocking == 0, Self.running !== self {
+        if queued >= highWater, Self.running !== self {
             let until = Date(timeIntervalSinceNow: longestWait)
-            while queued > lowWater, unblocking == 0, condition.wait(until: until) {}
+            while queued > lowWater, condition.wait(until: until) {}
         }
         queued += 1
         condition.unlock()
@@ -76,27 +76,5 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
             }
             condition.unlock()
         }
-    }
-
-    /// Runs `body`, a callback's call that waits for URLSession's work queue, with
-    /// backpressure off until it returns, and wakes an `addOperation` that is waiting.
-    func withoutBackpressure<Result>(_ body: () -> Result) -> Result {
-        condition.lock()
-        unblocking += 1
-        condition.broadcast()
-        condition.unlock()
-        defer {
-            condition.lock()
-            unblocking -= 1
-            condition.unlock()
-        }
-        return body()
-    }
-
-    /// Runs `body` through ``withoutBackpressure(_:)`` when called from a delivery queue,
-    /// as it is otherwise.
-    static func unblocked<Result>(_ body: () -> Result) -> Result {
-        guard let queue = running else { return body() }
-        return queue.withoutBackpressure(body)
     }
 }

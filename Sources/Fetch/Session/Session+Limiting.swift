@@ -15,8 +15,8 @@ extension Session {
         guard startNow else { return }
         // With no other request of this session running, URLSession's work queue is most
         // likely idle and `resume()` returns at once: start here, without a hop to the
-        // control queue (about 6% of the requests per second one at a time). Otherwise a
-        // transfer may keep that queue busy, and the wait belongs on the control queue (see
+        // control thread (about 6% of the requests per second one at a time). Otherwise a
+        // transfer may keep that queue busy, and the wait belongs on the control thread (see
         // `control`). Another session's transfer can still keep it busy; the count is per
         // session so that sessions share no state.
         if alone { start(state) } else { control.async { [self] in start(state) } }
@@ -36,7 +36,7 @@ extension Session {
         }
     }
 
-    /// Makes and resumes the first task of `state`; on the control queue.
+    /// Makes and resumes the first task of `state`; on the control thread.
     private func start(_ state: TaskState) {
         if state.transfer != nil {
             startTransferTask(for: state)
@@ -56,7 +56,7 @@ extension Session {
         }
         control.async { [delegate] in
             for state in delegate.allStates {
-                state.fail(state.error(.cancelled, "cancelled"), from: .mayWait)
+                state.fail(state.error(.cancelled, "cancelled"), from: .control)
             }
         }
     }

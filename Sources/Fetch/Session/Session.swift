@@ -31,10 +31,10 @@ public final class Session: RequestPerforming {
     /// Where tasks are made, resumed and cancelled while other requests run. On Linux
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
     /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
-    /// and stalled unrelated requests for seconds. Here at most one thread per session
-    /// waits. A request that starts while no other of the session runs starts on the
-    /// caller's thread (see `admit`).
-    let control = DispatchQueue(label: "Fetch.Session.control")
+    /// and stalled unrelated requests for seconds. Here one thread per session waits (see
+    /// ``ControlThread``). A request that starts while no other of the session runs starts
+    /// on the caller's thread (see `admit`).
+    let control = ControlThread(name: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configured User-Agent cannot be sent, checked once; a request that would
@@ -78,6 +78,7 @@ public final class Session: RequestPerforming {
     deinit {
         // Nothing can start a task any more; let running ones finish, then release the delegate.
         urlSession.finishTasksAndInvalidate()
+        control.stop()
     }
 
     /// Sends `request` and calls `completion` once with the response, whatever its status,
@@ -124,9 +125,10 @@ public final class Session: RequestPerforming {
         )
     }
 
-    /// Sends `urlRequest` as a new task carrying `state`'s request: the first one (from the
-    /// control queue), or a redirect hop that URLSession would send without its body (from the
-    /// delegate queue). Either way the calling thread may wait for URLSession's work queue.
+    /// Sends `urlRequest` as a new task carrying `state`'s request: the first one, or a
+    /// redirect hop that URLSession would send without its body. Always on the control
+    /// thread (or a caller's thread starting an idle session's only request): the calling
+    /// thread may wait for URLSession's work queue.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {
@@ -141,7 +143,7 @@ public final class Session: RequestPerforming {
     /// the request has finished (cancelled, deadline) the task is forgotten and cancelled at once.
     func run(_ task: URLSessionTask, for state: TaskState) {
         delegate.register(task, state)
-        state.handle(.started(task), .mayWait)
+        state.handle(.started(task), .control)
     }
 
     /// An idle timeout as URLSession should be given it: whole seconds, at least one.

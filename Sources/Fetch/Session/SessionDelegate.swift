@@ -45,10 +45,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         if let state = state(for: dataTask) {
             if let download = download(of: state) {
-                if let error = download.receive(response) { state.fail(error, from: .mayWait) }
+                if let error = download.receive(response) { state.fail(error, from: .elsewhere) }
             } else {
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-                state.handle(.responded(dataTask, status: status, expectedLength: response.expectedContentLength), .mayWait)
+                state.handle(.responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere)
             }
         }
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
@@ -59,9 +59,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let state = state(for: dataTask) else { return }
         if let download = download(of: state) {
-            if let error = download.receive(data) { state.fail(error, from: .mayWait) }
+            if let error = download.receive(data) { state.fail(error, from: .elsewhere) }
         } else {
-            state.handle(.received(dataTask, data), .mayWait)
+            state.handle(.received(dataTask, data), .elsewhere)
         }
     }
 
@@ -71,13 +71,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
-        state.handle(.redirected(task), .mayWait, redirect: (response, completionHandler))
+        state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
     }
 
     /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = states.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.handle(.ended(task, error), .mayWait, reply: task.response)
+        state.handle(.ended(task, error), .elsewhere, reply: task.response)
     }
 
     /// Reports an upload's progress.

@@ -47,8 +47,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     private let completion: @Sendable (Result<Response, any Error>) -> Void
     /// The session's completion queue.
     private let queue: DispatchQueue
-    /// The session's queue for calls into URLSession tasks (see `Session.control`).
-    private let control: DispatchQueue
+    /// The session's thread for calls into URLSession tasks (see `Session.control`).
+    private let control: ControlThread
     /// Routes tasks' callbacks to their request.
     private let delegate: SessionDelegate
     /// Guarded by the session limiter's lock (see ``OriginLimited``).
@@ -59,16 +59,21 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// The machine of a request of a ``Session``.
     typealias Machine = TaskMachine<URLSessionTask, Session>
 
-    /// Where effects are carried out, which decides how a task is cancelled.
+    /// Where effects are carried out, which decides where a task is cancelled or sent.
+    ///
+    /// In FoundationNetworking 6.3, `cancel()` and making a task wait (`workQueue.sync`) for
+    /// URLSession's one work queue, shared by every session in the process, which a fast
+    /// transfer keeps busy. Only the session's ``ControlThread`` waits for it: the delegate
+    /// queue never does, so it goes on draining (and dropping the chunks of an ended task
+    /// at once) with its backpressure on, and what a transfer still reads after its end is
+    /// never held.
     enum Caller {
-        /// A thread that must not wait for URLSession's work queue (a caller's, the deadline
-        /// timer's): a cancel goes to the control queue.
-        case anyThread
-        /// The control queue, or URLSession's delegate queue: a cancel is made at once (with
-        /// the delivery queue's backpressure off), as a fast transfer can keep Dispatch's few
-        /// worker threads so busy that a queued cancel waits seconds and lets hundreds of MB
-        /// more arrive.
-        case mayWait
+        /// The session's control thread (or a caller's thread starting the only request of
+        /// an idle session): a cancel or a new task is made at once.
+        case control
+        /// Any other thread (a caller's, the deadline timer's, URLSession's delegate queue):
+        /// a cancel or a new task is made on the control thread.
+        case elsewhere
     }
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
@@ -96,7 +101,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// Fails the request with `error` unless it has finished, and stops its task.
-    func fail(_ error: FetchError, from caller: Caller = .anyThread) {
+    func fail(_ error: FetchError, from caller: Caller = .elsewhere) {
         handle(.failed(error), caller)
     }
 
@@ -107,8 +112,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// Moves the machine with `event` under the lock, then carries out its effects. Session
-    /// sends ``TaskMachine/Event/started(_:)`` (on a thread that may wait for URLSession),
-    /// the delegate sends what URLSession reports (on its delegate queue).
+    /// sends ``TaskMachine/Event/started(_:)`` (from the control thread), the delegate sends
+    /// what URLSession reports (from its delegate queue).
     /// - Parameters:
     ///   - reply: the response of the task that ended, to complete with.
     ///   - redirect: the redirect URLSession waits for a decision about, and how to hand the
@@ -122,7 +127,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             case .resume(let task):
                 task.resume()
             case .cancel(let task):
-                if caller == .mayWait { DeliveryQueue.unblocked { task.cancel() } } else { control.async { task.cancel() } }
+                if caller == .control { task.cancel() } else { control.async { task.cancel() } }
             case .forget(let task):
                 delegate.unregister(task)
             case .decideRedirect(let current, let hop):
@@ -135,7 +140,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             case .answerRedirect(let next):
                 redirect?.answer(next)
             case .send(let next, let owner):
-                DeliveryQueue.unblocked { owner.send(next, for: self) }
+                if caller == .control { owner.send(next, for: self) } else { control.async { owner.send(next, for: self) } }
             case .complete(let outcome):
                 let result = Self.result(outcome, reply: reply, request: request)
                 let completion = self.completion

@@ -204,7 +204,8 @@ def most_at_once(handler, method, query, *_):
 def send_bytes(handler, method, query, *_):
     """Sends `n` bytes (byte i is i % 256), with Content-Length or, with `chunked=1`, chunked;
     at most `rate` MiB per second if given, as fast as possible otherwise. When the client
-    goes away first, records how many bytes were sent (see /_seen)."""
+    goes away first, records how many bytes were sent (see /_seen); when it sent them all,
+    records that too (`completed`)."""
     count = min(int(query.get("n", "0")), MAX_BYTES)
     use_chunks = query.get("chunked") == "1"
     rate = float(query.get("rate", "0")) * len(PATTERN)
@@ -222,6 +223,7 @@ def send_bytes(handler, method, query, *_):
                 time.sleep(max(0.0, started + sent / rate - time.monotonic()))
         if use_chunks:
             handler.request.sendall(b"0\r\n\r\n")
+        handler.server.record({"completed": "/bytes", "sent": sent, "tag": query.get("tag")})
     except OSError:
         handler.server.record({"aborted": "/bytes", "sent": sent, "tag": query.get("tag")})
 

@@ -12,7 +12,9 @@ struct SeenRequest: Decodable {
     var body: String?
     /// Set when the server stopped sending because the client went away: the path.
     var aborted: String?
-    /// For an aborted transfer, how many body bytes were sent before the client left.
+    /// Set when the server sent a whole body: the path.
+    var completed: String?
+    /// For an aborted or completed transfer, how many body bytes were sent.
     var sent: Int?
 
     /// The first value of header `name` (lowercase) as the server received it.

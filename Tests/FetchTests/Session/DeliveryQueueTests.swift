@@ -3,24 +3,27 @@ import Testing
 @testable import Fetch
 
 struct DeliveryQueueTests {
-    @Test func callbackWaitingForURLSessionTurnsBackpressureOff() {
+    @Test func aFullQueueHoldsURLSessionUntilItDrainsAndNothingTurnsThatOff() {
         // Given a delivery queue that is full (held, one callback queued, high water 1) and
         // makes a new callback wait up to 10 s for room
         let queue = DeliveryQueue(highWater: 1, lowWater: 0, longestWait: 10)
         queue.serial.suspend()
-        queue.addOperation {}
         let ran = Recorder<Int>()
-        let clock = ContinuousClock()
-        let start = clock.now
-        // When a callback is added while another one waits for URLSession (as a cancel does)
-        queue.withoutBackpressure { queue.addOperation { ran.record(2) } }
-        let elapsed = clock.now - start
-        // Then it is queued at once instead of waiting for room that the waiting callback
-        // would never make
-        #expect(elapsed < .seconds(5))
+        queue.addOperation { ran.record(1) }
+        // When URLSession's thread adds another one
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            queue.addOperation { ran.record(2) }
+            returned.signal()
+        }
+        // Then it is held while the queue is full, and goes on once the queue drains
+        let heldWhileFull = returned.wait(timeout: .now() + .milliseconds(100)) == .timedOut
         queue.serial.resume()
+        let wentOn = returned.wait(timeout: .now() + 5) == .success
         queue.serial.sync {}
-        #expect(ran.all == [2])
+        #expect(heldWhileFull)
+        #expect(wentOn)
+        #expect(ran.all == [1, 2])
     }
 
     @Test func callbacksRunInOrderOnTheSerialQueueAndKnowIt() {
