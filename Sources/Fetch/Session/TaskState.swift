@@ -21,8 +21,10 @@ import FoundationNetworking
 /// events of URLSession, the caller, the deadline timer and the delegate, then carries out
 /// what the machine asks for (see ARCHITECTURE.md).
 ///
-/// Lock order: this state's lock is a leaf (see the top of TaskState.swift); effects run
-/// after it is released.
+/// Lock order: a session's five locks (task state, limiter, deadline heap, delegate table,
+/// transfer) are all leaves: none is taken while another is held. A transition runs under
+/// this state's lock alone; its effects run after it is released and take the others one
+/// at a time (see the top of TaskState.swift).
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     // `lock` guards `machine`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
