@@ -1,15 +1,16 @@
 // Lock order. A session's locks, each guarding one thing:
-//   1. task state   `TaskState.lock`: the request's ``TaskMachine``
-//   2. limiter      `Session.limiter`: the ``OriginLimiter`` and every `TaskState.originPlace`
-//   3. deadline heap `DeadlineTimer.heap`: the ``DeadlineHeap`` and every `TaskState.deadlineIndex`
+//   1. task state     `TaskState.lock`: the request's ``TaskMachine``
+//   2. limiter        `Session.limiter`: the ``OriginLimiter``, every `TaskState.originPlace`
+//   3. deadline heap  `DeadlineTimer.heap`: the ``DeadlineHeap``, every `TaskState.deadlineIndex`
 //   4. delegate table `SessionDelegate.states`: which task carries which request
-//   5. transfer     `TransferState.lock`: a transfer's file, counts and progress
+//   5. transfer       `TransferState.lock`: a transfer's file, counts and progress
 // Every one is a leaf: none is taken while another is held. A transition runs under 1
-// alone and returns effects, which are carried out after 1 is released; those take 2, 3
-// or 4 one at a time, and call URLSession, the redirect policy and completions with no
-// lock held. The only waits under a lock are `DispatchQueue.async` and arming a
-// `DispatchSourceTimer` (under 3). (``DeliveryQueue``'s condition guards its own counts
-// and never meets these.)
+// alone and returns effects, carried out after 1 is released; they take 2, 3 or 4 one at
+// a time, and call URLSession, the redirect policy and completions with no lock held. The
+// only calls out under a lock are `DispatchQueue.async` and re-arming a
+// `DispatchSourceTimer` (under 3). `Session.cancelAllCount` and a `CancellationHandle`'s
+// lock are leaves too (a handle runs its action after unlocking); ``DeliveryQueue``'s
+// condition guards its own counts and never meets these.
 
 import Foundation
 #if canImport(FoundationNetworking)
