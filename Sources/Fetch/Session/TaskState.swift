@@ -48,7 +48,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
-    /// The session's completion queue.
+    /// Where the completion is called: the session's completion queue, or for a transfer its
+    /// serial queue of events on it. The transfer's completion then follows its last progress
+    /// report on the same queue without waiting for another thread.
     private let queue: DispatchQueue
     /// The session's queue for calls into URLSession tasks (see `Session.control`).
     private let control: DispatchQueue
@@ -80,7 +82,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
          transfer: TransferState?, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         origin = Origin(urlRequest.url)
-        (control, delegate, queue) = (owner.control, owner.delegate, owner.completionQueue)
+        (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? owner.completionQueue)
         self.request = request
         self.deadline = deadline
         self.transfer = transfer
