@@ -135,10 +135,10 @@ struct TaskMachine<Task: AnyObject, Owner> {
         }
     }
 
-    /// The owner, when `task` is the one running the request; `nil` otherwise.
-    private func current(_ task: Task) -> Owner? {
-        guard case .running(let running, let owner) = phase, running === task else { return nil }
-        return owner
+    /// Whether `task` is the one running the request.
+    private func runs(_ task: Task) -> Bool {
+        if case .running(let running, _) = phase { return running === task }
+        return false
     }
 
     /// Lets `task` carry an admitted request; any other task is cancelled before it runs.
@@ -151,7 +151,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
     /// Checks the length a response announces and makes room for its body. A response to
     /// HEAD, a 204 and a 304 have no body whatever their Content-Length says.
     private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
-        guard current(task) != nil, method != .head, status != 204, status != 304 else { return [] }
+        guard runs(task), method != .head, status != 204, status != 304 else { return [] }
         if expectedLength > Int64(maximumBodySize) { return tooLarge("\(expectedLength) bytes") }
         if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
         return []
@@ -159,7 +159,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
 
     /// Appends body bytes of the running task, within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
-        guard current(task) != nil else { return [] }
+        guard runs(task) else { return [] }
         guard body.count + data.count <= maximumBodySize else { return tooLarge("more than \(maximumBodySize) bytes") }
         body.append(data)
         return []
@@ -174,7 +174,7 @@ struct TaskMachine<Task: AnyObject, Owner> {
 
     /// Asks for the decision about a redirect of the running task.
     private mutating func redirect(_ task: Task) -> [Effect] {
-        if let owner = current(task) {
+        if case .running(let running, let owner) = phase, running === task {
             phase = .awaitingRedirectDecision(task, owner)
             return [.decideRedirect(from: request, hop: hops)]
         }

@@ -1,15 +1,16 @@
 // Lock order. A session's locks, each guarding one thing:
-//   1. task state   `TaskState.lock`: the request's ``TaskMachine``
-//   2. limiter      `Session.limiter`: the ``OriginLimiter`` and every `TaskState.originPlace`
-//   3. deadline heap `DeadlineTimer.heap`: the ``DeadlineHeap`` and every `TaskState.deadlineIndex`
+//   1. task state     `TaskState.lock`: the request's ``TaskMachine``
+//   2. limiter        `Session.limiter`: the ``OriginLimiter``, every `TaskState.originPlace`
+//   3. deadline heap  `DeadlineTimer.heap`: the ``DeadlineHeap``, every `TaskState.deadlineIndex`
 //   4. delegate table `SessionDelegate.states`: which task carries which request
-//   5. transfer     `TransferState.lock`: a transfer's file, counts and progress
+//   5. transfer       `TransferState.lock`: a transfer's file, counts and progress
 // Every one is a leaf: none is taken while another is held. A transition runs under 1
-// alone and returns effects, which are carried out after 1 is released; those take 2, 3
-// or 4 one at a time, and call URLSession, the redirect policy and completions with no
-// lock held. The only waits under a lock are `DispatchQueue.async` and arming a
-// `DispatchSourceTimer` (under 3). (``DeliveryQueue``'s condition guards its own counts
-// and never meets these.)
+// alone and returns effects, carried out after 1 is released; they take 2, 3 or 4 one at
+// a time, and call URLSession, the redirect policy and completions with no lock held. The
+// only calls out under a lock are `DispatchQueue.async` and re-arming a
+// `DispatchSourceTimer` (under 3). `Session.cancelAllCount` and a `CancellationHandle`'s
+// lock are leaves too (a handle runs its action after unlocking); ``DeliveryQueue``'s
+// condition guards its own counts and never meets these.
 
 import Foundation
 #if canImport(FoundationNetworking)
@@ -21,8 +22,10 @@ import FoundationNetworking
 /// events of URLSession, the caller, the deadline timer and the delegate, then carries out
 /// what the machine asks for (see ARCHITECTURE.md).
 ///
-/// Lock order: this state's lock is a leaf (see the top of TaskState.swift); effects run
-/// after it is released.
+/// Lock order: a session's five locks (task state, limiter, deadline heap, delegate table,
+/// transfer) are all leaves: none is taken while another is held. A transition runs under
+/// this state's lock alone; its effects run after it is released and take the others one
+/// at a time (see the top of TaskState.swift).
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     // `lock` guards `machine`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
@@ -45,7 +48,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
-    /// The session's completion queue.
+    /// Where the completion is called: the session's completion queue, or for a transfer its
+    /// serial queue of events on it. The transfer's completion then follows its last progress
+    /// report on the same queue without waiting for another thread.
     private let queue: DispatchQueue
     /// The session's thread for calls into URLSession tasks (see `Session.control`).
     private let control: ControlThread
@@ -82,7 +87,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
          transfer: TransferState?, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         origin = Origin(urlRequest.url)
-        (control, delegate, queue) = (owner.control, owner.delegate, owner.completionQueue)
+        (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? owner.completionQueue)
         self.request = request
         self.deadline = deadline
         self.transfer = transfer

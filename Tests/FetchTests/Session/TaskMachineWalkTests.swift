@@ -21,6 +21,12 @@ struct TaskMachineWalkTests {
         }
     }
 
+    /// What the walks send, made once: making URLRequests is slow on Linux.
+    static let next = urlRequest("/next")
+    static let again = urlRequest("/again", method: "POST")
+    static let refused = FetchError(.redirectRefused, reason: "no")
+    static let cancel = FetchError.cancelled()
+
     /// The machine, and what URLSession and the session know about it.
     struct World {
         var machine = Machine.admitted()
@@ -43,13 +49,11 @@ struct TaskMachineWalkTests {
 
         /// What may happen next, each as a name and the event it sends.
         func possibleEvents() -> [(String, Machine.Event)] {
-            var events: [(String, Machine.Event)] = [("cancel", .failed(FetchError.cancelled()))]
+            var events: [(String, Machine.Event)] = [("cancel", .failed(TaskMachineWalkTests.cancel))]
             if toStart { events.append(("start", .started(FakeTask("t\(made + 1)")))) }
             if let asking {
-                events += [("follow", .decided(asking, .follow(urlRequest("/next")))),
-                           ("resend", .decided(asking, .resend(urlRequest("/again", method: "POST")))),
-                           ("stop", .decided(asking, .stop)),
-                           ("refuse", .decided(asking, .fail(FetchError(.redirectRefused, reason: "no"))))]
+                events += [("follow", .decided(asking, .follow(next))), ("resend", .decided(asking, .resend(again))),
+                           ("stop", .decided(asking, .stop)), ("refuse", .decided(asking, .fail(refused)))]
             }
             for task in live where task !== waiting {
                 events += [("respond", .responded(task, status: 200, expectedLength: 3)),
@@ -70,7 +74,7 @@ struct TaskMachineWalkTests {
             default: break
             }
             for effect in machine.handle(event) {
-                seen.insert(String(effect.summary.prefix { $0 != " " }))
+                seen.insert(Self.kind(of: effect))
                 play(effect, after: name)
             }
             if case .redirected(let task) = event, waiting === task, asking == nil {
@@ -81,7 +85,7 @@ struct TaskMachineWalkTests {
                 }
                 waiting = nil
             }
-            seen.insert(String(machine.phase.summary.prefix { $0 != "(" }))
+            seen.insert(Self.kind(of: machine.phase))
             if machine.isFinished, !machine.body.isEmpty || machine.heldOwner != nil {
                 violations.append("after \(name): finished but holds its body or its owner")
             }
@@ -112,17 +116,42 @@ struct TaskMachineWalkTests {
             }
         }
 
+        /// The name of an effect, without its values.
+        static func kind(of effect: Machine.Effect) -> String {
+            switch effect {
+            case .resume: "resume"
+            case .cancel: "cancel"
+            case .forget: "forget"
+            case .decideRedirect: "decide"
+            case .answerRedirect: "answer"
+            case .send: "send"
+            case .complete: "complete"
+            case .release: "release"
+            }
+        }
+
+        /// The name of a phase, without its values.
+        static func kind(of phase: Machine.Phase) -> String {
+            switch phase {
+            case .admitted: "admitted"
+            case .running: "running"
+            case .awaitingRedirectDecision: "awaitingRedirectDecision"
+            case .cancelAfterRedirectDecision: "cancelAfterRedirectDecision"
+            case .finished: "finished"
+            }
+        }
+
         /// Nothing more can happen but a cancel: no task runs, none is to be made, no decision waits.
         var isQuiet: Bool { live.isEmpty && !toStart && asking == nil && waiting == nil }
     }
 
     @Test func everyOrderOfEventsKeepsTheRules() {
-        // Given 20,000 walks of up to 14 steps each, picking among the events possible at each step
+        // Given 3,000 walks of up to 14 steps each, picking among the events possible at each step
         var random = SeededGenerator(state: 2026)
         var seen: Set<String> = []
         var failures: [String] = []
         var quietWalks = 0
-        for walk in 0..<20_000 {
+        for walk in 0..<3_000 {
             var world = World()
             var steps: [String] = []
             // When each walk runs
@@ -154,6 +183,6 @@ struct TaskMachineWalkTests {
             "resume", "cancel", "forget", "decide", "answer", "send", "complete", "release",
         ]
         #expect(everything.subtracting(seen).isEmpty, "never reached: \(everything.subtracting(seen))")
-        #expect(quietWalks > 10_000)
+        #expect(quietWalks > 1_500)
     }
 }
