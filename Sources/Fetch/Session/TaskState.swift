@@ -10,7 +10,7 @@
 // only calls out under a lock are `DispatchQueue.async` and re-arming a
 // `DispatchSourceTimer` (under 3). `Session.cancelAllCount` and a `CancellationHandle`'s
 // lock are leaves too (a handle runs its action after unlocking); ``DeliveryQueue``'s
-// condition guards its own counts and never meets these.
+// condition guards its own counts, and ``ControlThread``'s its job list; neither meets these.
 
 import Foundation
 #if canImport(FoundationNetworking)
