@@ -11,7 +11,9 @@ import Testing
 struct TaskMachineWalkTests {
     /// A seeded generator (SplitMix64), so that every run walks the same paths.
     struct SeededGenerator: RandomNumberGenerator {
+        /// The seed, moved on by each number.
         var state: UInt64
+        /// The next number of the sequence.
         mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
@@ -23,17 +25,22 @@ struct TaskMachineWalkTests {
 
     /// What the walks send, made once: making URLRequests is slow on Linux.
     static let next = urlRequest("/next")
+    /// The hop a resend sends.
     static let again = urlRequest("/again", method: "POST")
+    /// The error of a refused redirect.
     static let refused = FetchError(.redirectRefused, reason: "no")
+    /// The error of a cancel.
     static let cancel = FetchError.cancelled()
 
     /// The machine, and what URLSession and the session know about it.
     struct World {
+        /// The machine under test.
         var machine = Machine.admitted()
         /// Tasks made so far.
         var made = 0
         /// Resumed tasks whose callbacks still reach the machine, and that have not ended.
         var live: [FakeTask] = []
+        /// Tasks cancelled: they may still call in until the cancel lands, then end.
         var cancelled: Set<ObjectIdentifier> = []
         /// The task URLSession waits for a redirect decision about.
         var waiting: FakeTask?
@@ -41,8 +48,11 @@ struct TaskMachineWalkTests {
         var asking: FakeTask?
         /// A task is to be made: the first one, or a resent hop's.
         var toStart = true
+        /// How many times the completion was asked for.
         var completions = 0
+        /// How many times the owner was given back.
         var releases = 0
+        /// The rules broken so far.
         var violations: [String] = []
         /// Every phase reached and effect seen, to show the walks went everywhere.
         var seen: Set<String> = []
@@ -91,6 +101,7 @@ struct TaskMachineWalkTests {
             }
         }
 
+        /// Plays one effect as URLSession and the session would, checking it against the rules.
         private mutating func play(_ effect: Machine.Effect, after name: String) {
             switch effect {
             case .resume(let task): live.append(task)

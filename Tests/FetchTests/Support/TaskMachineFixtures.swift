@@ -7,7 +7,9 @@ import Testing
 
 /// A task handle as the machine sees it: only its identity counts.
 final class FakeTask: CustomStringConvertible {
+    /// The task's name in effects and phases, such as `t1`.
     let description: String
+    /// A task called `name`.
     init(_ name: String) { description = name }
 }
 
@@ -28,6 +30,7 @@ func urlRequest(_ path: String, method: String = "GET") -> URLRequest {
 enum Stage: String, CaseIterable, CustomTestStringConvertible {
     case admitted, running, awaitingRedirectDecision, cancelAfterRedirectDecision, finished
 
+    /// The stage's name in test results.
     var testDescription: String { rawValue }
 }
 
