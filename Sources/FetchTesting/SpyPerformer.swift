@@ -92,11 +92,12 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let transfer = request.options.transfer
-        let kind: RecordedCall.Kind = transfer == nil ? .perform : transfer?.destination == nil ? .upload : .download
+        guard let transfer = request.options.transfer else {
+            return answer(request, kind: .perform, destination: nil, completion: completion)
+        }
         let fractions = progressFractions
-        return answer(request, kind: kind, destination: transfer?.destination) { result in
-            guard let transfer, case .success(let response) = result else { return completion(result) }
+        return answer(request, kind: transfer.destination == nil ? .upload : .download, destination: transfer.destination) { result in
+            guard case .success(let response) = result else { return completion(result) }
             completion(Result {
                 try Self.reportProgress(of: transfer, answering: request, with: response, fractions: fractions)
                 return response

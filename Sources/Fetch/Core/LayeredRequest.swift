@@ -57,9 +57,11 @@ struct LayeredRequest: Request {
     /// with an error naming it.
     func adjust(_ urlRequest: inout URLRequest) throws {
         try source.adjust(&urlRequest)
+        guard !enhancers.isEmpty else { return }
+        let request: any Request = self  // boxed once, not once per enhancer
         for enhancer in enhancers {
             do {
-                try enhancer.enhance(&urlRequest, for: self)
+                try enhancer.enhance(&urlRequest, for: request)
             } catch {
                 throw FetchError.wrapping(error, layer: enhancer.name, request: caller)
             }
