@@ -7,61 +7,55 @@ import FoundationNetworking
 /// changed it, held flat.
 ///
 /// A layer that changes a request (an enhancing layer adds enhancers, a hook sends another
-/// request, a transfer sets its options) makes or copies one of these; it never wraps a
-/// wrapper, so a request passes any number of layers as one value with stored fields.
-/// It remembers the caller's request, and every ``Response`` is made with that one in
-/// ``Response/request``: nothing has to put it back on the way up.
-struct LayeredRequest: Request {
+/// request, a transfer sets its options) makes one of these from the request it got,
+/// copying the fields once; it never wraps a wrapper, so a request passes any number of
+/// layers as one value with stored fields. It remembers the caller's request, and every
+/// ``Response`` is made with that one in ``Response/request``: nothing has to put it back
+/// on the way up. A class, so that passing it on as `any Request` (to each layer below,
+/// to each enhancer) allocates nothing; it never changes once made.
+final class LayeredRequest: Request {
     /// The request the caller passed to the top of the stack.
-    private(set) var caller: any Request
+    let caller: any Request
     /// The request whose fields were copied and whose `adjust(_:)` runs first: the
     /// caller's, or the one a hook sent in its place.
     private let source: any Request
-    var url: URL
-    var method: HTTPMethod
-    var headers: HTTPHeaders
-    var queryItems: [URLQueryItem]
-    var body: RequestBody?
-    var options: RequestOptions
+    let url: URL
+    let method: HTTPMethod
+    let headers: HTTPHeaders
+    let queryItems: [URLQueryItem]
+    let body: RequestBody?
+    let options: RequestOptions
     /// Enhancers run after the source's `adjust(_:)`, in order.
-    var enhancers: [any Enhancer] = []
+    let enhancers: [any Enhancer]
 
-    /// `request` as a layer passes it on: a copy when it is one already, otherwise its
-    /// fields, with `request` as the caller's request.
-    init(_ request: any Request) {
-        if let layered = request as? LayeredRequest {
-            self = layered
-        } else {
-            self.init(sending: request, for: request)
-        }
-    }
-
-    /// `request` sent in place of `caller`'s request (by a hook), keeping the caller's.
-    init(sending request: any Request, for caller: any Request) {
-        if let layered = request as? LayeredRequest {
-            self = layered
-            self.caller = caller.callersRequest
-            return
-        }
-        self.caller = caller.callersRequest
-        source = request
+    /// `request` as a layer passes it on, with `change` made to its options and `added`
+    /// enhancers run after its own.
+    /// - Parameters:
+    ///   - caller: the caller's request, when `request` is one a hook sent in its place;
+    ///     by default `request` (or, when it is one of these already, the caller's).
+    init(_ request: any Request, for caller: (any Request)? = nil,
+         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = []) {
+        let layered = request as? LayeredRequest
+        self.caller = caller?.callersRequest ?? layered?.caller ?? request
+        source = layered?.source ?? request
         url = request.url
         method = request.method
         headers = request.headers
         queryItems = request.queryItems
         body = request.body
-        options = request.options
+        var options = request.options
+        change(&options)
+        self.options = options
+        enhancers = (layered?.enhancers ?? []) + added
     }
 
     /// Runs the source's `adjust(_:)`, then each enhancer; an enhancer that throws fails
     /// with an error naming it.
     func adjust(_ urlRequest: inout URLRequest) throws {
         try source.adjust(&urlRequest)
-        guard !enhancers.isEmpty else { return }
-        let request: any Request = self  // boxed once, not once per enhancer
         for enhancer in enhancers {
             do {
-                try enhancer.enhance(&urlRequest, for: request)
+                try enhancer.enhance(&urlRequest, for: self)
             } catch {
                 throw FetchError.wrapping(error, layer: enhancer.name, request: caller)
             }

@@ -24,12 +24,10 @@ public struct EnhancingPerformer<Base: RequestPerforming>: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        var outgoing = LayeredRequest(request)
         // The request's own enhancers are used here, once, ordered with this layer's.
-        let own = outgoing.options.enhancers
+        let own = request.options.enhancers
         let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
-        if !own.isEmpty { outgoing.options.enhancers = [] }
-        outgoing.enhancers += ordered
+        let outgoing = LayeredRequest(request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered)
         return base.perform(outgoing) { result in
             completion(Self.enhance(result, with: ordered, for: request))
         }

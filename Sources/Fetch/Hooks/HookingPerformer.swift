@@ -38,7 +38,7 @@ public struct HookingPerformer<Base: RequestPerforming>: RequestPerforming {
             }
         }
         // What a hook sent goes down as the caller's request, so responses name the caller's.
-        let outgoing = pre.isEmpty ? request : LayeredRequest(sending: mapped, for: request)
+        let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request)
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
         let call = LayerCall(request: request, completion: completion)
         send(outgoing, for: call, thenFrom: 0)
@@ -62,7 +62,7 @@ public struct HookingPerformer<Base: RequestPerforming>: RequestPerforming {
                 case .continue: continue
                 case .completed: return call.finish(result)
                 case .send(let next):
-                    return send(LayeredRequest(sending: next, for: call.request), for: call, thenFrom: index + 1)
+                    return send(LayeredRequest(next, for: call.request), for: call, thenFrom: index + 1)
                 }
             } catch {
                 return call.finish(.failure(FetchError.wrapping(error, layer: hook.name, request: call.request)))

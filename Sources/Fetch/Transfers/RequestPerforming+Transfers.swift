@@ -30,8 +30,9 @@ extension RequestPerforming {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
     ) -> any Cancellable {
-        var outgoing = LayeredRequest(request)
-        outgoing.options.transfer = TransferOptions(destination: destination, progress: progress)
+        let outgoing = LayeredRequest(request, options: {
+            $0.transfer = TransferOptions(destination: destination, progress: progress)
+        })
         return perform(outgoing) { result in
             completion(result.flatMap { response in
                 Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
@@ -55,9 +56,8 @@ extension RequestPerforming {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        var outgoing = LayeredRequest(request)
-        outgoing.options.transfer = TransferOptions(progress: progress)
-        return perform(outgoing, completion: completion)
+        perform(LayeredRequest(request, options: { $0.transfer = TransferOptions(progress: progress) }),
+                completion: completion)
     }
 
     /// Downloads the body of `request` into `destination` and returns the file.
