@@ -88,10 +88,16 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
             let batch = pending
             pending.removeAll(keepingCapacity: true)
             condition.unlock()
-            for block in batch { block() }
+            for block in batch {
+                block()
+                // Counted down one by one, so a waiting `addOperation` goes on as soon as
+                // the queue is down to `lowWater`, not at the end of the batch.
+                condition.lock()
+                queued -= 1
+                if queued == lowWater { condition.broadcast() }
+                condition.unlock()
+            }
             condition.lock()
-            queued -= batch.count
-            if queued <= lowWater { condition.broadcast() }
         }
         draining = false
         condition.unlock()

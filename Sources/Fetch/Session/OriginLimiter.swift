@@ -132,9 +132,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// How many requests wait on `origin`.
     func waitingCount(at origin: Origin) -> Int { lines[origin]?.waitingCount ?? 0 }
 
-    /// Whether no request runs or waits on any origin.
-    var isIdle: Bool { lines.isEmpty }
-
     /// How many origins have requests running or waiting.
     var originCount: Int { lines.count }
 }

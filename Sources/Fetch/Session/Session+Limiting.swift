@@ -11,15 +11,15 @@ extension Session {
     func admit(_ state: TaskState) {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
         guard let origin = state.origin else { return control.async { [self] in start(state) } }
-        let (alone, startNow) = limiter.withLock { limiter in (limiter.isIdle, limiter.enter(state, at: origin)) }
-        guard startNow else { return }
-        // With no other request of this session running, URLSession's work queue is most
-        // likely idle and `resume()` returns at once: start here, without a hop to the
-        // control thread (about 6% of the requests per second one at a time). Otherwise a
-        // transfer may keep that queue busy, and the wait belongs on the control thread (see
-        // `control`). Another session's transfer can still keep it busy; the count is per
-        // session so that sessions share no state.
-        if alone { start(state) } else { control.async { [self] in start(state) } }
+        guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
+        // Never on the caller's thread: making and resuming a task wait for URLSession's
+        // work queue, which every session of the process shares and any transfer (or the
+        // tail of an ended one) may keep busy. Started there, a request tied up the caller
+        // (a Swift concurrency thread, in async code) in `workQueue.sync`; under the thread
+        // sanitizer the suite's deadline tests then finished 2 to 4 s late. A count of the
+        // requests of every session could tell when the queue is idle, but it is
+        // process-wide state and missed an ended transfer's tail.
+        control.async { [self] in start(state) }
     }
 
     /// Gives back what `state` held once it has finished (once, from ``TaskState``): its

@@ -32,8 +32,7 @@ public final class Session: RequestPerforming {
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
     /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
     /// and stalled unrelated requests for seconds. Here one thread per session waits (see
-    /// ``ControlThread``). A request that starts while no other of the session runs starts
-    /// on the caller's thread (see `admit`).
+    /// ``ControlThread``), and every task is made there (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
@@ -127,8 +126,7 @@ public final class Session: RequestPerforming {
 
     /// Sends `urlRequest` as a new task carrying `state`'s request: the first one, or a
     /// redirect hop that URLSession would send without its body. Always on the control
-    /// thread (or a caller's thread starting an idle session's only request): the calling
-    /// thread may wait for URLSession's work queue.
+    /// thread, which may wait for URLSession's work queue.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {

@@ -73,8 +73,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// at once) with its backpressure on, and what a transfer still reads after its end is
     /// never held.
     enum Caller {
-        /// The session's control thread (or a caller's thread starting the only request of
-        /// an idle session): a cancel or a new task is made at once.
+        /// The session's control thread: a cancel or a new task is made at once.
         case control
         /// Any other thread (a caller's, the deadline timer's, URLSession's delegate queue):
         /// a cancel or a new task is made on the control thread.

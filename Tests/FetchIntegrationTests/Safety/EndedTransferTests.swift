@@ -10,7 +10,12 @@ import Fetch
 /// The ends run in a child process of their own, so that each peak is theirs.
 @Suite(.loopbackServers)
 struct EndedTransferTests {
-    @Test func everyEarlyEndInAProcessOfItsOwn() async throws {
+    /// Not under the thread sanitizer: there every callback costs several times as much, a
+    /// 200 MiB/s transfer keeps both cores busy, and the timing tests that run meanwhile
+    /// fail; the paths it takes are raced under the sanitizer by ``LimitTests`` and the
+    /// transfer tests, and what it measures means nothing there.
+    @Test(.disabled(if: ProcessMemory.underThreadSanitizer, "too heavy under the thread sanitizer"))
+    func everyEarlyEndInAProcessOfItsOwn() async throws {
         // Given a child process that runs nothing but the ended transfers
         let servers = try LoopbackServers.require()
         // When it runs them

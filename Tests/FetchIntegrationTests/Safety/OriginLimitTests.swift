@@ -131,7 +131,11 @@ struct OriginLimitTests {
         #expect(error?.code == .deadlineExceeded)
         #expect(error?.url == request.url)
         #expect(elapsed >= .milliseconds(500))
-        #expect(busy.finishes.names.isEmpty, "the deadline fired only after the running request ended")
+        // (Under the thread sanitizer the process can stall for seconds: there the deadline
+        // only has to fire.)
+        if !ProcessMemory.underThreadSanitizer {
+            #expect(busy.finishes.names.isEmpty, "the deadline fired only after the running request ended")
+        }
         // And the server never saw it
         try await busy.finishes.wait(for: 1)
         #expect(try await busy.serverSawNoEcho())
