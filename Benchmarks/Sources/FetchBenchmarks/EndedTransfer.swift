@@ -147,21 +147,11 @@ struct FetchEnding: EndingClient {
                 DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) { handle.cancel() }
             }
         }
-        switch outcome {
-        case .failure(let error as FetchError) where error.code == expected:
-            return nil
-        case .failure(let error):
-            return "\(error)"
-        case .success:
-            return "the call did not end early"
-        }
+        return surprise(in: outcome) { ($0 as? FetchError)?.code == expected }
     }
 
     func small(_ url: URL) -> Double? {
-        let start = ContinuousClock.now
-        let outcome = waitFor { done in session.perform(BasicRequest(url: url)) { done($0.map { _ in }) } }
-        guard case .success = outcome else { return nil }
-        return (ContinuousClock.now - start).seconds
+        timed { done in session.perform(BasicRequest(url: url)) { done($0.map { _ in }) } }
     }
 }
 
@@ -185,24 +175,30 @@ struct RawEnding: EndingClient {
             task.resume()
             DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) { task.cancel() }
         }
-        switch outcome {
-        case .failure(let error as URLError) where error.code == .cancelled:
-            return nil
-        case .failure(let error):
-            return "\(error)"
-        case .success:
-            return "the call did not end early"
-        }
+        return surprise(in: outcome) { ($0 as? URLError)?.code == .cancelled }
     }
 
     func small(_ url: URL) -> Double? {
-        let start = ContinuousClock.now
-        let outcome = waitFor { done in
+        timed { done in
             session.dataTask(with: url) { _, _, error in done(error.map { .failure($0) } ?? .success(())) }.resume()
         }
-        guard case .success = outcome else { return nil }
-        return (ContinuousClock.now - start).seconds
     }
+}
+
+/// `nil` when `outcome` is the error `isExpected` recognizes, otherwise what happened instead.
+private func surprise(in outcome: Result<Void, any Error>, isExpected: (any Error) -> Bool) -> String? {
+    switch outcome {
+    case .failure(let error) where isExpected(error): return nil
+    case .failure(let error): return "\(error)"
+    case .success: return "the call did not end early"
+    }
+}
+
+/// The seconds the work `start` starts takes to succeed, or `nil` when it fails.
+private func timed(_ start: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void) -> Double? {
+    let began = ContinuousClock.now
+    guard case .success = waitFor(start) else { return nil }
+    return (ContinuousClock.now - began).seconds
 }
 
 /// Starts work with a completion and blocks this (main) thread until it is called, at most 60 s.
