@@ -7,7 +7,7 @@ import Fetch
 /// A call a ``SpyPerformer`` holds open, for testing in-flight and cancellation paths.
 ///
 /// Complete it with ``complete(with:)`` or one of the helpers; cancelling it (through the
-/// handle `perform` returned) completes it with ``FetchError/Code-swift.enum/cancelled``,
+/// handle `perform` returned) completes it with `FetchError.cancelled`,
 /// as `Session` does. Whatever happens first wins; the completion runs once.
 public final class PendingCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` and `wasCancelled`; `request` and `urlRequest` are immutable.
@@ -33,7 +33,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     public var isCancelled: Bool { lock.withLock { wasCancelled } }
 
     /// Completes the call with `result`; the response gets this call's request and URL, a
-    /// ``FetchError`` is named after the call. Does nothing if the call already completed.
+    /// `FetchError` is named after the call. Does nothing if the call already completed.
     public func complete(with result: Result<Response, any Error>) {
         guard let completion = take(cancelling: false) else { return }
         deliver(result, to: completion)
@@ -45,7 +45,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     /// Completes the call with `error`.
     public func fail(_ error: any Error) { complete(with: .failure(error)) }
 
-    /// Cancels the call: it completes with ``FetchError/Code-swift.enum/cancelled``.
+    /// Cancels the call: it completes with `FetchError.cancelled`.
     /// Does nothing if the call already completed, so ``isCancelled`` stays `false` for a
     /// call that was answered first.
     public func cancel() {
@@ -65,7 +65,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     }
 
     /// Hands `result` to `completion`: a response gets the caller's request and this call's URL, a
-    /// ``FetchError`` names the call's method and URL unless it names some already.
+    /// `FetchError` names the call's method and URL unless it names some already.
     private func deliver(_ result: Result<Response, any Error>,
                          to completion: @Sendable (Result<Response, any Error>) -> Void) {
         completion(result.mapError { error -> any Error in

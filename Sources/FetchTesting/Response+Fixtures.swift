@@ -41,7 +41,7 @@ extension SpyPerformer.Answer {
         .response(Response.text(text, status: status))
     }
 
-    /// Fails with a ``FetchError`` of `code`.
+    /// Fails with a `FetchError` of `code`.
     public static func failure(_ code: FetchError.Code, reason: String = "scripted failure") -> SpyPerformer.Answer {
         .failure(FetchError(code, reason: reason))
     }

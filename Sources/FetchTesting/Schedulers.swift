@@ -1,6 +1,6 @@
 import Fetch
 
-/// A ``Scheduler`` that runs work at once, on the calling thread, whatever the delay.
+/// A `Scheduler` that runs work at once, on the calling thread, whatever the delay.
 /// It records the delays asked for, so a test can check a back-off.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     // `lock` guards `requestedDelays`.
@@ -22,7 +22,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-/// A ``Scheduler`` whose clock moves only when a test calls ``advance(by:)``.
+/// A `Scheduler` whose clock moves only when a test calls ``advance(by:)``.
 public final class ManualScheduler: Scheduler, @unchecked Sendable {
     private struct Job {
         let id: Int

@@ -5,7 +5,7 @@ import FoundationNetworking
 import Fetch
 
 /// Downloads and uploads reach the spy as calls whose request asks for a transfer
-/// (``RequestOptions/transfer``): they are recorded as such (``RecordedCall/kind``,
+/// (`RequestOptions.transfer`): they are recorded as such (``RecordedCall/kind``,
 /// ``RecordedCall/destination``) and answered from the script like any call.
 ///
 /// A 2xx answer to a download reports ``SpyPerformer/progressFractions`` of its body's
@@ -13,7 +13,7 @@ import Fetch
 /// existing file is replaced only when the destination says so), a final report follows,
 /// and the call completes with the file and the response without its body; all before
 /// `download` returns unless the answer is ``SpyPerformer/Answer/hold``. Another status
-/// fails with ``FetchError/Code-swift.enum/httpStatus`` and writes nothing. An upload's
+/// fails with `FetchError.httpStatus` and writes nothing. An upload's
 /// response (of any status) is preceded by ``SpyPerformer/progressFractions`` of the
 /// body's size and a final report; an error is not.
 extension SpyPerformer {

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Fetch
 
-/// A ``RequestPerforming`` for tests: records every request and answers from a script.
+/// A `RequestPerforming` for tests: records every request and answers from a script.
 ///
 /// By default it answers synchronously, so with a spy at the bottom of a stack the
 /// completion has run before `perform` returns:
@@ -20,10 +20,10 @@ import Fetch
 /// Answers are taken in order; when the list is empty, the matcher (if any) is asked.
 /// An ``Answer/hold`` keeps the call open as a ``PendingCall`` that the test completes or
 /// cancels later. A request nothing answers fails with ``SpyPerformer/Unanswered``.
-/// A ``FetchError`` the spy answers with names the call's method and URL, as `Session`'s do.
+/// A `FetchError` the spy answers with names the call's method and URL, as `Session`'s do.
 ///
 /// The spy refuses what `Session` refuses before sending, with the same error: a request
-/// that does not build, one that fails ``HeaderRules/validate(_:)`` (a scheme other than
+/// that does not build, one that fails `HeaderRules.validate(_:)` (a scheme other than
 /// http or https, a body on GET or HEAD, a method that is not a token, a hand-set
 /// `Content-Length`...), a file body that cannot be read, an upload without a body. Such a
 /// call is recorded (with no `URLRequest`) and fails at once; it uses no answer from the
@@ -154,14 +154,14 @@ public struct RecordedCall: Sendable {
         /// `perform(_:completion:)`.
         case perform
         /// `download(_:to:progress:completion:)`: a request whose
-        /// ``RequestOptions/transfer`` has a destination.
+        /// `RequestOptions.transfer` has a destination.
         case download
-        /// `upload(_:progress:completion:)`: a request whose ``RequestOptions/transfer``
+        /// `upload(_:progress:completion:)`: a request whose `RequestOptions.transfer`
         /// has no destination.
         case upload
     }
 
-    /// The request's body: bytes, a file (``RequestBody/fileURL``) or a form
-    /// (``RequestBody/streamedForm``).
+    /// The request's body: bytes, a file (`RequestBody.fileURL`) or a form
+    /// (`RequestBody.streamedForm`).
     public var body: RequestBody? { request.body }
 }

@@ -46,7 +46,9 @@ public struct DownloadDestination: Sendable {
 
     /// Writes `data` to the destination by the same rules as a download (for test doubles
     /// and stubs that answer downloads from bytes in memory).
-    /// - Parameter request: the request being answered; names a temporary file's extension.
+    /// - Parameters:
+    ///   - data: the whole body to write.
+    ///   - request: the request being answered; names a temporary file's extension.
     /// - Returns: the file written.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
     ///   not be replaced, or cannot be written.
