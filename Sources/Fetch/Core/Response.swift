@@ -30,6 +30,9 @@ public struct Response: Sendable {
     /// The file the performer wrote the body to, for a call that asked for a download
     /// (``RequestOptions/transfer``); the body is then empty. `nil` otherwise.
     public var fileURL: URL?
+    /// How the call went: timings, redirects, bytes, and what layers did (retries,
+    /// refreshes, cache, sharing). Empty for a response made by hand.
+    public var metrics: ResponseMetrics
 
     /// Makes a response.
     /// - Parameters:
@@ -40,13 +43,15 @@ public struct Response: Sendable {
     ///   - headers: the header fields.
     ///   - body: the body bytes.
     ///   - url: the final URL; the request's URL when `nil`.
+    ///   - metrics: how the call went; empty by default.
     public init(
         request: (any Request)? = nil,
         urlRequest: URLRequest? = nil,
         status: Int,
         headers: HTTPHeaders = [:],
         body: Data = Data(),
-        url: URL? = nil
+        url: URL? = nil,
+        metrics: ResponseMetrics = ResponseMetrics()
     ) {
         let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
         let request = request ?? BasicRequest(url: fallbackURL)
@@ -56,6 +61,7 @@ public struct Response: Sendable {
         self.headers = headers
         self.body = body
         self.url = url ?? self.urlRequest.url
+        self.metrics = metrics
     }
 
     /// Whether the status is in 200...299.

@@ -51,6 +51,7 @@ struct LogFormatter {
             lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
+        if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }
         return lines
     }
 

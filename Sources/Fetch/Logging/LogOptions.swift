@@ -25,6 +25,10 @@ public struct LogOptions: OptionSet, Sendable, Hashable {
     /// A `curl` command for what was sent (redacted).
     public static let curl = LogOptions(rawValue: 1 << 8)
 
+    /// The response's ``ResponseMetrics`` on a line of their own: where the time went,
+    /// bytes, redirects, retries, refreshes, cache. Not part of any preset.
+    public static let metrics = LogOptions(rawValue: 1 << 9)
+
     /// Method, URL, status and time: one line per call.
     public static let `default`: LogOptions = [.method, .url, .status, .time]
     /// The default and both sets of headers.

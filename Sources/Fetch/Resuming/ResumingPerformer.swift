@@ -42,7 +42,8 @@ public struct ResumingPerformer<Base: RequestPerforming>: RequestPerforming {
         flight.join(after: seen, start: handler.run) { outcome in
             switch outcome {
             case .failure(let error): call.finish(.failure(error))
-            case .success: call.run { base.perform(call.request) { call.finish($0) } }
+            case .success:
+                call.run { base.perform(call.request) { call.finish($0.recordingMetrics { $0.refreshes += 1 }) } }
             }
         }
     }

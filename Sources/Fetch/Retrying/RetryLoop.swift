@@ -72,6 +72,8 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     /// - Returns: whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
         let call = LayerCall(request: request) { [self] result in
+            // Each attempt's response says how many attempts came before it.
+            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))
         }
         let granted: Bool = lock.withLock {

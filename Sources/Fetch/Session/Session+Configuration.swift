@@ -60,6 +60,10 @@ extension Session {
         /// A response cache; none by default, so nothing is written to disk. FoundationNetworking
         /// on Linux (Swift 6.3) stores no HTTP response in a `URLCache`, so there it has no effect.
         public var urlCache: URLCache?
+        /// Whether responses carry timings, redirects and byte counts in
+        /// ``Response/metrics``; on by default. Collecting them takes a few clock readings
+        /// per request (not per chunk); turned off, `metrics` only holds what layers add.
+        public var collectsMetrics = true
 
         /// Makes the default configuration.
         public init() {}

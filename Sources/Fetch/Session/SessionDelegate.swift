@@ -45,6 +45,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         if let state = state(for: dataTask) {
             if let download = download(of: state) {
+                state.downloadResponded()
                 if let error = download.receive(response) { state.fail(error, from: .elsewhere) }
             } else {
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 200

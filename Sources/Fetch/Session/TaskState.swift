@@ -27,11 +27,13 @@ import FoundationNetworking
 /// this state's lock alone; its effects run after it is released and take the others one
 /// at a time (see the top of TaskState.swift).
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
-    // `lock` guards `machine`; `originPlace` is guarded by the lock of the session's limiter,
+    // `lock` guards `machine` and `marks`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
     // immutable and Sendable (the URLSession objects are thread-safe).
     private let lock = NSLockShim()
     private var machine: Machine
+    /// The moments that become the response's metrics; `nil` when the session collects none.
+    private var marks: TaskMarks?
     /// The request as the caller made it.
     let request: any Request
     /// The origin the request started on: it holds a slot there until it finishes.
@@ -85,6 +87,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
          redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
          transfer: TransferState?, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
+        marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
         origin = Origin(urlRequest.url)
         (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? owner.completionQueue)
         self.request = request
@@ -125,7 +128,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     ///     cancel ends the task).
     func handle(_ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
                 redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil) {
-        let effects = lock.withLock { machine.handle(event) }
+        // Read before taking the lock: the task's own lock is not one of ours.
+        var sent: Int64 = 0
+        if case .ended(let task, _) = event { sent = task.countOfBytesSent }
+        let (effects, marks) = lock.withLock { () -> ([Machine.Effect], TaskMarks?) in
+            let effects = machine.handle(event)
+            note(event, sent: sent)
+            return (effects, self.marks)
+        }
         for effect in effects {
             switch effect {
             case .resume(let task):
@@ -146,7 +156,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             case .send(let next, let owner):
                 if caller == .control { owner.send(next, for: self) } else { control.async { owner.send(next, for: self) } }
             case .complete(let outcome):
-                let result = Self.result(outcome, reply: reply, request: request)
+                let result = Self.result(outcome, reply: reply, request: request, metrics: metrics(marks, outcome))
                 let completion = self.completion
                 queue.async { completion(result) }
             case .release(let owner):
@@ -155,9 +165,33 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         }
     }
 
+    /// Notes what the metrics need of `event`; under the lock, where the machine just moved.
+    private func note(_ event: Machine.Event, sent: Int64) {
+        guard marks != nil else { return }
+        switch event {
+        case .started: marks?.taskStarted()
+        case .responded: marks?.responseArrived()
+        case .ended: marks?.bytesSent = sent
+        case .received, .redirected, .decided, .failed: break
+        }
+        marks?.redirects = machine.hops
+    }
+
+    /// Notes the head of a download's response, which goes to its file rather than to the machine.
+    func downloadResponded() {
+        lock.withLock { marks?.responseArrived() }
+    }
+
+    /// The metrics of the request ending with `outcome`, from `marks` taken with it.
+    private func metrics(_ marks: TaskMarks?, _ outcome: Machine.Outcome) -> ResponseMetrics {
+        guard let marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
+        let download = transfer.flatMap { $0.isDownload ? $0 : nil }
+        return marks.metrics(bytesReceived: download?.receivedBytes ?? Int64(body.count))
+    }
+
     /// The result an outcome stands for: a response built from the task's reply, or the error.
     private static func result(_ outcome: Machine.Outcome, reply: URLResponse?,
-                               request: any Request) -> Result<Response, any Error> {
+                               request: any Request, metrics: ResponseMetrics) -> Result<Response, any Error> {
         switch outcome {
         case .failed(let error):
             return .failure(error)
@@ -174,7 +208,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             }
             return .success(Response(
                 request: request, urlRequest: sent, status: http.statusCode, headers: headers, body: body,
-                url: http.url ?? sent.url
+                url: http.url ?? sent.url, metrics: metrics
             ))
         }
     }

@@ -112,6 +112,9 @@ final class TransferState: @unchecked Sendable {
         }
     }
 
+    /// Body bytes of a download's current response taken so far.
+    var receivedBytes: Int64 { lock.withLock { received } }
+
     /// The kept start of a non-2xx body, or `nil` when the status was 2xx.
     var keptErrorBody: Data? { lock.withLock { errorBody } }
 
