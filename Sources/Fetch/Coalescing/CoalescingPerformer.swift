@@ -26,7 +26,9 @@ public struct CoalescingPerformer<Base: RequestPerforming>: RequestPerforming {
     private let flights = CoalescingFlights()
 
     /// Wraps `base`; copies of the performer share their calls in flight.
-    /// - Parameter ignoredHeaders: header names that do not make calls different.
+    /// - Parameters:
+    ///   - base: the performer the shared requests go to.
+    ///   - ignoredHeaders: header names that do not make calls different.
     public init(base: Base, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
