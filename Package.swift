@@ -13,6 +13,9 @@ let package = Package(
         .target(name: "FetchTesting", dependencies: ["Fetch"]),
         .executableTarget(name: "Example", dependencies: ["Fetch", "FetchTesting"], path: "Example"),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchTesting"]),
+        // Written as an app's test target would be: `import Fetch` and `import FetchTesting`
+        // only (no FoundationNetworking), a service holding `any RequestPerforming`.
+        .testTarget(name: "FetchConsumerTests", dependencies: ["Fetch", "FetchTesting"]),
         .testTarget(
             name: "FetchIntegrationTests",
             dependencies: ["Fetch", "FetchTesting"],

@@ -4,6 +4,11 @@
 /// There is one requirement. Everything else (parsing into ``Parsable`` models,
 /// async/await, typed requests, layers) comes from extensions, so a conformer writes one
 /// method and gets the whole API.
+///
+/// Every layer holds the performer it wraps as `any RequestPerforming` and is not
+/// generic, so the layer verbs (`enhanced(by:)`, `retrying(_:scheduler:)`, ...) work on
+/// an injected `any RequestPerforming` as well as on a concrete performer, and their
+/// result can be stored as `any RequestPerforming`.
 public protocol RequestPerforming: Sendable {
     /// Performs `request` and calls `completion` exactly once with the response or an error.
     ///

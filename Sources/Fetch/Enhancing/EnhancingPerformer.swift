@@ -5,14 +5,14 @@
 /// for one call through ``RequestOptions/enhancers``; they are ordered together with
 /// these, by the first enhancing layer the request meets. The request goes down as one
 /// flat value, so responses name the caller's own request in ``Response/request``.
-public struct EnhancingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct EnhancingPerformer: RequestPerforming {
     /// The performer the enhanced requests go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// The enhancers, in the order they run on an outgoing request.
     public let enhancers: [any Enhancer]
 
     /// Wraps `base` with `enhancers`, sorted by priority.
-    public init(base: Base, enhancers: [any Enhancer]) {
+    public init(base: any RequestPerforming, enhancers: [any Enhancer]) {
         self.base = base
         self.enhancers = EnhancerOrder.sorted(enhancers)
     }
@@ -56,14 +56,14 @@ extension RequestPerforming {
     /// ```
     /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
     /// - Returns: the enhancing performer.
-    public func enhanced(by enhancers: any Enhancer...) -> EnhancingPerformer<Self> {
+    public func enhanced(by enhancers: any Enhancer...) -> EnhancingPerformer {
         EnhancingPerformer(base: self, enhancers: enhancers)
     }
 
     /// This performer with `enhancers` applied to every request and response.
     /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
     /// - Returns: the enhancing performer.
-    public func enhanced(by enhancers: [any Enhancer]) -> EnhancingPerformer<Self> {
+    public func enhanced(by enhancers: [any Enhancer]) -> EnhancingPerformer {
         EnhancingPerformer(base: self, enhancers: enhancers)
     }
 }

@@ -10,16 +10,16 @@
 /// handler that handles the error wins. A handler that throws fails the call with an error
 /// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
 /// A recovered response reaches the caller with the caller's request in ``Response/request``.
-public struct ErrorHandlingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct ErrorHandlingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// The chain, in order.
     public let handlers: [any ErrorHandler]
     /// Where loading and errors are reported, if anywhere.
     public let presenter: (any RequestPresenting)?
 
     /// Wraps `base`.
-    public init(base: Base, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
+    public init(base: any RequestPerforming, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
         self.base = base
         self.handlers = handlers
         self.presenter = presenter
@@ -103,7 +103,7 @@ extension RequestPerforming {
     /// - Returns: the error-handling performer.
     public func handlingErrors(
         _ handlers: [any ErrorHandler], presenter: (any RequestPresenting)? = nil
-    ) -> ErrorHandlingPerformer<Self> {
+    ) -> ErrorHandlingPerformer {
         ErrorHandlingPerformer(base: self, handlers: handlers, presenter: presenter)
     }
 }

@@ -7,16 +7,16 @@
 /// may let the response continue, send a new request whose response goes on to the
 /// hooks after it, or complete the call; one that throws fails the call with an error
 /// naming it. The caller gets its own request in ``Response/request``.
-public struct HookingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct HookingPerformer: RequestPerforming {
     /// The performer the requests go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// The hooks run before sending, in order.
     public let pre: [PreRequestHook]
     /// The hooks run on each response, in order.
     public let post: [PostRequestHook]
 
     /// Wraps `base`.
-    public init(base: Base, pre: [PreRequestHook], post: [PostRequestHook]) {
+    public init(base: any RequestPerforming, pre: [PreRequestHook], post: [PostRequestHook]) {
         self.base = base
         self.pre = pre
         self.post = post
@@ -82,7 +82,7 @@ extension RequestPerforming {
     /// )
     /// ```
     /// - Returns: the hooking performer.
-    public func hooking(pre: [PreRequestHook] = [], post: [PostRequestHook] = []) -> HookingPerformer<Self> {
+    public func hooking(pre: [PreRequestHook] = [], post: [PostRequestHook] = []) -> HookingPerformer {
         HookingPerformer(base: self, pre: pre, post: post)
     }
 }

@@ -12,14 +12,14 @@ public protocol ActivityReporting: Sendable {
 
 /// A performer that reports every call's start and end to an ``ActivityReporting``. Made by
 /// ``RequestPerforming/reportingActivity(to:)``.
-public struct ActivityReportingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct ActivityReportingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// Who hears about the calls.
     public let reporter: any ActivityReporting
 
     /// Wraps `base`.
-    public init(base: Base, reporter: any ActivityReporting) {
+    public init(base: any RequestPerforming, reporter: any ActivityReporting) {
         self.base = base
         self.reporter = reporter
     }
@@ -46,7 +46,7 @@ extension RequestPerforming {
     /// let api = Session().reportingActivity(to: activity)
     /// ```
     /// - Returns: the reporting performer.
-    public func reportingActivity(to reporter: any ActivityReporting) -> ActivityReportingPerformer<Self> {
+    public func reportingActivity(to reporter: any ActivityReporting) -> ActivityReportingPerformer {
         ActivityReportingPerformer(base: self, reporter: reporter)
     }
 }

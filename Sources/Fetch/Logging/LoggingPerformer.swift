@@ -7,14 +7,14 @@
 /// that response, headers and bodies included as the options ask; URLs quoted in an
 /// error's reason are redacted like the request's. A call with no options to log (see
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
-public struct LoggingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct LoggingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// How to log.
     public let configuration: LogConfiguration
 
     /// Wraps `base`.
-    public init(base: Base, configuration: LogConfiguration) {
+    public init(base: any RequestPerforming, configuration: LogConfiguration) {
         self.base = base
         self.configuration = configuration
     }
@@ -44,7 +44,7 @@ extension RequestPerforming {
     /// let api = Session().logging(.default)
     /// ```
     /// - Returns: the logging performer.
-    public func logging(_ configuration: LogConfiguration) -> LoggingPerformer<Self> {
+    public func logging(_ configuration: LogConfiguration) -> LoggingPerformer {
         LoggingPerformer(base: self, configuration: configuration)
     }
 }

@@ -8,15 +8,15 @@
 /// every waiting call fails with its error. A resent call that fails again is delivered
 /// as it is: nothing loops. Cancelling a waiting call completes it with
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
-public struct ResumingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct ResumingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// What recognizes the failure and does the work.
     public let handler: any ResumableHandler
     private let flight = RefreshFlight()
 
     /// Wraps `base`; copies of the performer share one flight of the work.
-    public init(base: Base, handler: any ResumableHandler) {
+    public init(base: any RequestPerforming, handler: any ResumableHandler) {
         self.base = base
         self.handler = handler
     }
@@ -61,7 +61,7 @@ extension RequestPerforming {
     /// Put it above the enhancers that apply the new state, so the resent request goes
     /// through them again.
     /// - Returns: the resuming performer.
-    public func resuming(with handler: any ResumableHandler) -> ResumingPerformer<Self> {
+    public func resuming(with handler: any ResumableHandler) -> ResumingPerformer {
         ResumingPerformer(base: self, handler: handler)
     }
 }

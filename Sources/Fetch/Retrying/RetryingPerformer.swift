@@ -7,16 +7,16 @@
 /// ``FetchError/Code-swift.enum/cancelled``. It runs on the same engine as
 /// ``RequestPerforming/performRetryable(_:scheduler:completion:)``, with the policy as the
 /// caller that decides after each attempt.
-public struct RetryingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct RetryingPerformer: RequestPerforming {
     /// The performer each attempt goes to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// What decides whether to try again.
     public let policy: RetryPolicy
     /// What waits between attempts.
     public let scheduler: any Scheduler
 
     /// Wraps `base`.
-    public init(base: Base, policy: RetryPolicy, scheduler: any Scheduler) {
+    public init(base: any RequestPerforming, policy: RetryPolicy, scheduler: any Scheduler) {
         self.base = base
         self.policy = policy
         self.scheduler = scheduler
@@ -46,7 +46,7 @@ extension RequestPerforming {
     ///   - scheduler: waits between attempts; real time on a Dispatch queue by default,
     ///     an `ImmediateScheduler` or `ManualScheduler` from FetchTesting in tests.
     /// - Returns: the retrying performer.
-    public func retrying(_ policy: RetryPolicy, scheduler: any Scheduler = DispatchQueueScheduler()) -> RetryingPerformer<Self> {
+    public func retrying(_ policy: RetryPolicy, scheduler: any Scheduler = DispatchQueueScheduler()) -> RetryingPerformer {
         RetryingPerformer(base: self, policy: policy, scheduler: scheduler)
     }
 }

@@ -145,7 +145,7 @@ import FetchTesting
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks with a rewriting pre hook and a following post hook
-        func stack() -> HookingPerformer<SpyPerformer> {
+        func stack() -> HookingPerformer {
             SpyPerformer([.status(202), .status(200)]).hooking(
                 pre: [PreRequestHook { $0 }],
                 post: [PostRequestHook { response, _ in response.status == 202 ? .send(get("http://x/next")) : .continue }]

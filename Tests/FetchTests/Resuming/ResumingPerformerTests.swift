@@ -207,7 +207,7 @@ final class HeldRefresh: @unchecked Sendable {
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks: 401, then a refresh, then 200
-        func stack() -> ResumingPerformer<SpyPerformer> {
+        func stack() -> ResumingPerformer {
             SpyPerformer([.status(401), .status(200)]).resuming(with: RefreshTokenHandler { $0(.success(())) })
         }
 

@@ -148,7 +148,7 @@ import FetchTesting
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks for each caller
-        func stack() -> RetryingPerformer<SpyPerformer> {
+        func stack() -> RetryingPerformer {
             SpyPerformer([.status(503), .failure(.connectionLost), .status(204)]).retrying(policy, scheduler: ImmediateScheduler())
         }
 
