@@ -26,7 +26,7 @@ struct ArticleService {
         layered = layered.resuming(with: RefreshTokenHandler { done in done(.success(())) })
         layered = layered.handlingErrors([CodeErrorHandler(.notConnected) { error, _ in .replace(error) }])
         layered = layered.hooking(pre: [PreRequestHook("pass") { $0 }])
-        layered = layered.logging(LogConfiguration(options: .none) { _ in })
+        layered = layered.logging(LogConfiguration(options: .none) { _ in }).coalescing()
         api = layered.reportingActivity(to: activity)
     }
 

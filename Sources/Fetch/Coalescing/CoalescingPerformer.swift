@@ -18,9 +18,9 @@
 /// Cancelling one caller completes that caller with ``FetchError/Code-swift.enum/cancelled``
 /// and leaves the shared request running for the others; when the last caller cancels, the
 /// shared request is cancelled. Every completion runs exactly once.
-public struct CoalescingPerformer<Base: RequestPerforming>: RequestPerforming {
+public struct CoalescingPerformer: RequestPerforming {
     /// The performer the shared requests go to.
-    public let base: Base
+    public let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     public let ignoredHeaders: Set<String>
     private let flights = CoalescingFlights()
@@ -29,7 +29,7 @@ public struct CoalescingPerformer<Base: RequestPerforming>: RequestPerforming {
     /// - Parameters:
     ///   - base: the performer the shared requests go to.
     ///   - ignoredHeaders: header names that do not make calls different.
-    public init(base: Base, ignoringHeaders ignoredHeaders: Set<String> = []) {
+    public init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
     }
@@ -65,7 +65,7 @@ extension RequestPerforming {
     /// - Parameter ignoringHeaders: header names that do not make calls different, such
     ///   as a request ID that changes with every call.
     /// - Returns: the coalescing performer.
-    public func coalescing(ignoringHeaders: Set<String> = []) -> CoalescingPerformer<Self> {
+    public func coalescing(ignoringHeaders: Set<String> = []) -> CoalescingPerformer {
         CoalescingPerformer(base: self, ignoringHeaders: ignoringHeaders)
     }
 }

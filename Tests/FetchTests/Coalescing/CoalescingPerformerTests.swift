@@ -6,7 +6,7 @@ import FetchTesting
 /// Identical GET and HEAD calls in flight share one request; cancelling leaves the others waiting.
 @Suite struct CoalescingPerformerTests {
     /// A spy that holds every call open, and a coalescing layer over it.
-    private func held() -> (SpyPerformer, CoalescingPerformer<SpyPerformer>) {
+    private func held() -> (SpyPerformer, CoalescingPerformer) {
         let spy = SpyPerformer(match: { _ in .hold })
         return (spy, spy.coalescing(ignoringHeaders: ["X-Request-ID"]))
     }
