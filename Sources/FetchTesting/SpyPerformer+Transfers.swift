@@ -27,7 +27,7 @@ extension SpyPerformer {
         if transfer.destination != nil {
             // The download's final report follows the write (see `download`).
             guard response.isSuccess else { return }
-            report(fractions, of: Int64(response.body.count), to: progress)
+            reportDownload(fractions, of: response, to: progress)
             return
         }
         let total = try length(of: request.body, builtInto: response.urlRequest)

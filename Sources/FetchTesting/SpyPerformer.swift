@@ -127,7 +127,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         case .response(let response):
             pendingCall.complete(with: .success(response))
         case .failure(let error):
-            pendingCall.complete(with: .failure(error))
+            pendingCall.complete(with: .failure(Self.failure(error, for: call)))
         case .hold:
             lock.withLock { held.append(pendingCall) }
         case nil:

@@ -13,6 +13,8 @@ extension Request {
     /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
     /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
     /// an upload (``RequestOptions/transfer`` without a destination) has a body.
+    /// A download whose destination has a partial download to resume gets `Range` and
+    /// `If-Range` for the rest (see ``PartialDownload``).
     /// Every header field is checked once, on the finished request.
     /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
     /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
@@ -23,7 +25,7 @@ extension Request {
         if let transfer = options.transfer, transfer.destination == nil, body == nil {
             throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
         }
-        let urlRequest: URLRequest
+        var urlRequest: URLRequest
         do {
             urlRequest = try buildURLRequest(checkingHeaders: false)
         } catch let error as FetchError {
@@ -46,6 +48,7 @@ extension Request {
                 throw error.naming(method: method, url: url)
             }
         }
+        if let destination = options.transfer?.destination { urlRequest.askForRest(of: destination) }
         return urlRequest
     }
 }

@@ -35,12 +35,13 @@ final class FileWriter {
         }
     }
 
-    /// Drops what was gathered and empties the file, for a body that starts over (a second
-    /// response on the same task).
-    /// - Throws: an `errno` description when the file cannot be emptied.
-    func restart() throws {
+    /// Drops what was gathered and cuts the file to `offset` bytes, writing on from there:
+    /// 0 for a body that starts over (a second response on the same task, a server that
+    /// ignored a `Range`), the resumed offset for the rest of a partial download.
+    /// - Throws: an `errno` description when the file cannot be cut.
+    func restart(at offset: Int64 = 0) throws {
         count = 0
-        guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw FileWriteError(reason: String(cString: strerror(errno)))
         }
     }

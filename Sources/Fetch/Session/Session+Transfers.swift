@@ -35,6 +35,8 @@ extension Session {
                     settled.body = kept
                 } else {
                     settled.fileURL = try state.commitDownload()
+                    // A 416 said the partial file was the whole body: the call has it all.
+                    if state.answeredWhole { settled.status = 200 }
                 }
                 return settled
             },
@@ -53,7 +55,7 @@ extension Session {
         settle: @escaping Settle, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let handle = CancellationHandle()
-        let urlRequest: URLRequest
+        var urlRequest: URLRequest
         let transfer: TransferState
         let form = request.body?.streamedForm
         let formFile = form.map { _ in
@@ -62,7 +64,7 @@ extension Session {
         do {
             urlRequest = try prepare(request, options: options)
             transfer = TransferState(
-                staged: try destination.map { try StagedDownload($0, for: request) }, uploadFile: formFile,
+                staged: try destination.map { try StagedDownload($0, for: request, sending: &urlRequest) }, uploadFile: formFile,
                 uploadLength: request.body?.knownLength, progress: progress, queue: completionQueue
             )
         } catch {
@@ -70,8 +72,9 @@ extension Session {
             completionQueue.async { completion(.failure(named)) }
             return handle
         }
+        let sent = urlRequest
         guard let form, let formFile else {
-            launch(request, urlRequest, upload: request.body?.fileURL, transfer, handle, deadline, settle, completion)
+            launch(request, sent, upload: request.body?.fileURL, transfer, handle, deadline, settle, completion)
             return handle
         }
         let cancelAllCount = self.cancelAllCount
@@ -87,7 +90,7 @@ extension Session {
                 transfer.events.async { completion(.failure(named)) }
                 return
             }
-            self.launch(request, urlRequest, upload: formFile, transfer, handle, deadline, settle, completion)
+            self.launch(request, sent, upload: formFile, transfer, handle, deadline, settle, completion)
             // A cancelAll between the check above and the admission did not see this upload:
             // it bumped the count before looking, so the count tells.
             if isCancelled() { handle.cancel() }
@@ -106,13 +109,59 @@ extension Session {
         let state = taskState(
             for: request, urlRequest, options: request.options, deadline: deadline, bodyFile: file, transfer: transfer
         ) { result in
+            if transfer.startsOver {
+                transfer.close()
+                self.startOver(request, urlRequest, transfer, handle, deadline, settle, completion)
+                return
+            }
             let outcome = result.flatMap { response in Result { try settle(response, transfer) } }
-            transfer.close()
+            transfer.close(keepingPartial: Self.keepsPartial(after: outcome))
             transfer.events.async { completion(outcome.mapError { Self.naming($0, request) }) }
         }
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
         admit(state)
-        handle.setAction { state.fail(state.error(.cancelled, "cancelled")) }
+        let keepSwitch = request.options.transfer?.keepSwitch
+        handle.setAction {
+            // The file is settled before the call fails, so the caller finds it kept or gone.
+            transfer.stop(keeping: keepSwitch?.keepsPartial ?? false)
+            state.fail(state.error(.cancelled, "cancelled"))
+        }
+    }
+
+    /// Whether a download that ended with `outcome` keeps its partial file for a resume (when
+    /// it can be resumed): after a lost connection and the like, and after a response that was
+    /// not written to it (a 503, say: a retry resumes).
+    private static func keepsPartial(after outcome: Result<Response, any Error>) -> Bool {
+        switch outcome {
+        case .success: return true
+        case .failure(let error): return PartialDownload.keeps(after: error)
+        }
+    }
+
+    /// Sends a download again from the first byte, once its partial file turned out not to
+    /// continue the resource (a 416, a 206 of another version; see ``ResumeAnswer/startOver``):
+    /// the same request without `Range` and `If-Range`, with the same handle and completion.
+    private func startOver(
+        _ request: any Request, _ urlRequest: URLRequest, _ previous: TransferState, _ handle: CancellationHandle,
+        _ deadline: Duration?, _ settle: @escaping Settle,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        var fresh = urlRequest
+        fresh.setValue(nil, forHTTPHeaderField: "Range")
+        fresh.setValue(nil, forHTTPHeaderField: "If-Range")
+        let transfer: TransferState
+        do {
+            let staged = try request.options.transfer?.destination.map {
+                try StagedDownload($0, for: request, sending: &fresh)
+            }
+            transfer = TransferState(staged: staged, uploadFile: nil, uploadLength: nil,
+                                     progress: request.options.transfer?.progress, queue: completionQueue)
+        } catch {
+            let named = Self.naming(error, request)
+            previous.events.async { completion(.failure(named)) }
+            return
+        }
+        launch(request, fresh, upload: nil, transfer, handle, deadline, settle, completion)
     }
 
     /// Makes and resumes the first task of a transfer, where every task of the session

@@ -23,14 +23,21 @@ final class TransferState: @unchecked Sendable {
 
     private var throttle = ProgressThrottle()
     private let writer: FileWriter?
+    /// The bytes in a download's file: counted from its start, a resumed one included.
     private var received: Int64 = 0
     private var expected: Int64?
     private var errorBody: Data?
     private var sent: Int64 = 0
     /// No more body bytes are taken (the transfer ended or a write failed).
     private var closed = false
-    /// The partial file was moved into place or deleted.
+    /// The partial file was moved into place, kept or deleted.
     private var settled = false
+    /// What the head of a download's response means for its file (``ResumeAnswer``).
+    private var answer: ResumeAnswer?
+    /// Whether the partial file on disk can be resumed (it has a ``PartialRecord``).
+    private var resumable: Bool
+    /// Whether the caller cancelled the transfer (see ``stop(keeping:)``).
+    private var stopped = false
 
     /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
     /// per 16 KiB chunk, so the delegate queue keeps up with the network.
@@ -48,6 +55,7 @@ final class TransferState: @unchecked Sendable {
         self.uploadFile = uploadFile
         self.uploadLength = uploadLength
         self.progress = progress
+        resumable = staged?.resume != nil
         writer = staged.map { FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize) }
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
@@ -57,22 +65,67 @@ final class TransferState: @unchecked Sendable {
     /// Whether the body goes to a file (a download) rather than to the ``TaskState``.
     var isDownload: Bool { staged != nil }
 
-    /// Takes the response of a download. A 2xx body goes to the file, another one into
-    /// memory (up to a limit) for the error.
-    /// - Returns: the failure to fail the request with, when emptying the file failed.
+    /// Takes the response of a download. A 2xx body goes to the file (after what a resumed
+    /// download has, for a 206 that continues it), another one into memory (up to a limit)
+    /// for the error; see ``ResumeAnswer``.
+    /// - Returns: the failure to fail the request with: a `Content-Range` that does not
+    ///   match the request, a partial file to start over (``startsOver``), a failed write.
     func receive(_ response: URLResponse) -> FetchError? {
         guard let staged else { return nil }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let http = response as? HTTPURLResponse
+        let headers = http.map(HTTPHeaders.init(of:)) ?? HTTPHeaders()
+        let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         return lock.withLock {
             // After `close()` the file is closed and its descriptor may belong to another file.
             if closed { return nil }
-            expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-            errorBody = (200..<300).contains(status) ? nil : Data()
-            guard received > 0 else { return nil }
-            received = 0
-            let error = write(to: staged) { try writer?.restart() }
+            let error = begin(staged, status: http?.statusCode ?? 0, headers: headers, length: length)
             closed = error != nil
             return error
+        }
+    }
+
+    /// Prepares the file for the body of a response; called under `lock`.
+    private func begin(_ staged: StagedDownload, status: Int, headers: HTTPHeaders, length: Int64?) -> FetchError? {
+        let answer: ResumeAnswer
+        do {
+            answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: staged.resume)
+        } catch {
+            return error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)")
+        }
+        self.answer = answer
+        errorBody = nil
+        switch answer {
+        case .notABody:
+            errorBody = Data()
+            return nil
+        case .startOver:
+            return Self.startOver
+        case .whole(let total):
+            (received, expected) = (total, total)
+            return nil
+        case .fresh(let total), .append(_, let total):
+            return write(to: staged) {
+                let (offset, canResume) = try staged.begin(answer, headers: headers)
+                try writer?.restart(at: offset)
+                (received, expected, resumable) = (offset, total, canResume)
+                if offset > 0 { deliver(TransferProgress(completedBytes: offset, expectedBytes: total)) }
+            }
+        }
+    }
+
+    /// The error a download's attempt ends with when its partial file cannot be resumed and
+    /// the request is sent again from the first byte (see ``startsOver``).
+    static let startOver = FetchError(.badServerResponse, reason: "the partial download cannot be resumed")
+
+    /// Whether the response said the partial file cannot be resumed: the attempt ended with
+    /// ``startOver``, and the request must be sent again without `Range`.
+    var startsOver: Bool { lock.withLock { answer == .startOver } }
+
+    /// Whether a 416 said the partial file already holds the whole body.
+    var answeredWhole: Bool {
+        lock.withLock {
+            if case .whole = answer { return true }
+            return false
         }
     }
 
@@ -87,6 +140,8 @@ final class TransferState: @unchecked Sendable {
                 errorBody = kept
                 return nil
             }
+            // A 416's body (the file is whole already) goes nowhere.
+            if case .whole = answer { return nil }
             received += Int64(data.count)
             // A compressed body decodes to more bytes than its announced length.
             if let known = expected, received > known { expected = nil }
@@ -108,7 +163,7 @@ final class TransferState: @unchecked Sendable {
             try body()
             return nil
         } catch {
-            return FetchError(.file, reason: "could not write \(staged.partialURL.path): \(error)", underlying: error)
+            return FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
         }
     }
 
@@ -120,21 +175,61 @@ final class TransferState: @unchecked Sendable {
 
     /// Writes what is left, moves the file into place and reports completion.
     /// - Returns: the file.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be written or moved.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be written or moved;
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file does not have
+    ///   the length its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled``
+    ///   when the caller cancelled first.
     func commitDownload() throws -> URL {
         guard let staged else { throw FetchError(.file, reason: "the transfer has no file") }
-        let (total, error): (Int64, FetchError?) = lock.withLock {
-            if closed { return (0, FetchError(.file, reason: "the download was stopped before it completed")) }
+        // Stopped or closed: `stop` or `close` settles the file.
+        let (total, length, error): (Int64, Int64?, FetchError?) = try lock.withLock {
+            if stopped { throw FetchError.cancelled() }
+            if closed { throw FetchError(.file, reason: "the download was stopped before it completed") }
             defer { closed = true; settled = true }
-            return (received, write(to: staged) { try writer?.flush() })
+            var length: Int64?
+            switch answer {
+            case .append(_, let total): length = total
+            case .whole(let total): length = total
+            default: length = nil
+            }
+            return (received, length, write(to: staged) { try writer?.flush() })
         }
         if let error {
             staged.discard()
             throw error
         }
-        let url = try staged.commit()
+        let url = try staged.commit(length: length)
         deliver(.finished(total))
         return url
+    }
+
+    /// Ends a download the caller cancelled, at once, before its request fails: no more
+    /// bytes are written, and the partial file is kept for a later resume (when `keeping`
+    /// and it can be resumed) or deleted, before the caller hears of the cancellation.
+    /// A download whose body had all arrived completes with
+    /// ``FetchError/Code-swift.enum/cancelled`` instead of moving the file into place.
+    func stop(keeping: Bool) {
+        guard let staged else { return }
+        let keep: Bool? = lock.withLock {
+            stopped = true
+            if settled { return nil }
+            defer { closed = true; settled = true }
+            return keeping && flushesForResume()
+        }
+        guard let keep else { return }
+        if keep { staged.keep() } else { staged.discard() }
+    }
+
+    /// Whether the partial file can be kept for a resume, after writing out what is
+    /// gathered; called under `lock`, before `closed` is set.
+    private func flushesForResume() -> Bool {
+        guard resumable, !closed else { return false }
+        do {
+            try writer?.flush()
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: Upload
@@ -160,14 +255,18 @@ final class TransferState: @unchecked Sendable {
 
     // MARK: End
 
-    /// Ends the transfer: deletes the partial download and the temporary upload file;
-    /// later bytes are dropped. Safe to call more than once.
-    func close() {
-        let discard = lock.withLock {
+    /// Ends the transfer: deletes the temporary upload file, and the partial download unless
+    /// `keepingPartial` and it can be resumed (then it is kept, with what is gathered written
+    /// out); later bytes are dropped. Safe to call more than once.
+    func close(keepingPartial: Bool = false) {
+        let keep: Bool? = lock.withLock {
+            if settled { return nil }
             defer { closed = true; settled = true }
-            return !settled
+            return keepingPartial && flushesForResume()
         }
-        if discard { staged?.discard() }
+        if let staged, let keep {
+            if keep { staged.keep() } else { staged.discard() }
+        }
         if let uploadFile { unlink(uploadFile.path) }
     }
 
@@ -176,5 +275,15 @@ final class TransferState: @unchecked Sendable {
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { progress(report) }
+    }
+}
+
+extension HTTPHeaders {
+    /// The header fields of `response`.
+    init(of response: HTTPURLResponse) {
+        self.init()
+        for (name, value) in response.allHeaderFields {
+            add(String(describing: name), String(describing: value))
+        }
     }
 }

@@ -16,6 +16,9 @@ public struct DownloadDestination: Sendable {
     enum Kind: Sendable {
         case file(URL, replacing: Bool)
         case temporary(folder: URL)
+        /// A temporary file whose name was chosen when the call started, so that every
+        /// attempt of the call (a retry resumes) writes the same partial file.
+        case namedTemporary(URL)
     }
 
     let kind: Kind
@@ -44,26 +47,6 @@ public struct DownloadDestination: Sendable {
         return false
     }
 
-    /// Writes `data` to the destination by the same rules as a download (for test doubles
-    /// and stubs that answer downloads from bytes in memory).
-    /// - Parameters:
-    ///   - data: the whole body to write.
-    ///   - request: the request being answered; names a temporary file's extension.
-    /// - Returns: the file written.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
-    ///   not be replaced, or cannot be written.
-    public func write(_ data: Data, for request: any Request) throws -> URL {
-        let staged = try StagedDownload(self, for: request)
-        do {
-            try staged.handle.write(contentsOf: data)
-            return try staged.commit()
-        } catch {
-            staged.discard()
-            throw error as? FetchError
-                ?? FetchError(.file, reason: "could not write \(staged.partialURL.path): \(error)", underlying: error)
-        }
-    }
-
     /// The final file URL for a download of `request`, checked against the rules.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file exists and may not be replaced.
     func resolve(for request: any Request) throws -> URL {
@@ -76,10 +59,36 @@ public struct DownloadDestination: Sendable {
                 if !replacing { throw Self.exists(url) }
             }
             return url
+        case .namedTemporary(let url):
+            return url
         case .temporary(let folder):
             let suffix = request.url.pathExtension.isEmpty ? "" : "." + request.url.pathExtension
             return folder.appendingPathComponent("fetch-" + UUID().uuidString + suffix)
         }
+    }
+
+    /// This destination with a temporary file's name chosen now, for every attempt of one call.
+    func named(for request: any Request) -> DownloadDestination {
+        guard case .temporary = kind, let url = try? resolve(for: request) else { return self }
+        return DownloadDestination(kind: .namedTemporary(url))
+    }
+
+    /// Deletes what a call to this destination that failed with `error` left, unless a
+    /// later download to the same `.file` destination can resume it: the call failed with
+    /// one of ``PartialDownload/resumableCodes``, or was cancelled with `keeping` on.
+    func abandonPartial(after error: any Error, keeping: Bool) {
+        let url: URL
+        switch kind {
+        case .file(let named, _):
+            let cancelled = (error as? FetchError)?.code == .cancelled
+            if PartialDownload.keeps(after: error) || (keeping && cancelled) { return }
+            url = named
+        case .namedTemporary(let named):
+            url = named
+        case .temporary:
+            return
+        }
+        PartialDownload.discard(for: url)
     }
 
     static func exists(_ url: URL) -> FetchError {

@@ -20,21 +20,28 @@ public struct DownloadedFile: Sendable {
 
     /// The result of a download from the response a performer delivered: the file it wrote
     /// (``Response/fileURL``), or, when it answered with the body in memory (a test double,
-    /// a layer that recovered an error), that body written to `destination` by the same rules.
+    /// a layer that recovered an error), that body written to `destination` by the same
+    /// rules, a 206 that continues a partial download appended to it.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status other than 2xx;
-    ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written.
+    ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written;
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a partial download cannot be
+    ///   continued with it.
     init(_ response: Response, writingTo destination: DownloadDestination, for request: any Request,
          progress: (@Sendable (TransferProgress) -> Void)?) throws {
-        guard response.isSuccess else { throw FetchError.httpStatus(response) }
         var bodiless = response
         bodiless.fileURL = nil
         bodiless.body = Data()
-        if let written = response.fileURL {
+        if let written = response.fileURL, response.isSuccess {
             self.init(response: bodiless, fileURL: written)
             return
         }
-        let file = try destination.write(response.body, for: request)
-        progress?(.finished(Int64(response.body.count)))
+        // A 416 to Fetch's own `Range` may say the partial file is whole already.
+        guard response.isSuccess || (response.status == 416 && response.fileURL == nil) else {
+            throw FetchError.httpStatus(response)
+        }
+        let (file, size, whole) = try destination.write(response, for: request)
+        if whole { bodiless.status = 200 }
+        progress?(.finished(size))
         self.init(response: bodiless, fileURL: file)
     }
 }

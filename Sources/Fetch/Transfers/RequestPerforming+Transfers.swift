@@ -12,32 +12,49 @@ extension RequestPerforming {
     ///
     /// A 2xx response ends in `destination`; any other status fails the call with
     /// ``FetchError/Code-swift.enum/httpStatus``, whose `response` holds the status, the
-    /// headers and the first bytes of the error body, and leaves no file behind. A failed
-    /// or cancelled download leaves no file behind either. Layers see the response before
-    /// it becomes a file: a retry policy or a refresh handler acts on its status as for
-    /// any call, and each new attempt starts the file again.
+    /// headers and the first bytes of the error body, and leaves no file behind. Layers see
+    /// the response before it becomes a file: a retry policy or a refresh handler acts on
+    /// its status as for any call.
+    ///
+    /// A download that fails with one of ``PartialDownload/resumableCodes``, or that is
+    /// cancelled with ``DownloadHandle/cancelKeepingPartial()``, keeps what it received next
+    /// to `destination` when the server allows resuming; the next attempt (a retry) or the
+    /// next download to the same `.file` destination asks only for the rest (`Range` with
+    /// `If-Range`). Any other end leaves no partial file behind, and a `.temporaryFile`
+    /// download resumes only within its own call.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
     ///   - progress: called with the bytes received so far, at most about 20 times a second,
-    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`.
+    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`;
+    ///     a resumed download counts from the bytes it already had.
     ///   - completion: called once with the file and the response, or an error.
-    /// - Returns: a handle that cancels the download.
+    /// - Returns: a handle that cancels the download, deleting what it received, or keeps it
+    ///   for a later resume.
     @discardableResult
     public func download(
         _ request: any Request,
         to destination: DownloadDestination,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
-    ) -> any Cancellable {
+    ) -> DownloadHandle {
+        let handle = DownloadHandle()
+        let destination = destination.named(for: request)
+        let keepSwitch = handle.keepSwitch
         let outgoing = LayeredRequest(request, options: {
             $0.transfer = TransferOptions(destination: destination, progress: progress)
+            $0.transfer?.keepSwitch = keepSwitch
         })
-        return perform(outgoing) { result in
-            completion(result.flatMap { response in
+        handle.run(perform(outgoing) { result in
+            let outcome = result.flatMap { response in
                 Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
-            })
-        }
+            }
+            if case .failure(let error) = outcome {
+                destination.abandonPartial(after: error, keeping: keepSwitch.keepsPartial)
+            }
+            completion(outcome)
+        })
+        return handle
     }
 
     /// Performs `request`, whose body is sent from memory, from a file or from a form with

@@ -20,6 +20,8 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     private var waiters: [CheckedContinuation<Value, any Error>] = []
     private let continuation: AsyncStream<TransferProgress>.Continuation
     private let handle = CancellationHandle()
+    /// Cancels a download keeping what it received (see ``cancelKeepingPartial()``).
+    private let keeper = CancellationHandle()
 
     /// The progress reports, in order; the sequence ends when the transfer ends.
     public let progress: AsyncStream<TransferProgress>
@@ -40,6 +42,9 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
         let continuation = transfer.continuation
         let cancellable = start({ continuation.yield($0) }, { transfer.finish($0) })
         transfer.handle.setAction { cancellable.cancel() }
+        if let download = cancellable as? DownloadHandle {
+            transfer.keeper.setAction { download.cancelKeepingPartial() }
+        }
         return transfer
     }
 
@@ -79,5 +84,15 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
         }
         continuation.finish()
         for waiter in toResume { waiter.resume(with: result) }
+    }
+}
+
+extension Transfer where Value == DownloadedFile {
+    /// Cancels the download and keeps what it received next to its destination, so that the
+    /// next download to the same destination resumes from there; see
+    /// ``DownloadHandle/cancelKeepingPartial()``.
+    public func cancelKeepingPartial() {
+        keeper.cancel()
+        cancel()
     }
 }

@@ -228,6 +228,62 @@ def send_bytes(handler, method, query, *_):
         handler.server.record({"aborted": "/bytes", "sent": sent, "tag": query.get("tag")})
 
 
+# Resumable downloads: `n` bytes (1 MiB at most) where byte i is (i + version) % 256, a
+# strong ETag naming the version, `Range: bytes=a-` honoured when `If-Range` matches.
+# The first request of a `tag` is cut: it announces the whole body, sends `cut` bytes and
+# closes the connection (chunked with `chunked=1`, never sending the last chunk).
+
+
+def ranged(handler, method, query, headers, body):
+    """A resource that honours ranges: 206 for `bytes=a-` (off by `shift` bytes in its
+    Content-Range when given), 416 with `bytes */n` past the end."""
+    serve_ranged(handler, query, headers, version=0, honours_range=True)
+
+
+def ranged_ignoring(handler, method, query, headers, body):
+    """The same resource from a server that ignores Range: always 200 and the whole body."""
+    serve_ranged(handler, query, headers, version=0, honours_range=False)
+
+
+def ranged_changing(handler, method, query, headers, body):
+    """A resource that changes between requests of a tag: request k is version k (its bytes
+    and its ETag), so a resumed request's If-Range no longer matches and gets a 200."""
+    serve_ranged(handler, query, headers, version=handler.server.attempt(query.get("tag", "")) - 1,
+                 honours_range=True, counted=True)
+
+
+def serve_ranged(handler, query, headers, version, honours_range, counted=False):
+    count = min(int(query.get("n", "1000")), len(PATTERN) - 256)
+    content = PATTERN[version % 256: version % 256 + count]
+    etag = f'"v{version}-{count}"'
+    attempt = handler.server.attempt(query.get("tag", "")) if not counted else version + 1
+    asked = headers.get("range", [""])[0]
+    guard = headers.get("if-range", [etag])[0]
+    start = None
+    if honours_range and asked.startswith("bytes=") and asked.endswith("-") and guard == etag:
+        start = int(asked[len("bytes="):-1])
+    base = {"ETag": etag, "Accept-Ranges": "bytes" if honours_range else "none",
+            "Content-Type": "application/octet-stream", "Connection": "close"}
+    if start is not None and start >= count:
+        reply(handler.request, 416, b"", dict(base, **{"Content-Range": f"bytes */{count}"}),
+              reason="Range Not Satisfiable")
+        return
+    status, reason, part = 200, "OK", content
+    if start is not None:
+        status, reason, part = 206, "Partial Content", content[start:]
+        shifted = start + int(query.get("shift", "0"))
+        base["Content-Range"] = f"bytes {shifted}-{shifted + len(part) - 1}/{count}"
+    cut = int(query["cut"]) if "cut" in query and attempt == 1 else None
+    chunked = query.get("chunked") == "1"
+    base.update({"Transfer-Encoding": "chunked"} if chunked else {"Content-Length": str(len(part))})
+    head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in base.items()) + "\r\n"
+    sent = part if cut is None else part[:cut]
+    payload = (f"{len(sent):x}\r\n".encode() + sent + b"\r\n" if sent else b"") if chunked else sent
+    if chunked and cut is None:
+        payload += b"0\r\n\r\n"
+    handler.request.sendall(head.encode("latin-1") + payload)
+
+
 # Redirects
 
 
@@ -338,6 +394,9 @@ BEHAVIOURS = {
     "/set-cookie": set_cookie,
     "/slow": slow,
     "/bytes": send_bytes,
+    "/ranged": ranged,
+    "/ranged-ignoring": ranged_ignoring,
+    "/ranged-changing": ranged_changing,
     "/redirect": redirect,
     "/chain": chain,
     "/_most-at-once": most_at_once,
@@ -359,6 +418,7 @@ class Server(socketserver.ThreadingTCPServer):
         self.sinks = {}
         self.active = {}
         self.peak = {}
+        self.attempts = {}
 
     def record(self, entry):
         with self.lock:
@@ -367,6 +427,12 @@ class Server(socketserver.ThreadingTCPServer):
     def seen(self):
         with self.lock:
             return list(self.log)
+
+    def attempt(self, tag):
+        """Counts a request of `tag` and returns its number: 1 for the first."""
+        with self.lock:
+            self.attempts[tag] = self.attempts.get(tag, 0) + 1
+            return self.attempts[tag]
 
     def enter(self, group):
         with self.lock:

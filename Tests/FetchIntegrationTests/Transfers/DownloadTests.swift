@@ -218,7 +218,7 @@ extension TransferTests {
         /// Files Fetch names in the temporary folder (partial downloads, encoded forms).
         static func fetchFilesInTemporaryFolder() throws -> Set<String> {
             let names = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            return Set(names.filter { $0.hasPrefix(".fetch-") || $0.hasPrefix("fetch-upload-") })
+            return Set(names.filter { $0.hasPrefix(".fetch-") || $0.hasPrefix("fetch-upload-") || $0.contains(".fetchpart") })
         }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What a download that stopped before its end left next to its destination, for the next
+/// download to the same destination to resume.
+///
+/// ```swift
+/// if let partial = PartialDownload.existing(for: reportURL) {
+///     print("\(partial.receivedBytes) bytes already here")     // the next download resumes
+/// }
+/// PartialDownload.discard(for: reportURL)                       // or give up on it
+/// ```
+///
+/// A download keeps its partial file (`<destination>.fetchpart`, with a small record in
+/// `<destination>.fetchpart.json`) when it fails with one of ``resumableCodes`` or is
+/// cancelled with ``DownloadHandle/cancelKeepingPartial()``, and only when the server gave
+/// a strong validator (see the README's Transfers section). Any other end deletes it.
+public struct PartialDownload: Sendable, Hashable {
+    /// The destination the download was writing to.
+    public let destination: URL
+    /// The file holding the bytes received so far.
+    public let fileURL: URL
+    /// How many bytes of the body are on disk.
+    public let receivedBytes: Int64
+    /// The whole body's size, when the server announced it.
+    public let expectedBytes: Int64?
+
+    /// The failures after which a download keeps its partial file: the connection was lost,
+    /// stalled, or could not be made. A retry policy retries the same codes by default, and
+    /// each retry resumes.
+    public static let resumableCodes: Set<FetchError.Code> = [.connectionLost, .timedOut, .notConnected, .cannotConnect]
+
+    /// The partial download kept for `destination`, or `nil` when there is none that the
+    /// next download can resume.
+    public static func existing(for destination: URL) -> PartialDownload? {
+        let files = PartialFiles(finalURL: destination)
+        guard let point = ResumePoint(files, for: files.readRecord().flatMap { URL(string: $0.url) }) else { return nil }
+        return PartialDownload(destination: destination, fileURL: files.bytesURL, receivedBytes: point.size,
+                               expectedBytes: point.record.length)
+    }
+
+    /// Deletes the partial download kept for `destination`, unless a download to it is under way.
+    /// - Returns: whether nothing is left (there was nothing, or it was deleted).
+    @discardableResult
+    public static func discard(for destination: URL) -> Bool {
+        let files = PartialFiles(finalURL: destination)
+        let descriptor = open(files.bytesURL.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            unlink(files.recordURL.path)
+            return true
+        }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        files.remove()
+        return true
+    }
+
+    /// Whether a download that failed with `error` keeps its partial file.
+    static func keeps(after error: any Error) -> Bool {
+        guard let error = error as? FetchError else { return false }
+        return resumableCodes.contains(error.code)
+    }
+}
+
+/// The caller's choice, made when cancelling a download, to keep what it has for a later
+/// resume; it travels down the layers in ``TransferOptions`` to the performer that writes
+/// the file.
+final class KeepPartialSwitch: Sendable {
+    private let isOn = Locked(false)
+
+    /// Whether the caller asked to keep the partial file.
+    var keepsPartial: Bool { isOn.withLock { $0 } }
+
+    /// Asks to keep the partial file when the download is cancelled.
+    func turnOn() { isOn.withLock { $0 = true } }
+}

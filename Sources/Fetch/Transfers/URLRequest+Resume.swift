@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// Asks for the rest of the partial download kept for `destination`, if there is one that
+    /// can be resumed: `Range: bytes=<size>-` with its validator in `If-Range`. A request that
+    /// sets its own `Range` or `If-Range` is left as it is, and downloads from the first byte.
+    mutating func askForRest(of destination: DownloadDestination) {
+        guard let url = destination.namedURL,
+              value(forHTTPHeaderField: "Range") == nil, value(forHTTPHeaderField: "If-Range") == nil,
+              let point = ResumePoint(PartialFiles(finalURL: url), for: self.url) else { return }
+        setValue(point.range, forHTTPHeaderField: "Range")
+        setValue(point.validator, forHTTPHeaderField: "If-Range")
+    }
+}
+
+extension DownloadDestination {
+    /// The file a download to this destination ends in, when its name is known before the
+    /// download starts.
+    var namedURL: URL? {
+        switch kind {
+        case .file(let url, _), .namedTemporary(let url): return url
+        case .temporary: return nil
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Fetch
+
+/// Resumable downloads through `Session` against real servers: the fault server's ranged
+/// resources (cut mid-body, ignoring ranges, changing between requests) and httpbin's
+/// `/range/N` and `/drip`.
+@Suite(.loopbackServers)
+struct ResumeTests {
+    static let size = 1_000_000
+    static let cut = 300_000
+
+    /// A session that retries at once, three attempts in all.
+    static var retrying: RetryingPerformer<Session> {
+        Session().retrying(.constant(maxAttempts: 3, delay: .milliseconds(10)))
+    }
+
+    /// The bytes of the fault server's ranged resource: byte i is (i + version) % 256.
+    static func resource(_ count: Int = size, version: Int = 0) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 + version) })
+    }
+
+    @Test func aRetryResumesADownloadCutMidBodyAndTheFileIsTheWholeBody() async throws {
+        // Given a resource whose first transfer breaks off after 300,000 of its 1,000,000 bytes
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let tag = uniqueTag()
+        let log = ProgressLog()
+        let request = BasicRequest(url: faults.url("/ranged?n=\(Self.size)&cut=\(Self.cut)&tag=\(tag)"))
+
+        // When it is downloaded through a retry policy
+        let file = try await Self.retrying.download(request, to: .file(folder.file("big.bin")), progress: log.record)
+
+        // Then the second request asked only for the rest, guarded by the first one's ETag
+        let seen = try await faults.seen(tag: tag)
+        #expect(seen.map { $0.header("range") } == [nil, "bytes=\(Self.cut)-"])
+        #expect(seen.last?.header("if-range") == "\"v0-\(Self.size)\"")
+        // And the file's SHA-256 is the whole body's, with nothing else left beside it
+        #expect(file.status == 206)
+        #expect(SHA256.hex(try Data(contentsOf: file.fileURL)) == SHA256.hex(Self.resource()))
+        #expect(try folder.contents() == ["big.bin"])
+        // And progress went on from the 300,000 bytes on disk, out of the whole length
+        let resumed = try #require(log.all.firstIndex(of: TransferProgress(completedBytes: Int64(Self.cut), expectedBytes: Int64(Self.size))))
+        #expect(log.all[resumed...].allSatisfy { $0.completedBytes >= Int64(Self.cut) && $0.expectedBytes == Int64(Self.size) })
+        #expect(log.all.last == .finished(Int64(Self.size)))
+    }
+
+    @Test func aLostConnectionKeepsThePartialFileForTheNextDownload() async throws {
+        // Given a download that breaks off after 300,000 bytes, with no retry
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let destination = folder.file("big.bin")
+        let request = BasicRequest(url: faults.url("/ranged?n=\(Self.size)&cut=\(Self.cut)&tag=\(uniqueTag())"))
+        let session = Session()
+        await #expect { _ = try await session.download(request, to: .file(destination)) } throws: {
+            ($0 as? FetchError)?.code == .connectionLost
+        }
+        // Then the bytes that arrived wait next to the destination, all written out
+        #expect(PartialDownload.existing(for: destination)?.receivedBytes == Int64(Self.cut))
+        #expect(try folder.contents() == ["big.bin.fetchpart", "big.bin.fetchpart.json"])
+
+        // When the same file is downloaded again
+        let file = try await session.download(request, to: .file(destination))
+
+        // Then it resumed, and the file is whole
+        #expect(file.status == 206)
+        #expect(SHA256.hex(try Data(contentsOf: destination)) == SHA256.hex(Self.resource()))
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
+    @Test func aServerThatIgnoresRangeRestartsTheFileFromZero() async throws {
+        // Given a server that cuts the first transfer and answers every Range with the whole body
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let tag = uniqueTag()
+        let request = BasicRequest(url: faults.url("/ranged-ignoring?n=\(Self.size)&cut=\(Self.cut)&tag=\(tag)"))
+        // When a retry resumes it
+        let file = try await Self.retrying.download(request, to: .file(folder.file("big.bin")))
+        // Then the 200 replaced the partial file rather than following it
+        #expect(try await faults.seen(tag: tag).map { $0.header("range") } == [nil, "bytes=\(Self.cut)-"])
+        #expect(file.status == 200)
+        #expect(SHA256.hex(try Data(contentsOf: file.fileURL)) == SHA256.hex(Self.resource()))
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
+    @Test func aResourceWhoseETagChangedIsDownloadedAgainWhole() async throws {
+        // Given a resource that changes between requests, the first one cut
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let tag = uniqueTag()
+        let request = BasicRequest(url: faults.url("/ranged-changing?n=\(Self.size)&cut=\(Self.cut)&tag=\(tag)"))
+        // When a retry resumes it
+        let file = try await Self.retrying.download(request, to: .file(folder.file("big.bin")))
+        // Then If-Range named the old version, the server sent the new one whole, and the file is the new one
+        let seen = try await faults.seen(tag: tag)
+        #expect(seen.last?.header("if-range") == "\"v0-\(Self.size)\"")
+        #expect(file.status == 200)
+        #expect(file.response.headers["ETag"] == "\"v1-\(Self.size)\"")
+        #expect(SHA256.hex(try Data(contentsOf: file.fileURL)) == SHA256.hex(Self.resource(version: 1)))
+    }
+
+    @Test func a416ThatNamesThePartialFilesSizeFinishesTheDownload() async throws {
+        // Given a chunked body (no length announced) whose every byte arrives, but not its last chunk
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let tag = uniqueTag()
+        let count = 100_000
+        let request = BasicRequest(url: faults.url("/ranged?n=\(count)&cut=\(count)&chunked=1&tag=\(tag)"))
+        // When a retry asks for what follows
+        let file = try await Self.retrying.download(request, to: .file(folder.file("big.bin")))
+        // Then the server's 416 says there is nothing more, and the file is whole
+        #expect(try await faults.seen(tag: tag).map { $0.header("range") } == [nil, "bytes=\(count)-"])
+        #expect(file.status == 200)
+        #expect(SHA256.hex(try Data(contentsOf: file.fileURL)) == SHA256.hex(Self.resource(count)))
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
+    @Test func a416ForAnotherLengthStartsOverWithinTheCall() async throws {
+        // Given a kept partial file longer than the resource (of unknown length when kept)
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let destination = folder.file("big.bin")
+        let tag = uniqueTag()
+        let count = 1000
+        let request = BasicRequest(url: faults.url("/ranged?n=\(count)&tag=\(tag)"))
+        let head = Response(urlRequest: URLRequest(url: request.url), status: 200, headers: ["ETag": "\"v0-\(count)\""])
+        #expect(try DownloadDestination.file(destination).keepPartial(Data(count: 1500), of: head, for: request))
+        // When it is downloaded
+        let file = try await Session().download(request, to: .file(destination))
+        // Then the 416 made it start over at once, without Range, in the same call
+        #expect(try await faults.seen(tag: tag).map { $0.header("range") } == ["bytes=1500-", nil])
+        #expect(file.status == 200)
+        #expect(try Data(contentsOf: destination) == Self.resource(count))
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
+    @Test func aContentRangeThatDoesNotMatchTheRequestFailsWithoutAFile() async throws {
+        // Given a server whose 206 starts 7 bytes after the byte asked for
+        let faults = try LoopbackServers.require().faults
+        let folder = try ScratchFolder()
+        let request = BasicRequest(url: faults.url("/ranged?n=\(Self.size)&cut=\(Self.cut)&shift=7&tag=\(uniqueTag())"))
+        // When a retry resumes the cut download; Then it fails with a named error
+        let error = await #expect(throws: FetchError.self) {
+            try await Self.retrying.download(request, to: .file(folder.file("big.bin")))
+        }
+        #expect(error?.code == .badServerResponse)
+        #expect(error?.description.contains("bytes 300007-") == true)
+        // And neither a corrupt file nor the partial one is left
+        #expect(try folder.contents() == [])
+    }
+
+    @Test func httpbinRangeResumesAfterTheCallerCancelsKeepingThePartialFile() async throws {
+        // Given httpbin's /range/102400, sent slowly, and a transfer to a file
+        let httpbin = try LoopbackServers.require().httpbin
+        let folder = try ScratchFolder()
+        let destination = folder.file("range.bin")
+        let request = BasicRequest(url: httpbin.url("/range/102400?chunk_size=1024&duration=2"))
+        let session = Session()
+        let transfer = session.downloading(request, to: .file(destination))
+        // When the caller stops it keeping what it has, once 10 KiB have arrived
+        for await progress in transfer.progress where progress.completedBytes >= 10_240 {
+            transfer.cancelKeepingPartial()
+            break
+        }
+        await #expect { _ = try await transfer.value } throws: { ($0 as? FetchError)?.code == .cancelled }
+        let kept = try #require(PartialDownload.existing(for: destination))
+        #expect(kept.receivedBytes >= 10_240)
+        #expect(kept.expectedBytes == 102_400)
+
+        // And downloads it again
+        let log = ProgressLog()
+        let file = try await session.download(request, to: .file(destination), progress: log.record)
+
+        // Then it resumed where it stopped, and the file is httpbin's whole body
+        #expect(file.status == 206)
+        #expect(file.response.headers["Content-Range"] == "bytes \(kept.receivedBytes)-102399/102400")
+        #expect(log.all.first?.completedBytes == kept.receivedBytes)
+        let expected = Data((0..<102_400).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        #expect(SHA256.hex(try Data(contentsOf: destination)) == SHA256.hex(expected))
+        #expect(try folder.contents() == ["range.bin"])
+    }
+
+    @Test func aResponseWithoutAValidatorIsNeverKept() async throws {
+        // Given httpbin's /drip, which has no ETag or Last-Modified, sent slowly
+        let httpbin = try LoopbackServers.require().httpbin
+        let folder = try ScratchFolder()
+        let destination = folder.file("drip.bin")
+        let transfer = Session().downloading(BasicRequest(url: httpbin.url("/drip?numbytes=2000&duration=2&delay=0")),
+                                             to: .file(destination))
+        // When the caller stops it keeping what it has, once bytes have arrived
+        for await progress in transfer.progress where progress.completedBytes > 0 {
+            transfer.cancelKeepingPartial()
+            break
+        }
+        await #expect { _ = try await transfer.value } throws: { ($0 as? FetchError)?.code == .cancelled }
+        // Then nothing is kept: without a validator, a resume could mix two versions
+        #expect(PartialDownload.existing(for: destination) == nil)
+        #expect(try folder.contents() == [])
+    }
+
+    @Test func httpbinBytesDownloadsWholeWithoutAskingForARange() async throws {
+        // Given httpbin's /bytes/N, which sends no validator, and a kept partial file of another URL
+        let httpbin = try LoopbackServers.require().httpbin
+        let folder = try ScratchFolder()
+        let destination = folder.file("bytes.bin")
+        let other = BasicRequest(url: httpbin.url("/range/1000"))
+        let head = Response(urlRequest: URLRequest(url: other.url), status: 200, headers: ["ETag": "range1000"])
+        #expect(try DownloadDestination.file(destination).keepPartial(Data(count: 100), of: head, for: other))
+        // When /bytes/50000 is downloaded to the same destination, twice with the same seed
+        let request = BasicRequest(url: httpbin.url("/bytes/50000?seed=7"))
+        let file = try await Session().download(request, to: .file(destination))
+        let again = try await Session().download(request, to: .temporaryFile(in: folder.url))
+        // Then the partial file of the other URL was not resumed: each file is the whole body
+        #expect(file.status == 200)
+        #expect(try Data(contentsOf: destination).count == 50_000)
+        #expect(SHA256.hex(try Data(contentsOf: destination)) == SHA256.hex(try Data(contentsOf: again.fileURL)))
+        #expect(PartialDownload.existing(for: destination) == nil)
+    }
+}
