@@ -36,7 +36,7 @@ extension SpyPerformer.Answer {
     /// - Parameters:
     ///   - response: the response, with its whole body (or part, for a 206).
     ///   - bytes: how many bytes of the body arrive before the failure.
-    ///   - code: the failure; ``FetchError/Code-swift.enum/connectionLost`` by default.
+    ///   - code: the failure; `connectionLost` by default.
     public static func cutDownload(_ response: Response, after bytes: Int,
                                    failing code: FetchError.Code = .connectionLost) -> SpyPerformer.Answer {
         var head = response

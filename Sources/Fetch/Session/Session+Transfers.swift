@@ -109,7 +109,8 @@ extension Session {
         let state = taskState(
             for: request, urlRequest, options: request.options, deadline: deadline, bodyFile: file, transfer: transfer
         ) { result in
-            if transfer.startsOver {
+            if case .failure(let error as FetchError) = result, error.reason == TransferState.startOver.reason,
+               transfer.startsOver {
                 transfer.close()
                 self.startOver(request, urlRequest, transfer, handle, deadline, settle, completion)
                 return

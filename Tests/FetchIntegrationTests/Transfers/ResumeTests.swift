@@ -14,7 +14,7 @@ struct ResumeTests {
     static let cut = 300_000
 
     /// A session that retries at once, three attempts in all.
-    static var retrying: RetryingPerformer<Session> {
+    static var retrying: RetryingPerformer {
         Session().retrying(.constant(maxAttempts: 3, delay: .milliseconds(10)))
     }
 
