@@ -16,24 +16,3 @@ extension Response {
         return .seconds(max(0, date.timeIntervalSince(now)))
     }
 }
-
-/// Reads the three date formats RFC 9110 allows in HTTP headers.
-enum HTTPDate {
-    private static let formats = [
-        "EEE, dd MMM yyyy HH:mm:ss zzz",   // IMF-fixdate, the preferred one
-        "EEEE, dd-MMM-yy HH:mm:ss zzz",    // obsolete RFC 850
-        "EEE MMM d HH:mm:ss yyyy",         // obsolete asctime
-    ]
-
-    static func parse(_ text: String) -> Date? {
-        // A formatter per call: only a retryable response with a dated Retry-After gets here.
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in formats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
-    }
-}
