@@ -59,6 +59,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         case layer
         /// A transport failure with no more specific code.
         case transport
+        /// A caching layer was asked to answer from the cache only
+        /// (``CachePolicy/onlyIfCached``) and holds no response it may use.
+        case cacheMiss
     }
 
     /// What kind of failure this is.

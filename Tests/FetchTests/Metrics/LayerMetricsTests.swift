@@ -105,4 +105,20 @@ import FetchTesting
         // Then the entry is one line
         #expect(events.single?.message == "GET http://x/a -> 200 (0.0 ms)")
     }
+
+    @Test func theDescriptionNamesWhatWasMeasuredAndCounted() {
+        // Given metrics with every field set
+        var metrics = ResponseMetrics()
+        metrics.start = Date(timeIntervalSince1970: 0)
+        metrics.queued = .microseconds(100)
+        metrics.timeToFirstByte = .microseconds(2_840)
+        metrics.total = .milliseconds(3)
+        (metrics.redirects, metrics.bytesSent, metrics.bytesReceived) = (2, 10, 412)
+        (metrics.retries, metrics.refreshes, metrics.cache, metrics.shared) = (1, 1, .hit, true)
+
+        // Then the line names each
+        #expect(metrics.description == "queued 0.1 ms, first byte 2.8 ms, total 3.0 ms, sent 10 B, received 412 B, "
+            + "redirects 2, retries 1, refreshes 1, cache hit, shared")
+        #expect(CacheStatus.hit.isFromCache && CacheStatus.revalidated.isFromCache && !CacheStatus.miss.isFromCache)
+    }
 }

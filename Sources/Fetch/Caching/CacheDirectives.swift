@@ -1,0 +1,113 @@
+/// The directives of `Cache-Control` header fields (RFC 9111 section 5.2), for a request or
+/// a response, read leniently: unknown directives are ignored, and a malformed or repeated
+/// value of a directive that sets a time makes that time ``invalid`` rather than failing.
+struct CacheDirectives: Equatable {
+    /// A directive's number of seconds.
+    enum Seconds: Equatable {
+        /// Absent.
+        case absent
+        /// Present with a valid delta-seconds value, at most 2^31 (RFC 9111 section 1.2.2).
+        case value(Int)
+        /// Present without a valid value (not digits, negative, repeated with another value):
+        /// the most restrictive reading applies.
+        case invalid
+    }
+
+    var noStore = false
+    var noCache = false
+    var mustRevalidate = false
+    var isPublic = false
+    var isPrivate = false
+    var onlyIfCached = false
+    var maxAge = Seconds.absent
+    var sharedMaxAge = Seconds.absent
+    var minFresh = Seconds.absent
+    /// `max-stale`: `.value(Int.max)` when present without a value (any staleness).
+    var maxStale = Seconds.absent
+
+    /// The largest delta-seconds a cache has to represent; larger values count as this one.
+    static let greatestSeconds = 1 << 31
+
+    /// The directives of every `Cache-Control` field of `headers`.
+    init(_ headers: HTTPHeaders) {
+        for value in headers.values(for: "Cache-Control") { read(value) }
+    }
+
+    /// The directives of the `Cache-Control` field values of a request.
+    init(fieldValue: String?) {
+        if let fieldValue { read(fieldValue) }
+    }
+
+    /// Whether a response's freshness cannot be trusted: a malformed or repeated `max-age`.
+    var hasInvalidFreshness: Bool { maxAge == .invalid }
+
+    private mutating func read(_ value: String) {
+        for directive in Self.split(value) {
+            let (name, argument) = directive
+            switch name {
+            case "no-store": noStore = true
+            // The qualified forms (`no-cache="Set-Cookie"`) are read as the unqualified one:
+            // stricter, and allowed.
+            case "no-cache": noCache = true
+            case "must-revalidate": mustRevalidate = true
+            case "public": isPublic = true
+            case "private": isPrivate = true
+            case "only-if-cached": onlyIfCached = true
+            case "max-age": maxAge = Self.merge(maxAge, Self.seconds(argument))
+            case "s-maxage": sharedMaxAge = Self.merge(sharedMaxAge, Self.seconds(argument))
+            case "min-fresh": minFresh = Self.merge(minFresh, Self.seconds(argument))
+            case "max-stale": maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))
+            default: break
+            }
+        }
+    }
+
+    /// A repeated directive keeps its value only when both agree.
+    private static func merge(_ old: Seconds, _ new: Seconds) -> Seconds {
+        old == .absent || old == new ? new : .invalid
+    }
+
+    /// Reads delta-seconds: digits only; a value too large for an `Int` or above 2^31 counts as 2^31.
+    static func seconds(_ text: Substring?) -> Seconds {
+        guard let text, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return .invalid }
+        let digits = text.drop { $0 == "0" }
+        guard digits.count <= 10, let value = Int(digits.isEmpty ? "0" : digits) else { return .value(greatestSeconds) }
+        return .value(min(value, greatestSeconds))
+    }
+
+    /// Splits a field value into lowercased directive names and their arguments (quotes removed).
+    private static func split(_ value: String) -> [(Substring, Substring?)] {
+        var result: [(Substring, Substring?)] = []
+        var rest = Substring(value)
+        while !rest.isEmpty {
+            // A comma inside a quoted argument does not end the directive.
+            var inQuotes = false
+            let end = rest.firstIndex { character in
+                if character == "\"" { inQuotes.toggle() }
+                return character == "," && !inQuotes
+            } ?? rest.endIndex
+            let part = rest[..<end].trimmingSpaces
+            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
+            guard !part.isEmpty else { continue }
+            if let equals = part.firstIndex(of: "=") {
+                var argument = part[part.index(after: equals)...].trimmingSpaces
+                if argument.count >= 2, argument.first == "\"", argument.last == "\"" {
+                    argument = argument.dropFirst().dropLast()
+                }
+                result.append((Substring(part[..<equals].trimmingSpaces.lowercased()), argument))
+            } else {
+                result.append((Substring(part.lowercased()), nil))
+            }
+        }
+        return result
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One GET or HEAD call through a ``CachingPerformer``: the request as the layer sees it,
+/// its storage key and directives, and what to do with what comes back.
+struct CacheExchange: Sendable {
+    let request: any Request
+    let urlRequest: URLRequest
+    let key: String
+    /// The request's `Cache-Control` directives.
+    let directives: CacheDirectives
+    let configuration: CacheConfiguration
+
+    /// The response a stored one gives, served at `now` without asking the server.
+    func hit(_ stored: CachedResponse, at now: Date) -> Response {
+        var headers = stored.headers
+        // RFC 9111 section 5.1: a stored response goes out with its age.
+        if let age = stored.currentAge(at: now) { headers.set("Age", String(Int(min(age, Double(Int32.max))))) }
+        var metrics = ResponseMetrics()
+        metrics.start = now
+        metrics.total = .zero
+        metrics.cache = .hit
+        return Response(request: request, urlRequest: stored.sentRequest, status: stored.status, headers: headers,
+                        body: stored.body, url: stored.url, metrics: metrics)
+    }
+
+    /// Sends the request below, conditional on `stale`'s validators when there is one, as
+    /// the step of `call`; stores what comes back and completes `call`.
+    func send(to base: any RequestPerforming, revalidating stale: CachedResponse?, in call: LayerCall) {
+        let requestTime = configuration.clock()
+        let sent: any Request = stale.map { LayeredRequest(request, adding: [ConditionalHeaders($0)]) } ?? request
+        call.run {
+            base.perform(sent) { result in
+                guard case .success(let response) = result else { return call.finish(result) }
+                let responseTime = configuration.clock()
+                guard let stale, response.status == 304 else {
+                    return call.finish(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
+                }
+                if let tag = response.headers.first("ETag"), !tag.hasPrefix("W/"), tag != stale.entityTag {
+                    // RFC 9111 section 4.3.4: a 304 for another representation updates nothing.
+                    configuration.storage.removeResponse(for: key)
+                    return send(to: base, revalidating: nil, in: call)
+                }
+                call.finish(.success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
+            }
+        }
+    }
+
+    /// The stored response `stale` confirmed by the `304` `notModified`: stored again with
+    /// its header fields updated, and delivered with its status and body.
+    private func revalidated(_ stale: CachedResponse, by notModified: Response, requestTime: Date, responseTime: Date) -> Response {
+        let headers = CacheRules.merging(stale.headers, with: CacheRules.storable(notModified.headers))
+        let updated = CachedResponse(
+            status: stale.status, headers: headers, body: stale.body, url: stale.url, sentRequest: notModified.urlRequest,
+            varying: stale.varying, requestTime: requestTime, responseTime: responseTime
+        )
+        if CacheDirectives(headers).noStore || directives.noStore {
+            configuration.storage.removeResponse(for: key)
+        } else {
+            configuration.storage.store(updated, for: key)
+        }
+        var metrics = notModified.metrics
+        metrics.cache = .revalidated
+        return Response(request: request, urlRequest: notModified.urlRequest, status: stale.status, headers: headers,
+                        body: stale.body, url: stale.url, metrics: metrics)
+    }
+
+    /// Stores `response` when it may be stored, and marks it as a miss. A `304` that answers
+    /// no conditional request of this layer is delivered as it is and stored nowhere.
+    private func settle(_ response: Response, requestTime: Date, responseTime: Date) -> Response {
+        var delivered = response
+        delivered.metrics.cache = .miss
+        guard response.status != 304 else { return delivered }
+        let refusal = CacheRules.refusal(toStore: response, for: urlRequest, requestDirectives: directives)
+        if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
+            configuration.storage.store(CachedResponse(
+                status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
+                url: response.url, sentRequest: response.urlRequest, varying: varying,
+                requestTime: requestTime, responseTime: responseTime
+            ), for: key)
+        } else if response.status < 500 {
+            // A newer answer that may not be stored supersedes the stored one.
+            configuration.storage.removeResponse(for: key)
+        }
+        return delivered
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The decisions of RFC 9111 a private cache makes, as pure functions of the request, the
+/// stored response, the new response and the time.
+enum CacheRules {
+    /// What to do with a stored response for a request.
+    enum Use: Equatable {
+        /// Serve it as it is.
+        case serve
+        /// Revalidate it with a conditional request first.
+        case revalidate
+        /// It cannot serve this request (another variant, or stale with no validator).
+        case unusable
+    }
+
+    /// Header fields never stored (RFC 9111 section 3.1): they describe one connection.
+    static let hopByHop: Set<String> = ["connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade"]
+
+    /// Whether `stored` may answer `request` (built as this layer sees it) under `policy`
+    /// at `now`, and how.
+    static func use(_ stored: CachedResponse, for request: URLRequest, requestDirectives: CacheDirectives,
+                    policy: CachePolicy, at now: Date, heuristicFraction: Double?) -> Use {
+        let directives = CacheDirectives(stored.headers)
+        guard matchesVary(stored, request) else { return .unusable }
+        // RFC 9111 section 3.5: a response may answer a request with credentials only when it
+        // says any cache may reuse it, or that it must be revalidated each time.
+        if request.value(forHTTPHeaderField: "Authorization") != nil,
+           !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent) {
+            return .unusable
+        }
+        let mustValidate = directives.noCache || requestDirectives.noCache || pragmaNoCache(request, requestDirectives)
+        let staleForbidden = directives.noCache || directives.mustRevalidate
+        guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
+        let lifetime = stored.freshnessLifetime(directives, heuristicFraction: heuristicFraction)
+        guard let age = stored.currentAge(at: now) else { return revalidateOrUnusable(stored, staleForbidden, policy) }
+        var fresh = age < lifetime
+        if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
+        if requestDirectives.maxAge == .invalid { fresh = false }
+        if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) { fresh = false }
+        if fresh { return .serve }
+        var staleAllowed = policy == .returnCacheElseLoad || policy == .onlyIfCached
+        if case .value(let maxStale) = requestDirectives.maxStale, maxStale == Int.max || age - lifetime <= Double(maxStale) {
+            staleAllowed = true
+        }
+        if staleAllowed && !staleForbidden { return .serve }
+        return revalidateOrUnusable(stored, staleForbidden, policy)
+    }
+
+    private static func revalidateOrUnusable(_ stored: CachedResponse, _ staleForbidden: Bool, _ policy: CachePolicy) -> Use {
+        if (policy == .returnCacheElseLoad || policy == .onlyIfCached) && !staleForbidden { return .serve }
+        return stored.hasValidator ? .revalidate : .unusable
+    }
+
+    /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).
+    private static func pragmaNoCache(_ request: URLRequest, _ directives: CacheDirectives) -> Bool {
+        guard request.value(forHTTPHeaderField: "Cache-Control") == nil,
+              let pragma = request.value(forHTTPHeaderField: "Pragma") else { return false }
+        return pragma.lowercased().contains("no-cache")
+    }
+
+    /// Whether `request` carries the same values as the request `stored` answered, for every
+    /// field its `Vary` names (RFC 9111 section 4.1); values compared with runs of spaces
+    /// made one.
+    static func matchesVary(_ stored: CachedResponse, _ request: URLRequest) -> Bool {
+        for (name, value) in stored.varying where normalized(request.value(forHTTPHeaderField: name)) != value {
+            return false
+        }
+        return true
+    }
+
+    /// The fields `Vary` names with `request`'s values, or `nil` for `Vary: *`, which no
+    /// later request matches.
+    static func varying(_ headers: HTTPHeaders, _ request: URLRequest) -> [String: String?]? {
+        var varying: [String: String?] = [:]
+        for value in headers.values(for: "Vary") {
+            for name in value.split(separator: ",") {
+                let field = Substring(name).trimmingSpaces.lowercased()
+                if field == "*" { return nil }
+                if !field.isEmpty { varying[field] = normalized(request.value(forHTTPHeaderField: field)) }
+            }
+        }
+        return varying
+    }
+
+    private static func normalized(_ value: String?) -> String? {
+        value.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+    }
+
+    /// Why `response` to `request` may not be stored, or `nil` when it may (RFC 9111
+    /// section 3): `no-store` on either side, a status that is not final, a partial or
+    /// `304` response, credentials without `public`/`must-revalidate`/`s-maxage`, `Vary: *`,
+    /// a status not cacheable by default without explicit freshness. A response that is
+    /// never fresh is stored all the same: it can be revalidated, or served stale when a
+    /// request allows it (``CachePolicy/onlyIfCached``).
+    static func refusal(toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives) -> String? {
+        let directives = CacheDirectives(response.headers)
+        if directives.noStore || requestDirectives.noStore { return "no-store" }
+        if response.status < 200 || response.status == 206 || response.status == 304 { return "status \(response.status)" }
+        let credentials = request.value(forHTTPHeaderField: "Authorization") != nil
+            || response.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
+        if credentials, !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent) {
+            return "Authorization without public, must-revalidate or s-maxage"
+        }
+        if varying(response.headers, request) == nil { return "Vary: *" }
+        // A status not known to be cacheable by default needs explicit freshness (RFC 9111 section 3).
+        let explicit = directives.maxAge != .absent || directives.sharedMaxAge != .absent
+            || response.headers.contains("Expires") || directives.isPublic || directives.isPrivate
+        if !explicit && !CachedResponse.heuristicStatuses.contains(response.status) {
+            return "status \(response.status) without explicit freshness"
+        }
+        return nil
+    }
+
+    /// The stored headers updated by a `304` (RFC 9111 section 3.2): each field the `304`
+    /// carries replaces the stored fields of that name, except `Content-Length` and the
+    /// hop-by-hop fields.
+    static func merging(_ stored: HTTPHeaders, with notModified: HTTPHeaders) -> HTTPHeaders {
+        var merged = stored
+        var replaced: Set<String> = []
+        for field in notModified {
+            let name = field.name.lowercased()
+            guard name != "content-length", !hopByHop.contains(name) else { continue }
+            if replaced.insert(name).inserted { merged.remove(field.name) }
+            merged.add(field.name, field.value)
+        }
+        return merged
+    }
+
+    /// `headers` without the hop-by-hop fields and those `Connection` names.
+    static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
+        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+            .map { Substring($0).trimmingSpaces.lowercased() })
+        guard headers.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) })
+        else { return headers }
+        return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }
+            .map { ($0.name, $0.value) })
+    }
+}

@@ -1,0 +1,16 @@
+/// Where a caching layer keeps its responses: one per key (the method and the URL).
+///
+/// Fetch's own is ``MemoryCacheStorage``, in memory, bounded in bytes. Conform a type of
+/// your own to keep responses elsewhere, on disk for instance. Every method may be called
+/// from any thread at any time, so a conformer guards its state (with a lock or a serial
+/// queue); a read on the path of a cache hit should be quick.
+public protocol CacheStorage: Sendable {
+    /// The response stored under `key`, if any.
+    func response(for key: String) -> CachedResponse?
+    /// Stores `response` under `key`, replacing what was stored there.
+    func store(_ response: CachedResponse, for key: String)
+    /// Removes what is stored under `key`.
+    func removeResponse(for key: String)
+    /// Removes everything.
+    func removeAll()
+}

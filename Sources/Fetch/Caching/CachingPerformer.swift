@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A private HTTP cache (RFC 9111) as a layer: it answers GET and HEAD calls from stored
+/// responses while they are fresh, revalidates stale ones with a conditional request, and
+/// stores what the server allows. Made by ``RequestPerforming/caching(_:)``.
+///
+/// - **Stored**: final responses to GET and HEAD (one per method and URL) unless either side
+///   says `no-store`; statuses other than 200, 203, 204, 300, 301, 308, 404, 405, 410, 414 and
+///   501 only with explicit freshness (`max-age`, `Expires`, `public`, `private`). Never a
+///   `206`, a `304`, or a response with `Vary: *`. A response to a request with
+///   `Authorization` only when it says `public`, `must-revalidate` or `s-maxage` (the rule
+///   RFC 9111 section 3.5 sets for shared caches: one process often holds the credentials of
+///   several users). `private` is allowed: this cache is not shared between processes.
+/// - **Fresh** while its age is below its lifetime: `max-age`, else `Expires` minus `Date`,
+///   else no lifetime at all unless ``CacheConfiguration/heuristicFraction`` asks for a
+///   guess. Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
+///   `Pragma: no-cache`), `no-store` and `only-if-cached` are honoured.
+/// - **Served fresh**: before `perform` returns, on the calling thread, with an `Age` field,
+///   ``ResponseMetrics/cache`` ``CacheStatus/hit``; nothing goes below.
+/// - **Revalidated** when stale (or `no-cache`) and it has an `ETag` or `Last-Modified`:
+///   `If-None-Match` / `If-Modified-Since` go below; a `304` updates the stored header
+///   fields and answers with the stored status and body (``CacheStatus/revalidated``). A
+///   `304` naming another strong `ETag` updates nothing: the call is sent again without
+///   conditions. Any other answer replaces the entry (or removes it when it may not be
+///   stored, unless it is a 5xx, which leaves the entry as it was).
+/// - **Vary**: the stored response answers only a request with the same values of the
+///   fields it names, as this layer sees them; a request that differs goes below and its
+///   response replaces the stored one.
+/// - **Invalidated**: a 2xx or 3xx answer to any method other than GET, HEAD, OPTIONS and
+///   TRACE removes what is stored for its URL, and for its `Location` and
+///   `Content-Location` on the same origin.
+/// - **Passed through untouched**: a call with its own conditional or `Range` header, a
+///   body, a download or upload, or a request that does not build (the layer below reports
+///   why).
+///
+/// Malformed input never fails a call: a malformed or repeated `max-age`, an `Expires` that
+/// is not a date (`0`), or a malformed `Age` make the response stale; a `Date` that is not a
+/// date counts as the moment the response arrived; a `max-age` above 2^31 s counts as 2^31 s;
+/// a `304` to a call that was not conditional is delivered as it is, and not stored.
+///
+/// The layer sees requests as the layers above it made them: put it below the enhancers
+/// that set the header fields a server varies on (see the README's recommended order).
+public struct CachingPerformer: RequestPerforming {
+    /// The performer misses and revalidations go to.
+    public let base: any RequestPerforming
+    /// Storage, clock and heuristics.
+    public let configuration: CacheConfiguration
+
+    /// Wraps `base`.
+    public init(base: any RequestPerforming, configuration: CacheConfiguration) {
+        self.base = base
+        self.configuration = configuration
+    }
+
+    /// Answers `request` from the cache when it may, otherwise from the performer below.
+    @discardableResult
+    public func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let method = request.method
+        guard method == .get || method == .head else {
+            if method == .options || method == .trace { return base.perform(request, completion: completion) }
+            return performInvalidating(request, completion: completion)
+        }
+        // A request that does not build fails below with the reason; it is not the cache's to report.
+        guard request.body == nil, request.options.transfer == nil, let urlRequest = try? request.checkedURLRequest(),
+              let url = urlRequest.url, !Self.isConditional(urlRequest) else {
+            return base.perform(request, completion: completion)
+        }
+        let exchange = CacheExchange(
+            request: request, urlRequest: urlRequest, key: Self.key(method, url),
+            directives: CacheDirectives(fieldValue: urlRequest.value(forHTTPHeaderField: "Cache-Control")),
+            configuration: configuration
+        )
+        let policy = exchange.directives.onlyIfCached ? .onlyIfCached : request.options.cachePolicy
+        var stale: CachedResponse?
+        if policy != .reload, let stored = configuration.storage.response(for: exchange.key) {
+            let now = configuration.clock()
+            switch CacheRules.use(stored, for: urlRequest, requestDirectives: exchange.directives, policy: policy,
+                                  at: now, heuristicFraction: configuration.heuristicFraction) {
+            case .serve:
+                completion(.success(exchange.hit(stored, at: now)))
+                return CompletedCall()
+            case .revalidate: stale = stored
+            case .unusable: break
+            }
+        }
+        if policy == .onlyIfCached {
+            completion(.failure(FetchError(
+                .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method, url: url,
+                layer: "CachingPerformer"
+            )))
+            return CompletedCall()
+        }
+        let call = LayerCall(request: request, completion: completion)
+        exchange.send(to: base, revalidating: stale, in: call)
+        return call
+    }
+
+    /// Sends an unsafe request and, when it succeeds, forgets what is stored for its URL.
+    private func performInvalidating(
+        _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        guard let url = (try? request.checkedURLRequest())?.url else { return base.perform(request, completion: completion) }
+        let storage = configuration.storage
+        return base.perform(request) { result in
+            if case .success(let response) = result, (200..<400).contains(response.status) {
+                var targets = [url]
+                for name in ["Location", "Content-Location"] {
+                    // Only on the same origin: another origin's responses are not this one's to drop.
+                    if let value = response.headers.first(name), let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                       Origin(target) == Origin(url) {
+                        targets.append(target)
+                    }
+                }
+                for target in targets {
+                    storage.removeResponse(for: Self.key(.get, target))
+                    storage.removeResponse(for: Self.key(.head, target))
+                }
+            }
+            completion(result)
+        }
+    }
+
+    /// The storage key of `method` on `url`: the method, a space, the URL without its fragment.
+    static func key(_ method: HTTPMethod, _ url: URL) -> String {
+        let text = url.absoluteString
+        guard let hash = text.firstIndex(of: "#") else { return method.rawValue + " " + text }
+        return method.rawValue + " " + text[..<hash]
+    }
+
+    /// Whether the caller made the request conditional or partial itself.
+    private static func isConditional(_ urlRequest: URLRequest) -> Bool {
+        guard let fields = urlRequest.allHTTPHeaderFields, !fields.isEmpty else { return false }
+        return fields.keys.contains { name in
+            switch name.lowercased() {
+            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
+            default: false
+            }
+        }
+    }
+}
+
+extension RequestPerforming {
+    /// This performer behind a private HTTP cache (RFC 9111), in memory by default.
+    ///
+    /// ```swift
+    /// let api = Session().retrying(.exponential(maxAttempts: 3)).caching().coalescing()
+    /// ```
+    /// - Parameter configuration: storage (a 10 MiB ``MemoryCacheStorage`` by default),
+    ///   clock and heuristics.
+    /// - Returns: the caching performer.
+    public func caching(_ configuration: CacheConfiguration = CacheConfiguration()) -> CachingPerformer {
+        CachingPerformer(base: self, configuration: configuration)
+    }
+}

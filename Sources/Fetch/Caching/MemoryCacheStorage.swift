@@ -1,0 +1,108 @@
+/// A ``CacheStorage`` in memory, bounded in bytes: when a new response would go over its
+/// capacity, the least recently used ones are dropped first. It never writes to disk.
+///
+/// A response larger than the whole capacity is not stored. Sizes are each
+/// ``CachedResponse/cost``: the body, the header fields and a small allowance.
+public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
+    // `lock` guards `entries`, `newest`, `oldest` and `used`, and the links of every `Node`.
+    private let lock = NSLockShim()
+    private var entries: [String: Node] = [:]
+    /// The most recently used entry; each node's `older` leads to the least recently used.
+    private var newest: Node?
+    /// The least recently used entry.
+    private weak var oldest: Node?
+    private var used = 0
+    /// The most bytes stored at once.
+    public let capacity: Int
+
+    /// One entry, in a list from the most to the least recently used.
+    private final class Node {
+        let key: String
+        var response: CachedResponse
+        let cost: Int
+        var older: Node?
+        weak var newer: Node?
+
+        init(key: String, response: CachedResponse) {
+            self.key = key
+            self.response = response
+            cost = response.cost
+        }
+    }
+
+    /// Makes an empty storage.
+    /// - Parameter capacity: the most bytes stored at once; 10 MiB by default.
+    public init(capacity: Int = 10 * 1024 * 1024) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// The response under `key`, which becomes the most recently used.
+    public func response(for key: String) -> CachedResponse? {
+        lock.withLock {
+            guard let node = entries[key] else { return nil }
+            moveToFront(node)
+            return node.response
+        }
+    }
+
+    /// Stores `response` under `key` as the most recently used, dropping the least recently
+    /// used ones until it fits; one larger than ``capacity`` only removes what `key` held.
+    public func store(_ response: CachedResponse, for key: String) {
+        let node = Node(key: key, response: response)
+        lock.withLock {
+            if let old = entries[key] { unlink(old) }
+            guard node.cost <= capacity else { return }
+            while used + node.cost > capacity, let victim = oldest { unlink(victim) }
+            entries[key] = node
+            used += node.cost
+            node.older = newest
+            newest?.newer = node
+            newest = node
+            if oldest == nil { oldest = node }
+        }
+    }
+
+    /// Removes the response under `key`.
+    public func removeResponse(for key: String) {
+        lock.withLock {
+            if let node = entries[key] { unlink(node) }
+        }
+    }
+
+    /// Removes every response.
+    public func removeAll() {
+        lock.withLock {
+            while let node = oldest { unlink(node) }
+        }
+    }
+
+    /// How many bytes the stored responses take, by their ``CachedResponse/cost``.
+    public var usedBytes: Int { lock.withLock { used } }
+
+    /// How many responses are stored.
+    public var count: Int { lock.withLock { entries.count } }
+
+    /// Takes `node` out of the table and the list; under the lock.
+    private func unlink(_ node: Node) {
+        entries[node.key] = nil
+        used -= node.cost
+        if newest === node { newest = node.older }
+        if oldest === node { oldest = node.newer }
+        node.newer?.older = node.older
+        node.older?.newer = node.newer
+        node.older = nil
+        node.newer = nil
+    }
+
+    /// Makes `node`, which is in the list, the most recently used; under the lock.
+    private func moveToFront(_ node: Node) {
+        guard newest !== node else { return }
+        if oldest === node { oldest = node.newer }
+        node.newer?.older = node.older
+        node.older?.newer = node.newer
+        node.older = newest
+        node.newer = nil
+        newest?.newer = node
+        newest = node
+    }
+}
