@@ -65,16 +65,13 @@ struct SessionMetricsTests {
         let session = Session(configuration: configuration)
         let slow = BasicRequest(url: servers.faults.url("/slow?seconds=0.3&group=\(uniqueTag())"))
 
-        // When both are performed
-        async let first = session.response(for: slow)
-        try await Task.sleep(for: .milliseconds(50))
-        async let second = session.response(for: slow)
-        let (one, two) = try await (first, second)
+        // When both are made, one right after the other
+        let (one, two) = try await Self.performBoth(slow, on: session)
 
         // Then the second waited for the first's slot, and its wait is part of its first byte's time
         let waited = try #require(two.metrics.queued)
-        #expect(waited >= .milliseconds(150))
-        #expect(try #require(one.metrics.queued) < .milliseconds(150))
+        #expect(waited >= .milliseconds(250))
+        #expect(try #require(one.metrics.queued) < waited)
         #expect(try #require(two.metrics.timeToFirstByte) >= waited)
     }
 
@@ -104,5 +101,32 @@ struct SessionMetricsTests {
         // Then its metrics are empty
         #expect(response.body.count == 10)
         #expect(response.metrics == ResponseMetrics())
+    }
+
+    /// Performs `request` twice on `session`, the second call made as soon as the first
+    /// returns, and waits for both responses.
+    private static func performBoth(_ request: any Request, on session: Session) async throws -> (Response, Response) {
+        final class Pair: @unchecked Sendable {
+            // `lock` guards `results` and `continuation`.
+            let lock = NSLock()
+            var results: [Int: Result<Response, any Error>] = [:]
+            var continuation: CheckedContinuation<(Response, Response), any Error>?
+
+            func record(_ index: Int, _ result: Result<Response, any Error>) {
+                let done: (CheckedContinuation<(Response, Response), any Error>, Result<(Response, Response), any Error>)? = lock.withLock {
+                    results[index] = result
+                    guard results.count == 2, let continuation, let first = results[0], let second = results[1] else { return nil }
+                    self.continuation = nil
+                    return (continuation, Result { (try first.get(), try second.get()) })
+                }
+                if let (continuation, outcome) = done { continuation.resume(with: outcome) }
+            }
+        }
+        let pair = Pair()
+        return try await withCheckedThrowingContinuation { continuation in
+            pair.lock.withLock { pair.continuation = continuation }
+            session.perform(request) { pair.record(0, $0) }
+            session.perform(request) { pair.record(1, $0) }
+        }
     }
 }
