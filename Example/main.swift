@@ -66,6 +66,8 @@ do {
     } else {
         try await runDownloadDemo()
     }
+    print("\nA download that loses its connection halfway, resumed by a retry (answered by a spy):")
+    for line in try ResumeDemo.run() { print("   \(line)") }
     print("\nDone.")
 } catch let error as FetchError where [.cannotConnect, .hostNotFound, .notConnected, .timedOut].contains(error.code) {
     fail("\nCould not reach the server: \(error)\nIs httpbin running there?")

@@ -109,6 +109,23 @@ struct SpyResumeTests {
         #expect(try folder.contents() == ["big.bin"])
     }
 
+    @Test func aPartialFileThatIsAlreadyWholeAsksForItsLastByteAgain() throws {
+        // Given a body of announced length whose every byte arrived before the connection broke
+        let folder = try TemporaryFolder()
+        let lastByte = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 999-999/1000"],
+                                body: Self.body.suffix(1))
+        let spy = SpyPerformer([.cutDownload(Response(status: 200, headers: Self.head, body: Self.body), after: 1000),
+                                .response(lastByte)])
+        let result = Recorder<Result<DownloadedFile, any Error>>()
+        // When a retry resumes it
+        spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
+            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+        // Then it asked for the last byte, which a current resource answers with a 206, and the file is whole
+        #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == "bytes=999-")
+        #expect(try Data(contentsOf: try #require(result.single).get().fileURL) == Self.body)
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
     @Test func aChangedResourceOrA416ForAnotherLengthDeletesThePartialFileAndTheNextCallStartsOver() throws {
         // Given a kept partial download, then a 206 of another version of the resource
         let folder = try TemporaryFolder()
