@@ -3,13 +3,14 @@ import Foundation
 /// The benchmark's command line.
 ///
 /// ```
-/// fetch-bench run --port P [--nginx-pid N] [--rounds 7] [--scale 1] [--only NAME] [--parts throughput,memory,ended,layers]
+/// fetch-bench run --port P [--nginx-pid N] [--rounds 7] [--scale 1] [--only NAME] [--parts throughput,memory,ended,layers,cache]
 ///                 [--transfer-log PATH]
 ///                 [--max-connections N] [--note TEXT]...      everything, Markdown on standard output
 /// fetch-bench explore --port P --case NAME --sides fetch,raw,raw-delegate,raw-hop,raw-delegate-hop [--rounds 7]
 ///                                                            one case through variants of the clients
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
+/// fetch-bench cache-hit [--rounds 9] [--calls 50000]         a fresh cache hit over a spy, no server needed
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
 /// fetch-bench load|memory|ended ...                          one measurement (run starts these itself)
 /// ```
@@ -49,6 +50,12 @@ struct Main {
             var report = Report(settings: settings)
             report.layers = try LayerOverhead.run(rounds: settings.layerRounds, calls: settings.layerCalls)
             print(report.markdown, terminator: "")
+        case "cache-hit":
+            var settings = Suite.Settings()
+            settings.layerRounds = try options.int("rounds") ?? settings.layerRounds
+            settings.layerCalls = try options.int("calls") ?? settings.layerCalls
+            let (bare, hit) = try CacheBench.hitCost(rounds: settings.layerRounds, calls: settings.layerCalls)
+            print(CacheBench.markdown(CacheBench.Result(bareSpy: bare, hit: hit)).joined(separator: "\n"))
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))

@@ -6,6 +6,7 @@ struct Report {
     var throughput: [Suite.ThroughputCase] = []
     var memory: [Suite.MemoryCase] = []
     var layers: LayerOverhead.Result?
+    var cache: CacheBench.Result?
     var ended: [Suite.EndedCase] = []
     /// Lines describing the machine and the software, set by the caller.
     var environment: [String] = []
@@ -22,6 +23,7 @@ struct Report {
         }
         lines += endedLines()
         if let layers { lines += ["", "Layer overhead over a spy (no network), ns per call:", ""] + layerRows(layers) }
+        if let cache { lines += CacheBench.markdown(cache) }
         if !throughput.isEmpty { lines += ["", "Server check (nginx alone under wrk, same concurrency):", ""] + serverRows() }
         if !throughput.isEmpty { lines += ["", "Per-round Fetch/raw requests/s:", ""] + roundRatioLines() }
         let failures = throughput.flatMap { $0.results.values.joined() }.filter { $0.failures > 0 }

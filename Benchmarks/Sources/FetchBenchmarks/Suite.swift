@@ -28,7 +28,7 @@ struct Suite {
 
     /// A part of the suite.
     enum Part: String, CaseIterable, Sendable {
-        case throughput, memory, ended, layers
+        case throughput, memory, ended, layers, cache
     }
 
     /// One throughput case and everything measured for it.
@@ -102,6 +102,11 @@ struct Suite {
         }
         if settings.parts.contains(.ended) {
             report.ended = try endedCases()
+        }
+        if settings.parts.contains(.cache) {
+            log("cache and metrics")
+            report.cache = try CacheBench.run(server: server, rounds: settings.layerRounds, calls: settings.layerCalls,
+                                              requests: max(Int(1_000 * settings.scale), 50))
         }
         if settings.parts.contains(.layers) {
             log("layer overhead")

@@ -56,7 +56,7 @@ struct CacheExchange: Sendable {
             status: stale.status, headers: headers, body: stale.body, url: stale.url, sentRequest: notModified.urlRequest,
             varying: stale.varying, requestTime: requestTime, responseTime: responseTime
         )
-        if CacheDirectives(headers).noStore || directives.noStore {
+        if updated.directives.noStore || directives.noStore {
             configuration.storage.removeResponse(for: key)
         } else {
             configuration.storage.store(updated, for: key)

@@ -23,7 +23,7 @@ enum CacheRules {
     /// at `now`, and how.
     static func use(_ stored: CachedResponse, for request: URLRequest, requestDirectives: CacheDirectives,
                     policy: CachePolicy, at now: Date, heuristicFraction: Double?) -> Use {
-        let directives = CacheDirectives(stored.headers)
+        let directives = stored.directives
         guard matchesVary(stored, request) else { return .unusable }
         // RFC 9111 section 3.5: a response may answer a request with credentials only when it
         // says any cache may reuse it, or that it must be revalidated each time.
@@ -34,7 +34,7 @@ enum CacheRules {
         let mustValidate = directives.noCache || requestDirectives.noCache || pragmaNoCache(request, requestDirectives)
         let staleForbidden = directives.noCache || directives.mustRevalidate
         guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
-        let lifetime = stored.freshnessLifetime(directives, heuristicFraction: heuristicFraction)
+        let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
         guard let age = stored.currentAge(at: now) else { return revalidateOrUnusable(stored, staleForbidden, policy) }
         var fresh = age < lifetime
         if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }

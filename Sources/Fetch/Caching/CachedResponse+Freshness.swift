@@ -5,17 +5,16 @@ extension CachedResponse {
     /// else `Expires` minus `Date`, else a fraction of the time since `Last-Modified` when
     /// `heuristicFraction` is given and its status allows a guess, else 0. A malformed or
     /// repeated `max-age`, or an `Expires` that is not a date (`0`, say), means stale: 0.
-    func freshnessLifetime(_ directives: CacheDirectives, heuristicFraction: Double?) -> Double {
+    func freshnessLifetime(heuristicFraction: Double?) -> Double {
         switch directives.maxAge {
         case .value(let seconds): return Double(seconds)
         case .invalid: return 0
         case .absent: break
         }
-        let expires = headers.values(for: "Expires")
-        if !expires.isEmpty {
-            // Two Expires fields that disagree, or one that is not a date: already expired.
-            guard Set(expires).count == 1, let date = HTTPDate.parse(expires[0]) else { return 0 }
-            return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
+        switch expires {
+        case .date(let date): return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
+        case .invalid: return 0
+        case .absent: break
         }
         guard let fraction = heuristicFraction, fraction > 0, Self.heuristicStatuses.contains(status),
               let modified = lastModified.flatMap(HTTPDate.parse) else { return 0 }
@@ -27,17 +26,13 @@ extension CachedResponse {
 
     /// The `Date` the server sent, or when the response arrived when it sent none that parses.
     var dateValue: Date {
-        headers.first("Date").flatMap(HTTPDate.parse) ?? responseTime
+        serverDate ?? responseTime
     }
 
     /// How old the response is at `now`, in seconds (RFC 9111 section 4.2.3); `nil` when its
     /// `Age` field is malformed, which makes it stale.
     func currentAge(at now: Date) -> Double? {
-        var ageValue = 0.0
-        if let age = headers.first("Age") {
-            guard case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) else { return nil }
-            ageValue = Double(seconds)
-        }
+        guard let ageValue else { return nil }
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

@@ -5,24 +5,28 @@ import FoundationNetworking
 
 /// A response as a cache stores it: what a ``CacheStorage`` keeps, and what a storage of
 /// your own (on disk, say) writes and reads back.
+///
+/// Its fields are read-only: what a cache needs of its header fields (the `Cache-Control`
+/// directives, `Date`, `Expires`, `Age`) is read once, when it is made, so that a cache hit
+/// parses nothing.
 public struct CachedResponse: Sendable {
     /// The status.
-    public var status: Int
+    public let status: Int
     /// The header fields as stored: hop-by-hop fields removed, updated by each `304`.
-    public var headers: HTTPHeaders
+    public let headers: HTTPHeaders
     /// The body.
-    public var body: Data
+    public let body: Data
     /// The URL the response came from.
-    public var url: URL?
+    public let url: URL?
     /// The request that was sent for it (its last validation's, after a `304`).
-    public var sentRequest: URLRequest
+    public let sentRequest: URLRequest
     /// The request header fields the response varies on (its `Vary` field), with the values
     /// the request that got it carried (`nil` for a field it did not carry).
-    public var varying: [String: String?]
+    public let varying: [String: String?]
     /// When the request that got it was sent, on the cache's clock.
-    public var requestTime: Date
+    public let requestTime: Date
     /// When it arrived, on the cache's clock.
-    public var responseTime: Date
+    public let responseTime: Date
 
     /// Makes a stored response.
     public init(status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
@@ -35,6 +39,38 @@ public struct CachedResponse: Sendable {
         self.varying = varying
         self.requestTime = requestTime
         self.responseTime = responseTime
+        directives = CacheDirectives(headers)
+        serverDate = headers.first("Date").flatMap(HTTPDate.parse)
+        let expiresFields = headers.values(for: "Expires")
+        // Two Expires fields that disagree, or one that is not a date: already expired.
+        expires = expiresFields.isEmpty ? .absent
+            : Set(expiresFields).count == 1 ? HTTPDate.parse(expiresFields[0]).map { .date($0) } ?? .invalid : .invalid
+        if let age = headers.first("Age") {
+            if case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) {
+                ageValue = Double(seconds)
+            } else {
+                ageValue = nil
+            }
+        } else {
+            ageValue = 0
+        }
+    }
+
+    /// Its `Cache-Control` directives.
+    let directives: CacheDirectives
+    /// Its `Date`, when that is a date.
+    let serverDate: Date?
+    /// Its `Expires`.
+    let expires: Expires
+    /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
+    let ageValue: Double?
+
+    /// What an `Expires` field says.
+    enum Expires {
+        case absent
+        case date(Date)
+        /// Not a date (`0`), or several that disagree: already expired.
+        case invalid
     }
 
     /// Roughly how many bytes it holds: its body, its header fields, its URL, and a fixed

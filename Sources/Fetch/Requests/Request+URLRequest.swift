@@ -29,7 +29,8 @@ extension Request {
             throw error.naming(method: method, url: self.url)
         }
         var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = method.rawValue
+        // GET is a URLRequest's method already; setting it costs a case-insensitive compare.
+        if method != .get { urlRequest.httpMethod = method.rawValue }
         let headers = self.headers
         do {
             if checkingHeaders {
