@@ -37,6 +37,9 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         case failure(any Error)
         /// Keep the call open; see ``SpyPerformer/pending``.
         case hold
+        /// Answer with a body in pieces, and perhaps a failure part way (see
+        /// SpyPerformer+Streams.swift).
+        case stream(ScriptedStream)
     }
 
     /// The error for a call the script does not answer.
@@ -130,6 +133,8 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
             pendingCall.complete(with: .failure(Self.failure(error, for: call)))
         case .hold:
             lock.withLock { held.append(pendingCall) }
+        case .stream(let script):
+            script.play(to: pendingCall)
         case nil:
             let name = "\(request.method) \(request.url.absoluteString)"
             pendingCall.complete(with: .failure(Unanswered(description: "SpyPerformer has no answer for \(name)")))

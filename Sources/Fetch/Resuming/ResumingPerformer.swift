@@ -36,7 +36,9 @@ public struct ResumingPerformer: RequestPerforming {
     }
 
     private func resumeIfNeeded(_ call: LayerCall, after result: Result<Response, any Error>, seen: Int) {
-        guard !call.isFinished, handler.shouldResume(after: result, for: call.request) else {
+        // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
+        guard !call.isFinished, call.request.options.stream?.hasStarted != true,
+              handler.shouldResume(after: result, for: call.request) else {
             return call.finish(result)
         }
         flight.join(after: seen, start: handler.run) { outcome in

@@ -10,6 +10,8 @@
 ///   ``FetchError/Code-swift.enum/cancelled``; what arrives after that is dropped.
 /// - A retry is granted at most once, for the last attempt reported, and never after a
 ///   cancel; it may be asked while `report` runs or at any time after, on any thread.
+/// - A retry is never granted once a streamed call has handed its head to its reader
+///   (``StreamSink/hasStarted``): its failure is delivered as it is.
 /// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt
 ///   was reported with no retry granted, it reports nothing and only refuses later retries.
 /// - Nothing runs under the lock, so `send`, the scheduler and `report` may answer
@@ -76,6 +78,8 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))
         }
+        // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
+        if number > 1, request.options.stream?.hasStarted == true { return false }
         let granted: Bool = lock.withLock {
             guard !isCancelled, (latest?.number ?? 0) == number - 1 else { return false }
             latest = (number, call)

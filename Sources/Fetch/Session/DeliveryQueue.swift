@@ -28,7 +28,7 @@ import Foundation
 /// URLSession's work queue, which every session shares, waits less. (An `Operation` added
 /// any other way runs on ``serial`` too; URLSession adds only blocks.)
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
-    // `condition` guards `queued`, `pending` and `draining`; the other `let`s are immutable.
+    // `condition` guards `queued`, `pending`, `draining` and `holds`; the other `let`s are immutable.
     private let condition = NSCondition()
     /// Callbacks added and not yet run.
     private var queued = 0
@@ -36,6 +36,8 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     private var pending: [@Sendable () -> Void] = []
     /// Whether a drain is scheduled or running.
     private var draining = false
+    /// How many streams hold the queue, softly and hard (see ``hold(from:to:)``).
+    private var holds = (soft: 0, hard: 0)
     /// Callbacks queued before `addOperation` starts to wait.
     let highWater: Int
     /// Callbacks queued when a waiting `addOperation` goes on.
@@ -69,9 +71,15 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         condition.lock()
-        if queued >= highWater, Self.running !== self {
+        if queued >= highWater || holds != (0, 0), Self.running !== self {
             let until = Date(timeIntervalSinceNow: longestWait)
-            while queued > lowWater, condition.wait(until: until) {}
+            while queued > lowWater || holds != (0, 0) {
+                if holds.hard > 0 {
+                    condition.wait()
+                } else if !condition.wait(until: until) {
+                    break
+                }
+            }
         }
         queued += 1
         pending.append(block)
@@ -100,6 +108,33 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
             condition.lock()
         }
         draining = false
+        condition.unlock()
+    }
+
+    /// Moves one stream's hold from `old` to `new` (see ``StreamSink``): while a stream's
+    /// reader is behind by its buffer size, each callback URLSession adds waits, as it
+    /// does while ``highWater`` callbacks are queued, which stops libcurl reading.
+    ///
+    /// URLSession on Linux has no way to stop reading one task: `suspend()` ends the
+    /// transfer, and `resume()` sends the request again from the start. Waiting here stops
+    /// the one work queue every session of the process shares, so a soft hold waits at most
+    /// ``longestWait`` per callback (other transfers go on, slowly, and a reader that waits
+    /// for another request of the process is never deadlocked); a hard hold, once the
+    /// reader is behind by twice its buffer size, waits until it catches up or the stream
+    /// ends, so memory stays bounded.
+    func hold(from old: StreamSink.Pressure, to new: StreamSink.Pressure) {
+        condition.lock()
+        switch old {
+        case .none: break
+        case .soft: holds.soft -= 1
+        case .hard: holds.hard -= 1
+        }
+        switch new {
+        case .none: break
+        case .soft: holds.soft += 1
+        case .hard: holds.hard += 1
+        }
+        condition.broadcast()
         condition.unlock()
     }
 }

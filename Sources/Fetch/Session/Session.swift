@@ -90,17 +90,15 @@ public final class Session: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options
+        // A streamed call: the body goes to its sink as it arrives (Session+Streams.swift).
+        if let sink = options.stream {
+            return performStream(request, options: options, sink: sink, completion: completion)
+        }
         // A download, an upload with progress, or a body streamed from files (Session+Transfers.swift).
         if options.transfer != nil || request.body?.isStreamed == true {
             return performTransfer(request, options: options, completion: completion)
         }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try prepare(request, options: options)
-        } catch {
-            completionQueue.async { completion(.failure(error)) }
-            return CancellationHandle()
-        }
+        guard let urlRequest = prepare(request, options: options, failing: completion) else { return CancellationHandle() }
         let state = taskState(
             for: request, urlRequest, options: options, deadline: options.deadline ?? configuration.deadline,
             completion: completion
@@ -112,7 +110,7 @@ public final class Session: RequestPerforming {
     /// Makes the state of one request with the session's settings and the request's options.
     func taskState(
         for request: any Request, _ urlRequest: URLRequest, options: RequestOptions, deadline: Duration?,
-        bodyFile: URL? = nil, transfer: TransferState? = nil,
+        bodyFile: URL? = nil, transfer: TransferState? = nil, stream: StreamState? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> TaskState {
         TaskState(
@@ -120,7 +118,7 @@ public final class Session: RequestPerforming {
             maximumBodySize: options.maximumBodySize ?? configuration.maximumBodySize,
             redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,
             sensitiveHeaders: configuration.sensitiveHeaders.union(options.sensitiveHeaders),
-            deadline: deadline, bodyFile: bodyFile, transfer: transfer, completion: completion
+            deadline: deadline, bodyFile: bodyFile, transfer: transfer, stream: stream, completion: completion
         )
     }
 
@@ -149,6 +147,17 @@ public final class Session: RequestPerforming {
     /// Fetch rounds up: an idle timeout never fires earlier than asked.
     static func idleSeconds(_ timeout: Duration) -> TimeInterval {
         max(1, timeout.seconds.rounded(.up))
+    }
+
+    /// The checked `URLRequest` for `request`, or `nil` after failing `completion` with why not.
+    func prepare(_ request: any Request, options: RequestOptions,
+                 failing completion: @escaping @Sendable (Result<Response, any Error>) -> Void) -> URLRequest? {
+        do {
+            return try prepare(request, options: options)
+        } catch {
+            completionQueue.async { completion(.failure(error)) }
+            return nil
+        }
     }
 
     /// Builds and checks the `URLRequest` for `request`.

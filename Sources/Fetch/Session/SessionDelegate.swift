@@ -44,7 +44,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         if let state = state(for: dataTask) {
-            if let download = download(of: state) {
+            if let stream = state.stream {
+                state.downloadResponded()
+                stream.receive(response, for: state)
+            } else if let download = download(of: state) {
                 state.downloadResponded()
                 if let error = download.receive(response) { state.fail(error, from: .elsewhere) }
             } else {
@@ -59,7 +62,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// Hands body bytes to the download's file or to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let state = state(for: dataTask) else { return }
-        if let download = download(of: state) {
+        if let stream = state.stream {
+            stream.receive(data)
+        } else if let download = download(of: state) {
             if let error = download.receive(data) { state.fail(error, from: .elsewhere) }
         } else {
             state.handle(.received(dataTask, data), .elsewhere)

@@ -42,6 +42,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let deadline: Duration?
     /// The transfer this request carries (a download or an upload); `nil` for `perform`.
     let transfer: TransferState?
+    /// Where a streamed call's body goes; `nil` for any other call.
+    let stream: StreamState?
     /// Decides each redirect (see ``RedirectStep``).
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
@@ -85,11 +87,12 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(owner: Session, request: any Request, urlRequest: URLRequest, maximumBodySize: Int,
          redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
-         transfer: TransferState?, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+         transfer: TransferState?, stream: StreamState? = nil, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
         origin = Origin(urlRequest.url)
-        (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? owner.completionQueue)
+        (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue)
+        self.stream = stream
         self.request = request
         self.deadline = deadline
         self.transfer = transfer
@@ -202,12 +205,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                     method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"), url: sent.url
                 ))
             }
-            var headers = HTTPHeaders()
-            for (name, value) in http.allHeaderFields {
-                headers.add(String(describing: name), String(describing: value))
-            }
             return .success(Response(
-                request: request, urlRequest: sent, status: http.statusCode, headers: headers, body: body,
+                request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http), body: body,
                 url: http.url ?? sent.url, metrics: metrics
             ))
         }

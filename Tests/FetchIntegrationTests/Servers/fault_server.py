@@ -283,6 +283,78 @@ def serve_ranged(handler, query, headers, version, honours_range, counted=False)
         payload += b"0\r\n\r\n"
     handler.request.sendall(head.encode("latin-1") + payload)
 
+# Streams
+
+# A text/event-stream body with every parsing edge: a BOM, CR, LF and CRLF line ends,
+# comments, a field without a colon, multi-line data, an id with NUL, retry with and
+# without digits, an unknown field, an event without data, and a last event without its
+# blank line. SSE_PIECES splits it where the edges are: the BOM, a CRLF, two CRs and a
+# UTF-8 character each straddle two pieces.
+SSE_BODY = (b"\xef\xbb\xbf: welcome\r\n"
+            b"retry: 2500\r\nid: 1\r\ndata: first\r\n\r\n"
+            b"event: add\rdata:two\rdata:  lines\r\r"
+            b"id: 2\x00x\ndata\nretry: 1s\nunknown: field\n\n"
+            b"event: ping\n\n"
+            b"id\ndata: last \xe2\x9c\x93\n\n"
+            b"data: never dispatched\n")
+SSE_PIECES = [1, 2, 10, 27, 42, 18, 50, 22]
+
+
+def send_chunk(sock, data):
+    sock.sendall(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+
+
+def sse(handler, method, query, *_):
+    """Sends SSE_BODY in chunks split at its edges, `pause` seconds apart (0.02 by default);
+    with `cut=1` closes the connection without the last chunk, after the events."""
+    pause = seconds(query, "pause", 0.02)
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                            b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+    offset = 0
+    for size in SSE_PIECES + [len(SSE_BODY)]:
+        piece = SSE_BODY[offset:offset + size]
+        if not piece:
+            break
+        send_chunk(handler.request, piece)
+        offset += len(piece)
+        time.sleep(pause)
+    if query.get("cut") == "1":
+        return  # closes without the last chunk
+    handler.request.sendall(b"0\r\n\r\n")
+
+
+def chunked_cut(handler, method, query, *_):
+    """Sends `count` chunks (3 by default) of 10 bytes, then closes without the last chunk."""
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n"
+                            b"Connection: close\r\n\r\n")
+    for index in range(int(query.get("count", "3"))):
+        send_chunk(handler.request, bytes([ord("a") + index % 26]) * 10)
+        time.sleep(0.05)
+
+
+def long_line(handler, method, query, *_):
+    """Sends `n` bytes of "a" (4 MiB by default) without a line end, chunked, then one more
+    every 0.05 s for `seconds` (5 by default); records how many were sent when the client
+    goes away (see /_seen)."""
+    count = min(int(query.get("n", str(4 << 20))), MAX_BYTES)
+    sent = 0
+    try:
+        handler.request.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n"
+                                b"Connection: close\r\n\r\n")
+        while sent < count:
+            piece = b"a" * min(65536, count - sent)
+            send_chunk(handler.request, piece)
+            sent += len(piece)
+        # Goes on a byte at a time, so a client that went away is noticed.
+        until = time.monotonic() + seconds(query, "seconds", 5)
+        while time.monotonic() < until:
+            send_chunk(handler.request, b"a")
+            sent += 1
+            time.sleep(0.05)
+        handler.server.record({"completed": "/long-line", "sent": sent, "tag": query.get("tag")})
+    except OSError:
+        handler.server.record({"aborted": "/long-line", "sent": sent, "tag": query.get("tag")})
+
 
 # Redirects
 
@@ -398,6 +470,9 @@ BEHAVIOURS = {
     "/ranged-ignoring": ranged_ignoring,
     "/ranged-changing": ranged_changing,
     "/redirect": redirect,
+    "/sse": sse,
+    "/chunked-cut": chunked_cut,
+    "/long-line": long_line,
     "/chain": chain,
     "/_most-at-once": most_at_once,
     "/_seen": requests_seen,

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What `Session` tracks for one streamed call besides its ``TaskState``: where the body
+/// goes (the call's ``StreamSink``), how much of it was delivered, and the start of an
+/// error body that is not delivered.
+///
+/// Its methods run on URLSession's delegate queue, one at a time, except ``settle(_:)``,
+/// which runs on ``events`` once the task has ended.
+final class StreamState: @unchecked Sendable {
+    // `lock` guards every `var`; the `let`s are immutable and Sendable.
+    private let lock = NSLockShim()
+    let sink: StreamSink
+    /// Where the call completes, after the sink's callbacks (which run on its own queue
+    /// that targets the same completion queue).
+    let events: DispatchQueue
+    private var delivering = false
+    private var delivered: Int64 = 0
+    private var expected: Int64?
+    private var errorBody = Data()
+
+    /// How much of a body that is not delivered (a status the caller does not accept) is
+    /// kept for the error.
+    static let errorBodyLimit = 64 * 1024
+
+    init(sink: StreamSink, queue: DispatchQueue, pressure: DeliveryQueue?) {
+        self.sink = sink
+        events = DispatchQueue(label: "Fetch.Session.stream", target: queue)
+        sink.deliver(on: queue)
+        if let pressure { sink.onPressure { pressure.hold(from: $0, to: $1) } }
+    }
+
+    /// Takes the head of a response that `state` received: opens the sink with it.
+    func receive(_ reply: URLResponse, for state: TaskState) {
+        let sent = state.urlRequest
+        guard let http = reply as? HTTPURLResponse else { return }
+        let head = Response(
+            request: state.request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
+            url: http.url ?? sent.url
+        )
+        // A compressed body decodes to more (or fewer) bytes than its announced length.
+        let length = reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
+            ? reply.expectedContentLength : nil
+        let delivers = sink.open(head)
+        lock.withLock {
+            (delivering, delivered, expected, errorBody) = (delivers, 0, length, Data())
+        }
+    }
+
+    /// Takes body bytes: into the sink, or (for a status the caller does not accept) the
+    /// first ``errorBodyLimit`` bytes into memory.
+    func receive(_ data: Data) {
+        let delivers: Bool = lock.withLock {
+            if delivering {
+                delivered += Int64(data.count)
+            } else if errorBody.count < Self.errorBodyLimit {
+                errorBody.append(data.prefix(Self.errorBodyLimit - errorBody.count))
+            }
+            return delivering
+        }
+        if delivers { sink.receive(data) }
+    }
+
+    /// The call's result once its task has ended: a response not delivered gets the start
+    /// of its body; a delivered body shorter than its `Content-Length` is an error; an
+    /// error after bytes were delivered says how many.
+    func settle(_ result: Result<Response, any Error>) -> Result<Response, any Error> {
+        let (delivering, delivered, expected, errorBody) = lock.withLock {
+            (self.delivering, self.delivered, self.expected, self.errorBody)
+        }
+        switch result {
+        case .success(var response):
+            if !delivering {
+                response.body = errorBody
+                return .success(response)
+            }
+            let bodiless = response.urlRequest.httpMethod == "HEAD" || response.status == 204 || response.status == 304
+            if let expected, delivered < expected, !bodiless {
+                return .failure(FetchError(
+                    .connectionLost,
+                    reason: "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
+                    method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"), url: response.urlRequest.url,
+                    response: response
+                ))
+            }
+            return .success(response)
+        case .failure(var error as FetchError) where delivering && delivered > 0:
+            error.reason += " after \(delivered) bytes of the stream were delivered"
+            return .failure(error)
+        case .failure:
+            return result
+        }
+    }
+}
+
+extension HTTPHeaders {
+    /// The header fields of `response`.
+    init(_ response: HTTPURLResponse) {
+        self.init()
+        for (name, value) in response.allHeaderFields {
+            add(String(describing: name), String(describing: value))
+        }
+    }
+}

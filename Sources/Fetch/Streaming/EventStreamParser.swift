@@ -1,0 +1,139 @@
+import Foundation
+
+/// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive,
+/// following the WHATWG HTML standard's "interpreting an event stream":
+///
+/// - a UTF-8 byte order mark at the very start is skipped, even split across pieces;
+/// - lines end at CRLF, LF or a lone CR, also when the end is split across pieces;
+/// - a line starting with `:` is a comment; `field: value` drops one space after the colon;
+///   a line without a colon is a field with an empty value;
+/// - `data` lines are joined with LF; `event` sets the type (`"message"` by default); `id`
+///   sets the last event ID unless its value holds NUL; `retry` sets the reconnection time
+///   only when its value is ASCII digits; any other field is ignored;
+/// - an event is dispatched only at a blank line, and only if it has data;
+/// - an event still incomplete when the stream ends is discarded.
+///
+/// Text is decoded as UTF-8, invalid bytes becoming U+FFFD, as the standard says. A
+/// malformed field is ignored, as the standard says, never an error. The bytes held are
+/// bounded: a line longer than ``maximumLineLength`` without its end, or the data of one
+/// event growing past ``maximumEventSize``, fails with ``FetchError/Code-swift.enum/bodyTooLarge``.
+public struct EventStreamParser: Sendable {
+    /// The default of ``maximumLineLength`` and ``maximumEventSize``: 1 MiB.
+    public static let defaultLimit = 1 << 20
+
+    /// The longest line held without its end, in bytes.
+    public var maximumLineLength: Int { lines.maximumLength }
+    /// The most data one event may gather before its blank line, in bytes.
+    public let maximumEventSize: Int
+
+    private var lines: LineSplitter
+    /// The first bytes, while it is not known yet whether they are a byte order mark.
+    private var head: Data? = Data()
+    private var dataBuffer = ""
+    private var dataSize = 0
+    private var hasData = false
+    private var eventType = ""
+    private var lastEventID = ""
+    private var reconnectionTime: Int?
+
+    /// Makes a parser for one stream.
+    /// - Parameters:
+    ///   - maximumLineLength: the longest line held without its end, in bytes.
+    ///   - maximumEventSize: the most data one event may gather, in bytes.
+    public init(maximumLineLength: Int = defaultLimit, maximumEventSize: Int = defaultLimit) {
+        lines = LineSplitter(endings: .sse, maximumLength: maximumLineLength)
+        self.maximumEventSize = maximumEventSize
+    }
+
+    /// Takes the next bytes of the stream and returns the events they complete, in order.
+    /// - Throws: ``FetchError/Code-swift.enum/bodyTooLarge`` when a line or an event is over its limit.
+    public mutating func feed(_ bytes: Data) throws -> [ServerSentEvent] {
+        guard let text = skippingByteOrderMark(bytes) else { return [] }
+        var events: [ServerSentEvent] = []
+        for line in try lines.feed(text) {
+            if let event = try process(line) { events.append(event) }
+        }
+        return events
+    }
+
+    /// Ends the stream: whatever has not been dispatched (a last line without its end, an
+    /// event without its blank line) is discarded, as the standard says.
+    public mutating func finish() {
+        _ = lines.finish()
+        head = nil
+        resetEvent()
+    }
+
+    /// The bytes after the byte order mark, once the first three bytes are known; `nil`
+    /// while they are not.
+    private mutating func skippingByteOrderMark(_ bytes: Data) -> Data? {
+        guard var start = head else { return bytes }
+        start.append(bytes)
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let known = min(start.count, 3)
+        guard start.prefix(known).elementsEqual(mark.prefix(known)) else {
+            head = nil
+            return start
+        }
+        guard start.count >= 3 else {
+            head = start
+            return nil
+        }
+        head = nil
+        return start.dropFirst(3)
+    }
+
+    /// Handles one line: a blank line dispatches, a comment is skipped, a field is applied.
+    private mutating func process(_ line: Data) throws -> ServerSentEvent? {
+        if line.isEmpty { return dispatch() }
+        if line.first == UInt8(ascii: ":") { return nil }
+        let name: Data
+        var value: Data
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            name = line[line.startIndex..<colon]
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            name = line
+            value = Data()
+        }
+        switch String(decoding: name, as: UTF8.self) {
+        case "event":
+            eventType = String(decoding: value, as: UTF8.self)
+        case "data":
+            dataSize += value.count + 1
+            guard dataSize <= maximumEventSize else {
+                throw FetchError(.bodyTooLarge, reason: "an event's data grew past the limit of \(maximumEventSize) bytes")
+            }
+            if hasData { dataBuffer += "\n" }
+            dataBuffer += String(decoding: value, as: UTF8.self)
+            hasData = true
+        case "id":
+            if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
+        case "retry":
+            let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+            if !value.isEmpty, value.allSatisfy(digits.contains), let time = Int(String(decoding: value, as: UTF8.self)) {
+                reconnectionTime = time
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The event gathered so far, if it has data; starts the next one either way.
+    private mutating func dispatch() -> ServerSentEvent? {
+        defer { resetEvent() }
+        guard hasData else { return nil }
+        return ServerSentEvent(
+            type: eventType.isEmpty ? "message" : eventType, data: dataBuffer, id: lastEventID, retry: reconnectionTime
+        )
+    }
+
+    private mutating func resetEvent() {
+        dataBuffer = ""
+        dataSize = 0
+        hasData = false
+        eventType = ""
+    }
+}

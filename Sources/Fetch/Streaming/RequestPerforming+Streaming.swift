@@ -1,0 +1,84 @@
+import Foundation
+
+/// Streamed calls are calls like any other: each puts a ``StreamSink`` in the request's
+/// ``RequestOptions/stream`` and goes through `perform`, so enhancers, hooks, logging,
+/// activity reporting, retry and refresh all apply (retry and refresh only until the
+/// stream has started: see ``StreamSink/hasStarted``).
+///
+/// ```swift
+/// let stream = try await api.stream(Completions(prompt: "Hello"))
+/// for try await event in stream.events { print(event.data) }
+/// ```
+extension RequestPerforming {
+    /// Sends `request` and returns as soon as the head of a response has arrived; read its
+    /// body as it arrives from the stream.
+    ///
+    /// Cancelling the calling `Task` while it waits cancels the call.
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
+    ///     other than 2xx throws ``FetchError/Code-swift.enum/httpStatus``, whose `response`
+    ///     holds the status, the headers and the first bytes of the body.
+    ///   - bufferSize: how many bytes the stream holds that the loop has not read before
+    ///     the performer stops reading (``StreamSink/defaultBufferSize``, 2 MiB, by default).
+    ///   - maximumLineLength: the longest line (or, for ``ResponseStream/events``, the
+    ///     most data of one event) held before its end; 1 MiB by default.
+    /// - Returns: the stream, with its ``ResponseStream/response``.
+    /// - Throws: a ``FetchError`` (or a layer's error) when no response head could be had.
+    public func stream(
+        _ request: any Request, acceptingAnyStatus: Bool = false, bufferSize: Int = StreamSink.defaultBufferSize,
+        maximumLineLength: Int = EventStreamParser.defaultLimit
+    ) async throws -> ResponseStream {
+        let sink = StreamSink(bufferSize: bufferSize, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
+        if Task.isCancelled { throw FetchError.cancelled(request) }
+        let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
+        sink.cancelling(call)
+        do {
+            let head = try await sink.response()
+            return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength)
+        } catch let error as FetchError {
+            sink.cancel()
+            throw error.naming(method: request.method, url: request.url)
+        } catch {
+            sink.cancel()
+            throw error
+        }
+    }
+
+    /// Sends `request` and hands its body to `onChunk` piece by piece as it arrives, then
+    /// calls `completion` once.
+    ///
+    /// Callbacks run one at a time, in order: `onResponse` with the head, `onChunk` with
+    /// each piece, then `completion` with the response (its body empty) or the error that
+    /// ended the stream, after the pieces that arrived before it. Over a spy they all run
+    /// before this returns; with ``Session`` they run on its completion queue. While
+    /// `onChunk` is behind by more than `bufferSize` bytes, the performer stops reading.
+    /// - Parameters:
+    ///   - request: what to send.
+    ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
+    ///     other than 2xx completes with ``FetchError/Code-swift.enum/httpStatus`` and no chunk.
+    ///   - bufferSize: how many bytes may wait for `onChunk` before the performer stops reading.
+    ///   - onResponse: called with the head before the first chunk.
+    ///   - onChunk: called with each piece of the body.
+    ///   - completion: called once, last.
+    /// - Returns: a handle that cancels the call; no chunk follows the cancel.
+    @discardableResult
+    public func stream(
+        _ request: any Request, acceptingAnyStatus: Bool = false, bufferSize: Int = StreamSink.defaultBufferSize,
+        onResponse: (@Sendable (Response) -> Void)? = nil,
+        onChunk: @escaping @Sendable (Data) -> Void,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let sink = StreamSink(
+            bufferSize: bufferSize, acceptsAnyStatus: acceptingAnyStatus,
+            reader: .push(head: onResponse, chunk: onChunk, completion: { result in
+                completion(result.mapError { error in
+                    (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+                })
+            })
+        )
+        let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
+        sink.cancelling(call)
+        return CancellationHandle { sink.cancel() }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// A response whose body is read as it arrives: its head (``response``) at once, then its
+/// body as raw ``chunks``, as ``lines`` or as Server-Sent ``events``.
+///
+/// ```swift
+/// let stream = try await api.stream(Logs(follow: true))
+/// print(stream.response.status)                 // before the first chunk
+/// for try await line in stream.lines { print(line) }
+/// ```
+///
+/// Read one view, once: they share the body. Leaving the loop early (`break`, a thrown
+/// error), cancelling the reading `Task`, calling ``cancel()`` or letting go of the stream
+/// ends the transfer like a cancelled call. A failure after the body started (the connection
+/// lost, the deadline passed, a body shorter than its `Content-Length`) is thrown by the
+/// loop after the chunks that arrived before it.
+public final class ResponseStream: Sendable {
+    /// The head of the response: status, headers, final URL; its body is empty.
+    public let response: Response
+    let sink: StreamSink
+    private let maximumLineLength: Int
+
+    init(response: Response, sink: StreamSink, maximumLineLength: Int) {
+        self.response = response
+        self.sink = sink
+        self.maximumLineLength = maximumLineLength
+    }
+
+    deinit {
+        if !sink.hasEnded { sink.cancel() }
+    }
+
+    /// Ends the transfer; a loop reading the stream then throws
+    /// ``FetchError/Code-swift.enum/cancelled``.
+    public func cancel() { sink.cancel() }
+
+    /// The body as it arrives, in the pieces the network delivered.
+    public var chunks: Chunks { Chunks(stream: self) }
+
+    /// The body as lines of UTF-8 text (invalid bytes become U+FFFD), split at LF or CRLF,
+    /// without their line ends; a last line without a line end is delivered too.
+    ///
+    /// A line longer than the limit given to `stream` (1 MiB by default) without a line
+    /// end ends the stream with ``FetchError/Code-swift.enum/bodyTooLarge``.
+    public var lines: Lines { Lines(stream: self) }
+
+    /// The body as Server-Sent Events (see ``EventStreamParser`` for the rules).
+    ///
+    /// A line or one event's data longer than the limit given to `stream` (1 MiB by
+    /// default) ends the stream with ``FetchError/Code-swift.enum/bodyTooLarge``.
+    public var events: Events { Events(stream: self) }
+
+    /// Names `error` after the request, and ends the transfer when the reader cannot go on.
+    func failing(_ error: any Error) -> any Error {
+        sink.cancel()
+        let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
+        return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
+    }
+
+    func lineSplitter() -> LineSplitter { LineSplitter(endings: .lines, maximumLength: maximumLineLength) }
+    func eventParser() -> EventStreamParser {
+        EventStreamParser(maximumLineLength: maximumLineLength, maximumEventSize: maximumLineLength)
+    }
+}
+
+extension ResponseStream {
+    /// Ends the transfer when a loop is left before the end: held by an iterator, which
+    /// lets go of it when the loop ends.
+    final class Reading: Sendable {
+        let stream: ResponseStream
+        init(_ stream: ResponseStream) { self.stream = stream }
+        deinit {
+            if !stream.sink.hasEnded { stream.sink.cancel() }
+        }
+    }
+
+    /// The body as raw chunks: an `AsyncSequence` of `Data`.
+    public struct Chunks: AsyncSequence, Sendable {
+        /// A chunk of the body.
+        public typealias Element = Data
+        let stream: ResponseStream
+
+        /// Starts reading.
+        public func makeAsyncIterator() -> Iterator { Iterator(reading: Reading(stream)) }
+
+        /// Reads the chunks in order.
+        public struct Iterator: AsyncIteratorProtocol {
+            let reading: Reading
+
+            /// The next chunk, or `nil` at the end.
+            /// - Throws: the error that ended the stream.
+            public mutating func next() async throws -> Data? {
+                try await reading.stream.sink.next()
+            }
+        }
+    }
+
+    /// The body as lines of text: an `AsyncSequence` of `String`.
+    public struct Lines: AsyncSequence, Sendable {
+        /// A line, without its line end.
+        public typealias Element = String
+        let stream: ResponseStream
+
+        /// Starts reading.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: stream.lineSplitter())))
+        }
+
+        /// Reads the lines in order.
+        public struct Iterator: AsyncIteratorProtocol {
+            var reader: ParsingReader<LineParser>
+
+            /// The next line, or `nil` at the end.
+            /// - Throws: the error that ended the stream, or
+            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line over the limit.
+            public mutating func next() async throws -> String? { try await reader.next() }
+        }
+    }
+
+    /// The body as Server-Sent Events: an `AsyncSequence` of ``ServerSentEvent``.
+    public struct Events: AsyncSequence, Sendable {
+        /// An event.
+        public typealias Element = ServerSentEvent
+        let stream: ResponseStream
+
+        /// Starts reading.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(reader: ParsingReader(reading: Reading(stream), parser: stream.eventParser()))
+        }
+
+        /// Reads the events in order.
+        public struct Iterator: AsyncIteratorProtocol {
+            var reader: ParsingReader<EventStreamParser>
+
+            /// The next event, or `nil` at the end; an event the stream did not finish is
+            /// discarded.
+            /// - Throws: the error that ended the stream, or
+            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line or event over the limit.
+            public mutating func next() async throws -> ServerSentEvent? { try await reader.next() }
+        }
+    }
+}
+
+/// Something that turns a body's pieces into values, incrementally.
+protocol StreamParser: Sendable {
+    associatedtype Output
+    /// The values that `piece` completes.
+    mutating func parse(_ piece: Data) throws -> [Output]
+    /// The values left at the end of the body.
+    mutating func end() -> [Output]
+}
+
+extension EventStreamParser: StreamParser {
+    mutating func parse(_ piece: Data) throws -> [ServerSentEvent] { try feed(piece) }
+    mutating func end() -> [ServerSentEvent] {
+        finish()
+        return []
+    }
+}
+
+/// Lines of UTF-8 text.
+struct LineParser: StreamParser {
+    var splitter: LineSplitter
+    mutating func parse(_ piece: Data) throws -> [String] {
+        try splitter.feed(piece).map { String(decoding: $0, as: UTF8.self) }
+    }
+    mutating func end() -> [String] {
+        splitter.finish().map { [String(decoding: $0, as: UTF8.self)] } ?? []
+    }
+}
+
+/// Reads a stream's chunks through a parser, one value at a time; a parser's error ends
+/// the transfer.
+struct ParsingReader<Parser: StreamParser> {
+    let reading: ResponseStream.Reading
+    var parser: Parser
+    private var ready: [Parser.Output] = []
+    private var position = 0
+    private var finished = false
+
+    init(reading: ResponseStream.Reading, parser: Parser) {
+        self.reading = reading
+        self.parser = parser
+    }
+
+    mutating func next() async throws -> Parser.Output? {
+        while position == ready.count {
+            if finished { return nil }
+            (ready, position) = ([], 0)
+            guard let chunk = try await reading.stream.sink.next() else {
+                finished = true
+                ready = parser.end()
+                continue
+            }
+            do {
+                ready = try parser.parse(chunk)
+            } catch {
+                finished = true
+                throw reading.stream.failing(error)
+            }
+        }
+        defer { position += 1 }
+        return ready[position]
+    }
+}

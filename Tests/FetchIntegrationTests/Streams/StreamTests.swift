@@ -1,0 +1,213 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import Fetch
+
+/// Streams through `Session` against httpbin and the fault server: chunks, lines and
+/// Server-Sent Events as they arrive, and every way a stream ends.
+@Suite(.loopbackServers)
+struct StreamTests {
+    static func session(idle: Duration = .seconds(10)) -> Session {
+        var configuration = Session.Configuration()
+        configuration.idleTimeout = idle
+        return Session(configuration: configuration)
+    }
+
+    static func get(_ server: TestServer, _ path: String) -> BasicRequest {
+        BasicRequest(url: server.url(path))
+    }
+
+    @Test func httpbinStreamArrivesAsLinesOfJSONAfterTheHead() async throws {
+        // Given httpbin's /stream/5, which sends 5 JSON lines
+        let servers = try LoopbackServers.require()
+
+        // When it is streamed as lines
+        let stream = try await Self.session().stream(Self.get(servers.httpbin, "/stream/5"))
+        var ids: [Int] = []
+        for try await line in stream.lines where !line.isEmpty {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            ids.append(object?["id"] as? Int ?? -1)
+        }
+
+        // Then the head came first with its headers, then every line in order
+        #expect(stream.response.status == 200)
+        #expect(stream.response.mediaType == "application/json")
+        #expect(ids == [0, 1, 2, 3, 4])
+    }
+
+    @Test func httpbinDripIsReadWhileItArrives() async throws {
+        // Given httpbin's /drip, 4 bytes 1 s apart
+        let servers = try LoopbackServers.require()
+        let clock = ContinuousClock()
+
+        // When it is streamed as chunks
+        let stream = try await Self.session().stream(Self.get(servers.httpbin, "/drip?numbytes=4&duration=4&delay=0"))
+        var firstChunk: ContinuousClock.Instant?
+        var received = 0
+        for try await chunk in stream.chunks {
+            firstChunk = firstChunk ?? clock.now
+            received += chunk.count
+        }
+
+        // Then the first byte was read well before the last one was sent (3 s later), and
+        // all 4 bytes came
+        #expect(clock.now - (firstChunk ?? clock.now) > .seconds(1))
+        #expect(received == 4)
+    }
+
+    @Test func everySSEParsingEdgeFromTheServer() async throws {
+        // Given the fault server's /sse: a BOM, CR, LF and CRLF line ends split across
+        // chunks, comments, an id with NUL, retry with and without digits, an event
+        // without data and a last event without its blank line
+        let servers = try LoopbackServers.require()
+
+        // When it is streamed as events
+        let stream = try await Self.session().stream(Self.get(servers.faults, "/sse"))
+        var events: [ServerSentEvent] = []
+        for try await event in stream.events { events.append(event) }
+
+        // Then exactly the complete events came, as the standard says
+        #expect(stream.response.mediaType == "text/event-stream")
+        #expect(events == [
+            ServerSentEvent(type: "message", data: "first", id: "1", retry: 2500),
+            ServerSentEvent(type: "add", data: "two\n lines", id: "1", retry: 2500),
+            ServerSentEvent(type: "message", data: "", id: "1", retry: 2500),
+            ServerSentEvent(type: "message", data: "last ✓", id: "", retry: 2500),
+        ])
+    }
+
+    @Test func aDisconnectMidStreamThrowsAfterTheEventsBeforeIt() async throws {
+        // Given /sse cut before its last chunk
+        let servers = try LoopbackServers.require()
+
+        // When it is streamed as events
+        let stream = try await Self.session().stream(Self.get(servers.faults, "/sse?cut=1"))
+        var events: [ServerSentEvent] = []
+        let error = await #expect(throws: FetchError.self) {
+            for try await event in stream.events { events.append(event) }
+        }
+
+        // Then the four events came, then connectionLost saying bytes were delivered
+        #expect(events.count == 4)
+        #expect(error?.code == .connectionLost)
+        #expect(error?.reason.contains("delivered") == true)
+        #expect(error?.url == servers.faults.url("/sse?cut=1"))
+    }
+
+    @Test(arguments: ["/partial", "/chunked-cut", "/reset"])
+    func aTruncatedBodyIsAnErrorAfterItsChunks(path: String) async throws {
+        // Given a body shorter than its Content-Length, a chunked body without its last
+        // chunk, and a connection reset part way
+        let servers = try LoopbackServers.require()
+
+        // When it is streamed
+        let stream = try await Self.session().stream(Self.get(servers.faults, path))
+        var received = 0
+        let error = await #expect(throws: FetchError.self) {
+            for try await chunk in stream.chunks { received += chunk.count }
+        }
+
+        // Then the bytes that came were delivered, then connectionLost
+        #expect(received >= 10)
+        #expect(error?.code == .connectionLost)
+    }
+
+    @Test func aStatusOtherThan2xxThrowsHttpStatusWithTheStartOfTheBody() async throws {
+        // Given a 404 with a body
+        let servers = try LoopbackServers.require()
+
+        // When it is streamed
+        let error = await #expect(throws: FetchError.self) {
+            _ = try await Self.session().stream(Self.get(servers.faults, "/status?code=404&body=no%20such%20feed"))
+        }
+
+        // Then it throws httpStatus with the body in the response and the description
+        #expect(error?.code == .httpStatus)
+        #expect(error?.status == 404)
+        #expect(error?.response?.body == Data("no such feed".utf8))
+        #expect(error?.description.contains("no such feed") == true)
+    }
+
+    @Test func aLineOverTheLimitEndsTheStreamWithBodyTooLarge() async throws {
+        // Given 4 MiB without a line end
+        let servers = try LoopbackServers.require()
+        let tag = uniqueTag()
+
+        // When it is streamed as lines with a 1 MiB limit
+        let stream = try await Self.session().stream(Self.get(servers.faults, "/long-line?tag=\(tag)"))
+        let error = await #expect(throws: FetchError.self) {
+            for try await _ in stream.lines {}
+        }
+
+        // Then it fails with bodyTooLarge naming the request, and the transfer is ended
+        #expect(error?.code == .bodyTooLarge)
+        #expect(error?.url == servers.faults.url("/long-line?tag=\(tag)"))
+        let ended = try await Self.waitForEnd(of: tag, on: servers.faults)
+        #expect(ended?.aborted == "/long-line")
+    }
+
+    @Test func leavingTheLoopEndsTheTransfer() async throws {
+        // Given 200 MiB at 20 MiB/s
+        let servers = try LoopbackServers.require()
+        let tag = uniqueTag()
+        let count = 200 << 20
+
+        // When the loop leaves after the first chunk
+        let stream = try await Self.session().stream(Self.get(servers.faults, "/bytes?n=\(count)&rate=20&tag=\(tag)"))
+        for try await _ in stream.chunks { break }
+
+        // Then the server sees the client go away long before the end
+        let ended = try await Self.waitForEnd(of: tag, on: servers.faults)
+        #expect(ended?.aborted == "/bytes")
+        #expect((ended?.sent ?? count) < count)
+    }
+
+    @Test func theCallbackAPIDeliversChunksThenCompletesOnce() async throws {
+        // Given httpbin's /stream/3
+        let servers = try LoopbackServers.require()
+        let received = LockedBox(0)
+
+        // When it is streamed with callbacks
+        let result: Result<Response, any Error> = await withCheckedContinuation { done in
+            Self.session().stream(Self.get(servers.httpbin, "/stream/3"), onChunk: { chunk in received.withLock { $0 += chunk.count } }) {
+                done.resume(returning: $0)
+            }
+        }
+
+        // Then the chunks came before a successful completion whose body is empty
+        let response = try result.get()
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        #expect(received.withLock { $0 } > 0)
+    }
+
+    @Test func theDeadlineEndsAStreamAfterItsChunks() async throws {
+        // Given a body trickling one byte every 0.2 s for 10 s, and a deadline of 3 s
+        let servers = try LoopbackServers.require()
+        let request = Self.get(servers.faults, "/trickle?count=50&interval=0.2").with(\.deadline, .seconds(3))
+
+        // When it is streamed
+        let stream = try await Self.session().stream(request)
+        var received = 0
+        let error = await #expect(throws: FetchError.self) {
+            for try await chunk in stream.chunks { received += chunk.count }
+        }
+
+        // Then some bytes came, then deadlineExceeded
+        #expect(received > 0)
+        #expect(error?.code == .deadlineExceeded)
+    }
+
+    /// The aborted or completed record of `tag`'s transfer, waiting up to 10 s for it.
+    static func waitForEnd(of tag: String, on server: TestServer) async throws -> SeenRequest? {
+        for _ in 0..<100 {
+            if let ended = try await server.seen(tag: tag).first(where: { $0.aborted != nil || $0.completed != nil }) {
+                return ended
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+}
