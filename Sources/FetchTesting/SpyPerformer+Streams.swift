@@ -15,11 +15,11 @@ import Fetch
 /// // every chunk and the completion have run here
 /// ```
 ///
-/// A streamed call (``RequestOptions/stream``) gets the head, then each piece as it comes,
+/// A streamed call (`RequestOptions.stream`) gets the head, then each piece as it comes,
 /// all before `perform` returns; a failure part ends the call with that error after the
 /// pieces before it. Any other call gets the head with every piece as its body, or the
 /// failure. A head whose status the stream does not accept gets the pieces as the body of
-/// its ``FetchError/Code-swift.enum/httpStatus`` error.
+/// its `FetchError.Code.httpStatus` error.
 public struct ScriptedStream: Sendable {
     /// One step of the script.
     public enum Part: Sendable {

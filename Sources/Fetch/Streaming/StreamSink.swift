@@ -3,7 +3,7 @@ import Foundation
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:)`` and
+/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:maximumLineLength:)`` and
 /// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:onResponse:onChunk:completion:)``
 /// put one in the request's ``RequestOptions/stream`` and call `perform` like any call, so
 /// every layer applies. A performer that streams calls ``open(_:)`` with the head of each
