@@ -48,7 +48,7 @@ extension DownloadDestination {
             staged.keep()
             return true
         case .whole, .notABody:
-            staged.keep()
+            staged.leave()
             return staged.resume != nil
         case .startOver:
             break
@@ -69,7 +69,7 @@ extension DownloadDestination {
         let (staged, answer) = try Self.stage(response, contentLength: Int64(response.body.count), to: self, for: request)
         switch answer {
         case .notABody:
-            staged.keep()
+            staged.leave()
             throw FetchError.httpStatus(response)
         case .startOver:
             staged.discard()

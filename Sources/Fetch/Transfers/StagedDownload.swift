@@ -114,6 +114,12 @@ struct StagedDownload: Sendable {
         try? handle.close()
     }
 
+    /// Closes the partial file untouched: kept when this attempt resumed it, deleted when it
+    /// was opened for this attempt alone.
+    func leave() {
+        if resume != nil { keep() } else { discard() }
+    }
+
     /// Closes and deletes the partial file and its record; safe to call more than once.
     func discard() {
         // Deleted before closing: the lock keeps another download from taking the name meanwhile.

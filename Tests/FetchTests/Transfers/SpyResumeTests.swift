@@ -126,6 +126,39 @@ struct SpyResumeTests {
         #expect(try folder.contents() == ["big.bin"])
     }
 
+    @Test func aResumedAttemptThatIsCutAgainKeepsWhatBothAttemptsReceived() throws {
+        // Given a download cut after 400 bytes, a resumed attempt cut 300 bytes later, then the rest
+        let folder = try TemporaryFolder()
+        let part = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+                            body: Self.body.suffix(from: 400))
+        let spy = SpyPerformer([Self.cut, .cutDownload(part, after: 300), Self.rest(from: 700)])
+        let result = Recorder<Result<DownloadedFile, any Error>>()
+        // When a retry policy with three attempts downloads it
+        spy.retrying(.constant(maxAttempts: 3, delay: .zero), scheduler: ImmediateScheduler())
+            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+        // Then each attempt asked for what followed the bytes kept so far, and the file is whole
+        #expect(spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Range") } == [nil, "bytes=400-", "bytes=700-"])
+        #expect(try Data(contentsOf: try #require(result.single).get().fileURL) == Self.body)
+        #expect(try folder.contents() == ["big.bin"])
+    }
+
+    @Test func anErrorStatusNeitherWritesNorKeepsAFile() throws {
+        // Given a spy answering a download that asked for everything with a 416, and a cut 503
+        let folder = try TemporaryFolder()
+        let destination = DownloadDestination.file(folder.file("big.bin"))
+        let spy = SpyPerformer([.status(416)])
+        let result = Recorder<Result<DownloadedFile, any Error>>()
+        // When the file is downloaded
+        spy.download(request, to: destination, completion: result.record)
+        // Then the status fails the call and nothing is on disk
+        #expect(result.single?.failureCode == .httpStatus)
+        #expect(try folder.contents() == [])
+        // And a cut error body is not kept as a partial download
+        let head = Response(urlRequest: URLRequest(url: request.url), status: 503, headers: ["ETag": "\"v1\""])
+        #expect(try destination.keepPartial(Data("busy".utf8), of: head, for: request) == false)
+        #expect(try folder.contents() == [])
+    }
+
     @Test func aChangedResourceOrA416ForAnotherLengthDeletesThePartialFileAndTheNextCallStartsOver() throws {
         // Given a kept partial download, then a 206 of another version of the resource
         let folder = try TemporaryFolder()
