@@ -68,6 +68,8 @@ do {
     }
     print("\nA download that loses its connection halfway, resumed by a retry (answered by a spy):")
     for line in try ResumeDemo.run() { print("   \(line)") }
+    print("\nA Server-Sent Events stream, read as it arrives (answered by a spy):")
+    for line in try await StreamDemo.run() { print("   \(line)") }
     print("\nDone.")
 } catch let error as FetchError where [.cannotConnect, .hostNotFound, .notConnected, .timedOut].contains(error.code) {
     fail("\nCould not reach the server: \(error)\nIs httpbin running there?")
