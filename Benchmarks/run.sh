@@ -7,6 +7,8 @@
 #   ./run.sh --only "16 in flight" --parts throughput
 # or, with `explore` first, to `fetch-bench explore` (one case through client variants):
 #   ./run.sh explore --case "1 in flight" --sides fetch,raw,raw-delegate,raw-hop,raw-delegate-hop
+# or, with `stream` first, to `fetch-bench stream` (a 1 MiB/s reader of a fast 1 GiB stream):
+#   ./run.sh stream --seconds 60 --rate 1
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -100,6 +102,6 @@ swift_version="$(swift --version 2>&1 | grep -o 'Swift version [0-9.]*' | head -
 nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\//nginx /')"
 wrk_version="$( (wrk --version 2>&1 || true) | head -1 | awk '{print "wrk " $2}' | sed 's|debian/||')"
 command=run
-if [ "${1:-}" = explore ]; then command=explore; shift; fi
+if [ "${1:-}" = explore ] || [ "${1:-}" = stream ]; then command="$1"; shift; fi
 "$bench" "$command" --port "$port" --nginx-pid "$(cat "$work/nginx.pid")" --transfer-log "$work/transfer.log" \
     --note "$swift_version; $nginx_version with 1 worker on 127.0.0.1; $wrk_version; $(uname -sr)." "$@"

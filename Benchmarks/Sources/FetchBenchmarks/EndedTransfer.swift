@@ -84,7 +84,7 @@ enum EndedTransfer {
     }
 
     /// Waits up to 20 s for nginx to log the transfer tagged `tag`, and returns its `$bytes_sent`.
-    private static func sentBytes(tag: String, log: URL) -> Int? {
+    static func sentBytes(tag: String, log: URL) -> Int? {
         for _ in 0..<200 {
             if let text = try? String(contentsOf: log, encoding: .utf8) {
                 for line in text.split(separator: "\n") {

@@ -1,4 +1,5 @@
 import Foundation
+import Fetch
 
 /// The benchmark's command line.
 ///
@@ -11,6 +12,8 @@ import Foundation
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
 /// fetch-bench cache-hit [--rounds 9] [--calls 50000]         a fresh cache hit over a spy, no server needed
+/// fetch-bench stream --port P --transfer-log PATH [--seconds 30] [--rate 1] [--buffer BYTES]
+///                                                            a reader at RATE MiB/s of a fast 1 GiB stream: peak memory
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
 /// fetch-bench load|memory|ended ...                          one measurement (run starts these itself)
 /// ```
@@ -56,6 +59,14 @@ struct Main {
             settings.layerCalls = try options.int("calls") ?? settings.layerCalls
             let (bare, hit) = try CacheBench.hitCost(rounds: settings.layerRounds, calls: settings.layerCalls)
             print(CacheBench.markdown(CacheBench.Result(bareSpy: bare, hit: hit)).joined(separator: "\n"))
+        case "stream":
+            let rate = try options.double("rate") ?? 1
+            let bufferSize = try options.int("buffer") ?? StreamSink.defaultBufferSize
+            let result = StreamRound.run(
+                server: try server(options), transferLog: URL(fileURLWithPath: try options.required("transfer-log")),
+                seconds: try options.double("seconds") ?? 30, rate: rate, bufferSize: bufferSize
+            )
+            print(StreamRound.markdown(result, rate: rate, bufferSize: bufferSize).joined(separator: "\n"))
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))
