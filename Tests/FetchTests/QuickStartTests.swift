@@ -6,7 +6,7 @@ import Fetch
 import Testing
 import FetchTesting
 
-struct User: Codable, Parsable {          // a model: Decodable types are Parsable for free
+struct User: Codable, Parsable {          // a model: a Decodable type only declares Parsable
     let id: Int
     let name: String
 }

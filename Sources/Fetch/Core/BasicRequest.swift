@@ -17,6 +17,8 @@ public struct BasicRequest: Request {
     public var headers: HTTPHeaders
     /// Query items appended to `url`.
     public var queryItems: [URLQueryItem]
+    /// An `Encodable` value added to the query after `queryItems` (see ``Request/query``).
+    public var query: (any Encodable & Sendable)?
     /// The body, if any.
     public var body: RequestBody?
     /// Per-request options.
@@ -28,6 +30,7 @@ public struct BasicRequest: Request {
         method: HTTPMethod = .get,
         headers: HTTPHeaders = [:],
         queryItems: [URLQueryItem] = [],
+        query: (any Encodable & Sendable)? = nil,
         body: RequestBody? = nil,
         options: RequestOptions = RequestOptions()
     ) {
@@ -35,6 +38,7 @@ public struct BasicRequest: Request {
         self.method = method
         self.headers = headers
         self.queryItems = queryItems
+        self.query = query
         self.body = body
         self.options = options
     }

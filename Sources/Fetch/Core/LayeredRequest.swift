@@ -23,25 +23,33 @@ final class LayeredRequest: Request {
     let method: HTTPMethod
     let headers: HTTPHeaders
     let queryItems: [URLQueryItem]
+    let query: (any Encodable & Sendable)?
     let body: RequestBody?
     let options: RequestOptions
     /// Enhancers run after the source's `adjust(_:)`, in order.
     let enhancers: [any Enhancer]
+    /// Where a logging layer above hears what each attempt sent; `nil` when none listens.
+    let attemptLog: AttemptLog?
 
     /// `request` as a layer passes it on, with `change` made to its options and `added`
     /// enhancers run after its own.
     /// - Parameters:
     ///   - caller: the caller's request, when `request` is one a hook sent in its place;
     ///     by default `request` (or, when it is one of these already, the caller's).
+    ///   - log: the attempt log of a logging layer; by default the one `request` or
+    ///     `caller` carries.
     init(_ request: any Request, for caller: (any Request)? = nil,
-         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = []) {
+         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
+         log: AttemptLog? = nil) {
         let layered = request as? LayeredRequest
+        attemptLog = log ?? layered?.attemptLog ?? (caller as? LayeredRequest)?.attemptLog
         self.caller = caller?.callersRequest ?? layered?.caller ?? request
         source = layered?.source ?? request
         url = request.url
         method = request.method
         headers = request.headers
         queryItems = request.queryItems
+        query = request.query
         body = request.body
         var options = request.options
         change(&options)
@@ -60,6 +68,7 @@ final class LayeredRequest: Request {
                 throw FetchError.wrapping(error, layer: enhancer.name, request: caller)
             }
         }
+        attemptLog?.sent(urlRequest)
     }
 }
 

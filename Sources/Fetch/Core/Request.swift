@@ -26,6 +26,12 @@ public protocol Request: Sendable {
     /// Query items appended to `url`, encoded by ``QueryEncoder`` (which, unlike
     /// `URLComponents`, encodes `+`); none by default.
     var queryItems: [URLQueryItem] { get }
+    /// An `Encodable` value whose properties are added to the query after ``queryItems``,
+    /// by the rules of ``ParameterEncoder`` (nested values, arrays, booleans, dates,
+    /// `nil` omitted), with the request's or the stack's encoder (see ``Coders``); `nil`
+    /// by default. A value that fails to encode fails the call with
+    /// ``FetchError/Code-swift.enum/encoding``, and nothing is sent.
+    var query: (any Encodable & Sendable)? { get }
     /// The body, if any. It is encoded when the request is built, and an encoding
     /// failure fails the call with ``FetchError/Code-swift.enum/encoding``; it never
     /// becomes an empty body.
@@ -45,6 +51,8 @@ extension Request {
     public var headers: HTTPHeaders { HTTPHeaders() }
     /// No query items.
     public var queryItems: [URLQueryItem] { [] }
+    /// No query value.
+    public var query: (any Encodable & Sendable)? { nil }
     /// No body.
     public var body: RequestBody? { nil }
     /// No options.

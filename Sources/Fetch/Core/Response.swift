@@ -33,6 +33,10 @@ public struct Response: Sendable {
     /// How the call went: timings, redirects, bytes, and what layers did (retries,
     /// refreshes, cache, sharing). Empty for a response made by hand.
     public var metrics: ResponseMetrics
+    /// The coders of the stack the response came through (``RequestPerforming/coding(with:)``),
+    /// which ``decode(_:using:)`` uses when neither the call, the request nor the model
+    /// names a decoder; `nil` when no coding layer was there.
+    public var coders: Coders?
 
     /// Makes a response.
     /// - Parameters:

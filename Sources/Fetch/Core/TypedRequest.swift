@@ -9,7 +9,9 @@
 /// let user = try await api.perform(GetUser(id: 7))   // a User
 /// ```
 public protocol TypedRequest: Request {
-    /// The model the response is parsed into.
+    /// The model the response is parsed into. A `Decodable` model must declare `Parsable`
+    /// (`struct User: Decodable, Parsable`), nothing more; without it this request does not
+    /// conform to `TypedRequest`.
     associatedtype Output: Parsable
     /// Turns error responses into the API's own error; `nil` (the default) keeps
     /// ``FetchError/Code-swift.enum/httpStatus``.

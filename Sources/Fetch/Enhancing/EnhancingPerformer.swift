@@ -10,11 +10,14 @@ public struct EnhancingPerformer: RequestPerforming {
     public let base: any RequestPerforming
     /// The enhancers, in the order they run on an outgoing request.
     public let enhancers: [any Enhancer]
+    /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
+    private let waits: Bool
 
     /// Wraps `base` with `enhancers`, sorted by priority.
     public init(base: any RequestPerforming, enhancers: [any Enhancer]) {
         self.base = base
         self.enhancers = EnhancerOrder.sorted(enhancers)
+        waits = enhancers.contains { $0 is any AsyncEnhancer }
     }
 
     /// Performs `request` with the enhancers applied, then passes the response back
@@ -27,10 +30,47 @@ public struct EnhancingPerformer: RequestPerforming {
         // The request's own enhancers are used here, once, ordered with this layer's.
         let own = request.options.enhancers
         let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
+        if waits || own.contains(where: { $0 is any AsyncEnhancer }) {
+            return performPreparing(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
+        }
         let outgoing = LayeredRequest(request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered)
         return base.perform(outgoing) { result in
             completion(Self.enhance(result, with: ordered, for: request))
         }
+    }
+
+    /// Awaits every ``AsyncEnhancer``'s preparation, in order, in a `Task`, then sends the
+    /// request with the prepared enhancers in their places. Cancelling the call completes it
+    /// at once and cancels the `Task`; whatever the preparation returns afterwards is dropped.
+    private func performPreparing(
+        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let call = LayerCall(request: request, completion: completion)
+        let base = self.base
+        call.run {
+            let task = Task {
+                var prepared: [any Enhancer] = []
+                for enhancer in ordered {
+                    guard let waiting = enhancer as? any AsyncEnhancer else {
+                        prepared.append(enhancer)
+                        continue
+                    }
+                    do {
+                        prepared.append(try await waiting.prepared(for: request))
+                    } catch {
+                        return call.finish(.failure(FetchError.wrapping(error, layer: enhancer.name, request: request)))
+                    }
+                }
+                let ready = prepared
+                let outgoing = LayeredRequest(request, options: { if dropOwn { $0.enhancers = [] } }, adding: ready)
+                call.run {
+                    base.perform(outgoing) { result in call.finish(Self.enhance(result, with: ready, for: request)) }
+                }
+            }
+            return CancellationHandle { task.cancel() }
+        }
+        return call
     }
 
     private static func enhance(

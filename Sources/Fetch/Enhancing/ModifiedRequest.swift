@@ -20,6 +20,8 @@ public struct ModifiedRequest<Base: Request>: Request {
     public var headers: HTTPHeaders { base.headers }
     /// The base's query items.
     public var queryItems: [URLQueryItem] { base.queryItems }
+    /// The base's query value.
+    public var query: (any Encodable & Sendable)? { base.query }
     /// The base's body.
     public var body: RequestBody? { base.body }
 

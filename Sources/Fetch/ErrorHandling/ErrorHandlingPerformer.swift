@@ -67,6 +67,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
                 outcome = try handler.handle(error, for: request)
             } catch {
                 presenter?.handlerFailed(error, handler: handler.name, for: request)
+                request.attemptLog?.received(result)
                 let failure = FetchError.wrapping(error, layer: handler.name, request: request)
                 return (.failure(failure), failure)
             }
@@ -77,7 +78,10 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         case .recover(var response):
             response.request = request.callersRequest
             return (.success(response), nil)
-        case .replace(let newError): return (.failure(newError), newError)
+        case .replace(let newError):
+            // The logging layer above names what came, not only what replaced it.
+            request.attemptLog?.received(result)
+            return (.failure(newError), newError)
         case .pass: return (result, error)
         }
     }

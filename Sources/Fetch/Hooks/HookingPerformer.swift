@@ -62,6 +62,7 @@ public struct HookingPerformer: RequestPerforming {
                 case .continue: continue
                 case .completed: return call.finish(result)
                 case .send(let next):
+                    call.request.attemptLog?.received(result)
                     return send(LayeredRequest(next, for: call.request), for: call, thenFrom: index + 1)
                 }
             } catch {

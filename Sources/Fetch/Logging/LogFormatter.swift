@@ -10,7 +10,9 @@ struct LogFormatter {
 
     private var redaction: Redaction { configuration.redaction }
 
-    func event(for request: any Request, result: Result<Response, any Error>, duration: Duration?) -> LogEvent {
+    /// The entry for a call that ended with `result`, after `attempts`.
+    func event(for request: any Request, result: Result<Response, any Error>, duration: Duration?,
+               attempts: [AttemptLog.Attempt] = []) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
         switch result {
@@ -20,16 +22,53 @@ struct LogFormatter {
         case .failure(let error):
             level = .error
             let fetchError = error as? FetchError
-            // A reason may quote a URL, with the secrets in its query.
-            let failure = redaction.redactingURLs(in: fetchError.map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
+            let failure = describe(error)
             if let response = fetchError?.response {
                 lines = describe(response, of: request, outcome: failure, duration: duration)
+            } else if let last = attempts.last, case .success(let response)? = last.result {
+                // An error handler below replaced the error of a response that came.
+                lines = describe(response, of: request, outcome: "\(response.status), replaced by \(failure)",
+                                 duration: duration)
+            } else if let last = attempts.last {
+                let came = last.result.map { result -> String in
+                    if case .failure(let original) = result { return describe(original) + ", replaced by " }
+                    return ""
+                } ?? ""
+                lines = [summary(method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
+                                 outcome: came + failure, duration: duration)]
             } else {
                 lines = [summary(method: (fetchError?.method ?? request.method).rawValue,
                                  url: fetchError?.url ?? request.url, outcome: failure, duration: duration)]
             }
         }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The entry for attempt `number` of a call, which another attempt followed.
+    func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
+        let outcome: String
+        let level: LogEvent.Level
+        switch attempt.result {
+        case .success(let response)?:
+            outcome = "\(response.status)"
+            level = response.status >= 400 ? .error : .info
+        case .failure(let error)?:
+            outcome = describe(error)
+            level = .error
+        case nil:
+            outcome = "no result seen"
+            level = .info
+        }
+        let line = summary(method: attempt.sent.httpMethod ?? request.method.rawValue, url: attempt.sent.url ?? request.url,
+                           outcome: outcome, duration: nil) + " (attempt \(number), sent again)"
+        return LogEvent(level: level, message: line, request: request, duration: nil)
+    }
+
+    /// An error as the log writes it: a ``FetchError``'s code and reason, anything else as
+    /// it describes itself; URLs quoted in it are redacted.
+    private func describe(_ error: any Error) -> String {
+        // A reason may quote a URL, with the secrets in its query.
+        redaction.redactingURLs(in: (error as? FetchError).map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
     }
 
     /// The summary line, then what the options ask for of what was sent and what came back.

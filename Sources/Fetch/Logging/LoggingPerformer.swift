@@ -1,11 +1,15 @@
 /// A performer that writes one entry per call to a ``LogConfiguration``'s sink when the
 /// call ends. Made by ``RequestPerforming/logging(_:)``.
 ///
-/// The entry describes what was sent (`response.urlRequest`, after every layer below) and
-/// what came back, with sensitive values hidden. A call that failed with a ``FetchError``
-/// carrying a ``FetchError/response`` (a status a layer below rejected) is described from
-/// that response, headers and bodies included as the options ask; URLs quoted in an
-/// error's reason are redacted like the request's. A call with no options to log (see
+/// The entry describes what was sent (the `URLRequest` of the last attempt, after every
+/// layer below, so with the absolute URL) and what came back, with sensitive values hidden.
+/// A call that failed with a ``FetchError`` carrying a ``FetchError/response`` (a status a
+/// layer below rejected) is described from that response, headers and bodies included as
+/// the options ask; a call whose error an error handler below replaced names the status (or
+/// error) that came, then the error delivered; URLs quoted in an error's reason are
+/// redacted like the request's. With ``LogOptions/attempts``, every attempt that another
+/// followed (a retry, a resend after a refresh, a request a post-request hook sent) gets a
+/// line of its own when the next one is sent. A call with no options to log (see
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
 public struct LoggingPerformer: RequestPerforming {
     /// The performer the calls go to.
@@ -28,10 +32,17 @@ public struct LoggingPerformer: RequestPerforming {
         let options = request.options.logOptions ?? configuration.options
         guard !options.isEmpty else { return base.perform(request, completion: completion) }
         let started = options.contains(.time) ? configuration.clock() : nil
-        return base.perform(request) { [configuration] result in
+        let formatter = LogFormatter(configuration: configuration, options: options)
+        var onEarlierAttempt: (@Sendable (AttemptLog.Attempt, Int) -> Void)?
+        if options.contains(.attempts) {
+            onEarlierAttempt = { [configuration] attempt, number in
+                configuration.sink(formatter.event(forAttempt: attempt, number: number, of: request))
+            }
+        }
+        let log = AttemptLog(onEarlierAttempt: onEarlierAttempt)
+        return base.perform(LayeredRequest(request, log: log)) { [configuration] result in
             let duration = started.map { configuration.clock() - $0 }
-            configuration.sink(LogFormatter(configuration: configuration, options: options)
-                .event(for: request, result: result, duration: duration))
+            configuration.sink(formatter.event(for: request, result: result, duration: duration, attempts: log.all))
             completion(result)
         }
     }

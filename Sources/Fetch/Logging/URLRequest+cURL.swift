@@ -7,10 +7,15 @@ extension URLRequest {
     /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
     ///
     /// Headers are sorted by name. A text body is included; a body that is not UTF-8
-    /// text is left out and named in a comment.
+    /// text is left out and named in a comment. A relative URL (one a `BaseURL` enhancer
+    /// would complete) is said so in a first comment line, since curl cannot send it.
     /// - Parameter redaction: what to hide; the default headers by default.
     public func curlDescription(redaction: Redaction = .default) -> String {
         var lines: [String] = []
+        if let url, url.scheme == nil {
+            lines.append("# \(shellQuoted(url.relativeString)) is relative: pass a baseURL to the request's "
+                + "curlDescription(baseURL:), or use response.urlRequest.curlDescription() for what was sent")
+        }
         let method = httpMethod ?? "GET"
         var command = "curl"
         switch method {
@@ -42,9 +47,16 @@ extension Request {
     /// A `curl` command that sends this request as it is built here, with sensitive values
     /// hidden by `redaction`. Layers such as enhancers are not applied: for what was really
     /// sent, use `response.urlRequest.curlDescription()`.
+    /// - Parameters:
+    ///   - baseURL: completes a relative URL as a `BaseURL` enhancer does; without it, a
+    ///     relative URL is printed as it is, after a comment saying so.
+    ///   - redaction: what to hide.
     /// - Throws: the error building the request throws (an invalid header, a body that
-    ///   does not encode).
-    public func curlDescription(redaction: Redaction = .default) throws -> String {
-        try makeURLRequest().curlDescription(redaction: redaction)
+    ///   does not encode), or ``FetchError/Code-swift.enum/invalidRequest`` for a base URL
+    ///   that is not usable.
+    public func curlDescription(baseURL: URL? = nil, redaction: Redaction = .default) throws -> String {
+        var urlRequest = try makeURLRequest()
+        if let baseURL { try BaseURL(baseURL).enhance(&urlRequest, for: self) }
+        return urlRequest.curlDescription(redaction: redaction)
     }
 }

@@ -32,8 +32,9 @@ extension Array: JSONDecoderProviding where Element: JSONDecoderProviding {
 }
 
 extension Parsable where Self: Decodable {
-    /// Decodes the body as JSON, accepting any 2xx status, with the type's
-    /// ``JSONDecoderProviding/decoder`` when it has one and a plain `JSONDecoder` otherwise.
+    /// Decodes the body as JSON, accepting any 2xx status, with the decoder
+    /// ``Response/decode(_:using:)`` chooses: the request's, the type's
+    /// ``JSONDecoderProviding/decoder``, the stack's, or a plain `JSONDecoder`.
     public static func parse(from response: Response) throws -> Self {
         try response.decode(Self.self)
     }
@@ -51,13 +52,15 @@ extension Response {
     /// Decodes the body as JSON.
     /// - Parameters:
     ///   - type: the type to decode.
-    ///   - decoder: the decoder; when `nil` (the default), the type's
-    ///     ``JSONDecoderProviding/decoder`` if it has one, else a plain `JSONDecoder`.
+    ///   - decoder: the decoder; when `nil` (the default), the request's
+    ///     ``RequestOptions/coders`` decoder, else the type's ``JSONDecoderProviding/decoder``,
+    ///     else the stack's (``coders``), else a plain `JSONDecoder`.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx;
     ///   ``FetchError/Code-swift.enum/decoding`` naming the type, the key path and the
     ///   first bytes of the body when the body is empty or does not decode.
     public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder? = nil) throws -> Value {
-        let decoder = decoder ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? JSONDecoder()
+        let decoder = decoder ?? request.options.coders?.jsonDecoder?()
+            ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? coders?.jsonDecoder?() ?? JSONDecoder()
         try requireSuccess()
         guard !body.isEmpty else {
             throw decodingError("expected \(Value.self) but the body was empty", underlying: nil)

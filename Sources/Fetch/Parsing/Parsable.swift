@@ -1,11 +1,17 @@
 /// A model that can be made from a ``Response``.
 ///
 /// Parsing is a pure static function, so every parser can be tested with a hand-made
-/// `Response` and no I/O. `Decodable` types get it for free:
+/// `Response` and no I/O. A `Decodable` type only declares the conformance; its
+/// `parse(from:)` is ready-made:
 ///
 /// ```swift
 /// struct User: Decodable, Parsable { let id: Int; let name: String }
 /// ```
+///
+/// The declaration is needed: Swift cannot make every `Decodable` type `Parsable` by
+/// itself. Without it, a ``TypedRequest`` whose `Output` is that type does not compile
+/// ("does not conform to protocol 'TypedRequest'"); add `Parsable` to the model, or call
+/// `perform(_:decoding:using:)`, which takes any `Decodable`.
 ///
 /// They decode JSON with a plain `JSONDecoder`; a model that needs another one (dates,
 /// snake_case keys) names it by conforming to ``JSONDecoderProviding``.

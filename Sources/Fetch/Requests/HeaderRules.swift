@@ -73,6 +73,10 @@ public enum HeaderRules {
             FetchError(.invalidRequest, reason: reason, method: method, url: url)
         }
         guard let url else { throw fail("the request has no URL") }
+        guard url.scheme != nil else {
+            throw fail("the URL \(url.relativeString.debugDescription) is relative: add a BaseURL enhancer "
+                + "(.enhanced(by: BaseURL(\"https://api.example.com\"))) above this performer, or make the URL absolute")
+        }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw fail("only http and https URLs can be requested")
         }

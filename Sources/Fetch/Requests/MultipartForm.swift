@@ -163,6 +163,6 @@ extension RequestBody {
     /// chunk, uploads it with its `Content-Length`, and deletes it when the call ends.
     public static func multipart(_ form: MultipartForm) -> RequestBody {
         if form.hasFileParts { return RequestBody(source: .form(form), contentType: form.contentType) }
-        return RequestBody(source: .encoded { try form.encoded() }, contentType: form.contentType)
+        return RequestBody(source: .encoded { _ in try form.encoded() }, contentType: form.contentType)
     }
 }

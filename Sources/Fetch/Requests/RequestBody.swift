@@ -12,7 +12,8 @@ import Foundation
 public struct RequestBody: Sendable {
     enum Source: Sendable {
         case data(Data)
-        case encoded(@Sendable () throws -> Data)
+        /// Encoded when the request is built, with the call's coders.
+        case encoded(@Sendable (Coders) throws -> Data)
         /// A file, streamed when sent (see RequestBody+File.swift).
         case file(URL)
         /// A multipart form with file parts, streamed when sent.
@@ -44,20 +45,21 @@ public struct RequestBody: Sendable {
     /// The value as JSON, sent as `application/json`.
     /// - Parameters:
     ///   - value: the value to encode when the request is built.
-    ///   - encoder: makes the encoder to use; a plain `JSONEncoder` by default.
+    ///   - encoder: makes the encoder to use; when `nil` (the default), the request's or
+    ///     the stack's (see ``Coders``), else a plain `JSONEncoder`.
     public static func json<Value: Encodable & Sendable>(
         _ value: Value,
-        encoder: @escaping @Sendable () -> JSONEncoder = { JSONEncoder() }
+        encoder: (@Sendable () -> JSONEncoder)? = nil
     ) -> RequestBody {
-        encoded(contentType: "application/json") {
+        RequestBody(source: .encoded { coders in
             do {
-                return try encoder().encode(value)
+                return try (encoder?() ?? coders.makeJSONEncoder()).encode(value)
             } catch {
                 throw FetchError(
                     .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
                 )
             }
-        }
+        }, contentType: "application/json")
     }
 
     /// A body of your own format, encoded by `encode` each time the request is built.
@@ -76,7 +78,7 @@ public struct RequestBody: Sendable {
     public static func encoded(
         contentType: String?, _ encode: @escaping @Sendable () throws -> Data
     ) -> RequestBody {
-        RequestBody(source: .encoded {
+        RequestBody(source: .encoded { _ in
             do {
                 return try encode()
             } catch let error as FetchError {
@@ -88,12 +90,14 @@ public struct RequestBody: Sendable {
     }
 
     /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.
+    /// - Parameter coders: the coders for a body encoded from a value (see ``Coders``);
+    ///   the defaults when `nil`.
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` when the body cannot be encoded,
     ///   ``FetchError/Code-swift.enum/file`` when its file cannot be read.
-    public func encoded() throws -> Data {
+    public func encoded(with coders: Coders? = nil) throws -> Data {
         switch source {
         case .data(let data): return data
-        case .encoded(let encode): return try encode()
+        case .encoded(let encode): return try encode(coders ?? Coders())
         case .file(let url): return try FileBody.read(url)
         case .form(let form): return try form.encoded()
         }

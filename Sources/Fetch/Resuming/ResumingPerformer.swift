@@ -5,7 +5,9 @@
 /// The work runs once for all the calls that need it at the same time: while it runs,
 /// other calls that fail the same way wait for it; a call that was sent before a run
 /// succeeded and fails afterwards is resent without another run. When the work fails,
-/// every waiting call fails with its error. A resent call that fails again is delivered
+/// every waiting call fails with a ``FetchError/Code-swift.enum/layer`` error that names
+/// the handler and the call, with the work's own error as its `underlying` error (find it
+/// with `error.thrown(as:)`). A resent call that fails again is delivered
 /// as it is: nothing loops. Cancelling a waiting call completes it with
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
 public struct ResumingPerformer: RequestPerforming {
@@ -41,13 +43,24 @@ public struct ResumingPerformer: RequestPerforming {
               handler.shouldResume(after: result, for: call.request) else {
             return call.finish(result)
         }
+        call.request.attemptLog?.received(result)
         flight.join(after: seen, start: handler.run) { outcome in
             switch outcome {
-            case .failure(let error): call.finish(.failure(error))
+            case .failure(let error): call.finish(.failure(refreshFailed(error, for: call.request)))
             case .success:
                 call.run { base.perform(call.request) { call.finish($0.recordingMetrics { $0.refreshes += 1 }) } }
             }
         }
+    }
+}
+
+extension ResumingPerformer {
+    /// The error a waiting call gets when the work failed: a ``FetchError/Code-swift.enum/layer``
+    /// error naming the handler and the call it was for, carrying the work's own error
+    /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`.
+    private func refreshFailed(_ error: any Error, for request: any Request) -> FetchError {
+        FetchError(.layer, reason: "\(handler.name) failed, so the call was not resent: \(error)",
+                   method: request.method, url: request.url, underlying: error, layer: handler.name)
     }
 }
 

@@ -24,7 +24,7 @@ public struct CallerRetry: Sendable {
     /// - Returns: whether another attempt is on its way.
     @discardableResult
     public func retry(max: Int, delay: Duration = .zero) -> Bool {
-        attempt < max && loop.retry(after: attempt, delay: delay)
+        attempt < max && loop.retry(after: attempt, delay: delay, result: result)
     }
 
     /// Sends the same request once more if `policy` decides so for this attempt, after the
@@ -48,7 +48,7 @@ public struct CallerRetry: Sendable {
         case .retryAfter(let wait): delay = wait
         }
         guard !asPerformer || (policy.budget?.withdraw() ?? true) else { return false }
-        return loop.retry(after: attempt, delay: delay)
+        return loop.retry(after: attempt, delay: delay, result: result)
     }
 }
 
@@ -58,10 +58,14 @@ extension RequestPerforming {
     ///
     /// ```swift
     /// api.performRetryable(request) { result, retry in
+    ///     let result = result.requiringSuccess()       // a 503 is a failure from here on
     ///     if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
     ///     show(result)
     /// }
     /// ```
+    ///
+    /// Every status is a `.success(Response)` at this level, as for `perform`: without
+    /// `requiringSuccess()` a 503 is not a failure and is not retried.
     ///
     /// The completion is called once per attempt. Cancelling stops the attempt in flight or
     /// the wait; the completion is then called once with

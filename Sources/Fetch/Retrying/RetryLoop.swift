@@ -58,7 +58,12 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without
     /// it, when `nil`) if ``awaitsDecision(on:)`` for `attempt`.
     /// - Returns: whether the retry was granted.
-    func retry(after attempt: Int, delay: Duration?) -> Bool { begin(attempt + 1, after: delay) }
+    /// The attempt's `result` goes first to the logging layer above, if one listens (the
+    /// next attempt may be sent before `begin` returns).
+    func retry(after attempt: Int, delay: Duration?, result: Result<Response, any Error>) -> Bool {
+        request.attemptLog?.received(result)
+        return begin(attempt + 1, after: delay)
+    }
 
     /// Stops the loop: cancels the last attempt's call, which reports the cancellation
     /// unless that attempt was already reported.

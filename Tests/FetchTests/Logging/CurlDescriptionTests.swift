@@ -77,3 +77,18 @@ import Fetch
         #expect(curl.contains("'X-Visible: yes'"))
     }
 }
+
+@Suite struct RelativeCurlDescriptionTests {
+    @Test func aRelativeRequestSaysSoOrTakesABaseURL() throws {
+        // Given a POST to a relative URL
+        let request = BasicRequest(url: URL(string: "post")!, method: .post)
+
+        // When it is described alone, and with a base URL
+        let alone = try request.curlDescription()
+        let based = try request.curlDescription(baseURL: URL(string: "https://api.example.com/v1"))
+
+        // Then alone it says the URL is relative; with the base it is complete
+        #expect(alone.hasPrefix("# 'post' is relative: pass a baseURL"))
+        #expect(based == "curl -X 'POST' 'https://api.example.com/v1/post'")
+    }
+}

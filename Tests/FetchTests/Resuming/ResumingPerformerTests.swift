@@ -93,9 +93,9 @@ final class HeldRefresh: @unchecked Sendable {
         // When the refresh fails
         refresh.finish(.failure(RefreshFailed()))
 
-        // Then all three fail with that error, and nothing was resent
+        // Then all three fail with that error (wrapped, naming the handler), and nothing was resent
         #expect(recorders.allSatisfy { recorder in
-            if case .failure(let error)? = recorder.single { return error is RefreshFailed }
+            if case .failure(let error)? = recorder.single { return error.thrown(as: RefreshFailed.self) != nil }
             return false
         })
         #expect(spy.calls.count == 3)

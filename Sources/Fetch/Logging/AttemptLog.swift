@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What one logged call really sent, attempt by attempt: the `URLRequest` of each attempt
+/// (after every layer, so with the absolute URL) and, where a layer saw it, the attempt's
+/// own result.
+///
+/// The logging layer passes it down with the call (``LayeredRequest/attemptLog``). A
+/// request built at the bottom records itself (`LayeredRequest.adjust`); layers that do
+/// not deliver an attempt's result as it came record it: retry and refresh before sending
+/// again, a post-request hook before sending another request, an error handler before
+/// replacing the error. A request built again before its attempt has a result (a spy
+/// matching on it, say) counts as the same attempt.
+final class AttemptLog: @unchecked Sendable {
+    /// One attempt.
+    struct Attempt {
+        var sent: URLRequest
+        var result: Result<Response, any Error>?
+    }
+
+    // `lock` guards `attempts`; `onEarlierAttempt` is immutable.
+    private let lock = NSLockShim()
+    private var attempts: [Attempt] = []
+    /// Hears each attempt that another attempt followed, with its number (from 1).
+    private let onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?
+
+    init(onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?) {
+        self.onEarlierAttempt = onEarlierAttempt
+    }
+
+    /// Every attempt so far.
+    var all: [Attempt] { lock.withLock { attempts } }
+
+    /// An attempt is being sent as `urlRequest`.
+    func sent(_ urlRequest: URLRequest) {
+        let finished: (Attempt, Int)? = lock.withLock {
+            guard let last = attempts.last, last.result != nil else {
+                if attempts.isEmpty { attempts.append(Attempt(sent: urlRequest)) } else { attempts[attempts.count - 1].sent = urlRequest }
+                return nil
+            }
+            attempts.append(Attempt(sent: urlRequest))
+            return (last, attempts.count - 1)
+        }
+        if let finished { onEarlierAttempt?(finished.0, finished.1) }
+    }
+
+    /// The latest attempt's own result, unless one was recorded for it already.
+    func received(_ result: Result<Response, any Error>) {
+        lock.withLock {
+            guard !attempts.isEmpty, attempts[attempts.count - 1].result == nil else { return }
+            attempts[attempts.count - 1].result = result
+        }
+    }
+}
+
+extension Request {
+    /// The attempt log of the logged call this request belongs to, if any.
+    var attemptLog: AttemptLog? { (self as? LayeredRequest)?.attemptLog }
+}

@@ -1,0 +1,36 @@
+extension RequestPerforming {
+    /// Performs a ``TypedRequest`` and returns its `Output` together with the response
+    /// (status, headers, metrics), parsed exactly as `perform(_:)` parses it.
+    /// - Throws: the error of the call or of the parser.
+    public func parsed<Typed: TypedRequest>(_ request: Typed) async throws -> Parsed<Typed.Output> {
+        let response = try await response(for: request)
+        return Parsed(value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
+                      response: response)
+    }
+
+    /// Performs `request` and returns the model parsed as `type` together with the response.
+    /// - Throws: the error of the call or of the parser.
+    public func parsed<Output: Parsable>(
+        _ request: any Request, as type: Output.Type = Output.self, errorParser: (any ErrorParsing.Type)? = nil
+    ) async throws -> Parsed<Output> {
+        let response = try await response(for: request)
+        return Parsed(value: try response.parse(as: Output.self, errorParser: errorParser), response: response)
+    }
+
+    /// Performs a ``TypedRequest`` and calls `completion` once with its `Output` together
+    /// with the response, or an error.
+    /// - Returns: a handle that cancels the request.
+    @discardableResult
+    public func parsed<Typed: TypedRequest>(
+        _ request: Typed, completion: @escaping @Sendable (Result<Parsed<Typed.Output>, any Error>) -> Void
+    ) -> any Cancellable {
+        perform(request) { result in
+            completion(result.flatMap { response in
+                Result {
+                    Parsed(value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
+                           response: response)
+                }
+            })
+        }
+    }
+}

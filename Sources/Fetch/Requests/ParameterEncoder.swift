@@ -1,0 +1,160 @@
+import Foundation
+
+/// Turns an `Encodable` value into query items, for a query string or a form body.
+///
+/// ```swift
+/// struct Filters: Encodable, Sendable {
+///     var text: String
+///     var tags: [String]
+///     var since: Date?
+///     var page: Page              // struct Page: Encodable { var number: Int; var size: Int }
+///     var archived: Bool
+/// }
+/// // text=a%2Bb&tags[]=swift&tags[]=http&page[number]=2&page[size]=50&archived=true
+/// // (with the brackets percent-encoded on the wire, as every reserved character is)
+/// ```
+///
+/// The rules:
+/// - properties become `name=value` pairs in the order the value encodes them (declaration
+///   order for synthesized `Encodable`);
+/// - nested values become `parent[child]`, at any depth;
+/// - arrays follow ``arrayEncoding``: `tags[]=a&tags[]=b` by default;
+/// - booleans follow ``boolEncoding``: `true` / `false` by default;
+/// - dates follow ``dateEncoding``: ISO 8601 with a `Z` time zone by default;
+/// - `nil` (an optional left empty, `encodeIfPresent` or `encodeNil`) is omitted;
+/// - `Data` becomes Base64, a `URL` its absolute string, numbers their shortest text;
+/// - names and values are percent-encoded as ``QueryEncoder`` does: everything but
+///   `A-Z a-z 0-9 - . _ ~` (the brackets of nested names included), and in a form body a
+///   space is `+`.
+///
+/// The top-level value must be a keyed value (a struct or a dictionary with `String`
+/// keys); anything else, or an error the value throws while encoding, fails with
+/// ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
+public struct ParameterEncoder: Sendable {
+    /// How an array is written.
+    public enum ArrayEncoding: Sendable {
+        /// `tags[]=a&tags[]=b` (Rails, PHP, Alamofire's default).
+        case brackets
+        /// `tags=a&tags=b`.
+        case repeated
+        /// `tags[0]=a&tags[1]=b`.
+        case indexed
+    }
+
+    /// How a boolean is written.
+    public enum BoolEncoding: Sendable {
+        /// `true` and `false`.
+        case literal
+        /// `1` and `0`.
+        case numeric
+    }
+
+    /// How a date is written.
+    public enum DateEncoding: Sendable {
+        /// ISO 8601 with seconds, in UTC: `2026-11-24T18:30:00Z`.
+        case iso8601
+        /// Whole and fractional seconds since 1970: `1795545000` or `1795545000.5`.
+        case secondsSince1970
+        /// Milliseconds since 1970, rounded: `1795545000000`.
+        case millisecondsSince1970
+        /// Your own text.
+        case custom(@Sendable (Date) -> String)
+    }
+
+    /// How arrays are written; ``ArrayEncoding/brackets`` by default.
+    public var arrayEncoding: ArrayEncoding
+    /// How booleans are written; ``BoolEncoding/literal`` by default.
+    public var boolEncoding: BoolEncoding
+    /// How dates are written; ``DateEncoding/iso8601`` by default.
+    public var dateEncoding: DateEncoding
+
+    /// An encoder with the given rules.
+    public init(arrayEncoding: ArrayEncoding = .brackets, boolEncoding: BoolEncoding = .literal,
+                dateEncoding: DateEncoding = .iso8601) {
+        self.arrayEncoding = arrayEncoding
+        self.boolEncoding = boolEncoding
+        self.dateEncoding = dateEncoding
+    }
+
+    /// The query items for `value`, in order.
+    /// - Throws: ``FetchError/Code-swift.enum/encoding`` naming the type when `value` does
+    ///   not encode or is not a keyed value.
+    public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
+        let root = ParameterNode.Box()
+        do {
+            try value.encode(to: ParameterTreeEncoder(box: root, codingPath: [], rules: self))
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw FetchError(.encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
+                             underlying: error)
+        }
+        guard case .keyed(let fields) = root.node else {
+            throw FetchError(.encoding, reason: "\(Value.self) is not a keyed value (a struct or a [String: ...] "
+                + "dictionary), so it cannot become named parameters")
+        }
+        var items: [URLQueryItem] = []
+        for (name, box) in fields { flatten(box.node, name: name, into: &items) }
+        return items
+    }
+
+    /// The percent-encoded query string for `value`: `a=1&b=2`.
+    /// - Throws: ``FetchError/Code-swift.enum/encoding``, as ``queryItems(_:)``.
+    public func query<Value: Encodable>(_ value: Value) throws -> String {
+        QueryEncoder.query(try queryItems(value))
+    }
+
+    /// The `application/x-www-form-urlencoded` body for `value`: like ``query(_:)``, with
+    /// a space as `+`.
+    /// - Throws: ``FetchError/Code-swift.enum/encoding``, as ``queryItems(_:)``.
+    public func form<Value: Encodable>(_ value: Value) throws -> Data {
+        let text = try queryItems(value)
+            .map { QueryEncoder.formEncode($0.name) + "=" + QueryEncoder.formEncode($0.value ?? "") }
+            .joined(separator: "&")
+        return Data(text.utf8)
+    }
+
+    private func flatten(_ node: ParameterNode, name: String, into items: inout [URLQueryItem]) {
+        switch node {
+        case .empty: return
+        case .value(let text): items.append(URLQueryItem(name: name, value: text))
+        case .keyed(let fields):
+            for (key, box) in fields { flatten(box.node, name: "\(name)[\(key)]", into: &items) }
+        case .list(let elements):
+            for (index, box) in elements.enumerated() {
+                switch arrayEncoding {
+                case .brackets: flatten(box.node, name: "\(name)[]", into: &items)
+                case .repeated: flatten(box.node, name: name, into: &items)
+                case .indexed: flatten(box.node, name: "\(name)[\(index)]", into: &items)
+                }
+            }
+        }
+    }
+
+    /// The text of a date, as ``dateEncoding`` says.
+    func text(of date: Date) -> String {
+        switch dateEncoding {
+        case .iso8601:
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter.string(from: date)
+        case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
+        case .millisecondsSince1970: return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        case .custom(let format): return format(date)
+        }
+    }
+
+    /// The text of a boolean, as ``boolEncoding`` says.
+    func text(of bool: Bool) -> String {
+        switch boolEncoding {
+        case .literal: return bool ? "true" : "false"
+        case .numeric: return bool ? "1" : "0"
+        }
+    }
+
+    /// A floating-point number as its shortest text, without `.0` for whole numbers.
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
