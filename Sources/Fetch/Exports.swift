@@ -1,7 +1,8 @@
-// On Linux, URLRequest, URLSession and HTTPURLResponse live in FoundationNetworking, not
-// Foundation. Fetch's API names URLRequest (Enhancer, Request.adjust, Response.urlRequest),
-// so it re-exports FoundationNetworking: `import Fetch` alone is enough to write an Enhancer
-// on Linux, as on Apple platforms, where those types are in Foundation.
+// Fetch's API names Foundation types (URL, Data, URLRequest), so `import Fetch` brings them
+// along. On Linux, URLRequest, URLSession and HTTPURLResponse live in FoundationNetworking,
+// not Foundation, so it is re-exported too: an app's `Enhancer` compiles with `import Fetch`
+// alone on Linux as on Apple platforms.
+@_exported import Foundation
 #if canImport(FoundationNetworking)
 @_exported import FoundationNetworking
 #endif

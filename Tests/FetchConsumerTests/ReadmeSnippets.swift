@@ -266,6 +266,35 @@ func metricsBlock(api: some RequestPerforming) async throws {
     use(measured)
 }
 
+// Caching
+struct Feed: Decodable, Parsable { let items: [String] }
+struct GetFeed: TypedRequest {
+    typealias Output = Feed
+    var url: URL { URL(string: "feed")! }
+}
+let base = "https://api.example.com"
+
+func cachingBlock() async throws {
+    let api = Session().caching()                       // 10 MiB in memory
+    let tuned = Session().caching(CacheConfiguration(
+        storage: MemoryCacheStorage(capacity: 50 * 1024 * 1024),
+        heuristicFraction: 0.1                          // guess freshness from Last-Modified (off by default)
+    ))
+    let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
+    use(tuned, feed)
+}
+
+func layerOrderBlock() {
+    let api = Session()
+        .retrying(.exponential(maxAttempts: 3))          // 5. transient failures, below the cache
+        .caching()                                       // 4. stores only final answers
+        .coalescing()                                    // 3. one request for identical calls, one store
+        .enhanced(by: BaseURL(base), BearerToken(store)) // 2. every layer below sees the full request
+        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+        .logging(LogConfiguration(options: [.default, .metrics]) { print($0) })   // 1. once per call
+    use(api)
+}
+
 // Coalescing
 func coalescingBlock() {
     let api = Session().coalescing(ignoringHeaders: ["X-Request-ID"])
