@@ -295,6 +295,36 @@ func layerOrderBlock() {
     use(api)
 }
 
+// Streaming
+struct Completions: Request {
+    let prompt: String
+    var url: URL { URL(string: "completions")! }
+}
+struct Logs: Request { var url: URL { URL(string: "logs")! } }
+func show(_ chunk: Data) { _ = chunk }
+func finished(_ result: Result<Response, any Error>) { _ = result }
+
+func streamBlock(api: some RequestPerforming) async throws {
+    let stream = try await api.stream(Completions(prompt: "Hello"))
+    print(stream.response.status)                     // before the first chunk
+    for try await event in stream.events {            // or stream.chunks (Data), stream.lines (String)
+        if event.type == "delta" { print(event.data, terminator: "") }
+    }
+}
+
+func streamCallbackBlock(api: some RequestPerforming) {
+    let handle = api.stream(Logs(), onResponse: { print($0.status) },
+                            onChunk: { chunk in show(chunk) }) { result in finished(result) }
+    handle.cancel()   // no chunk follows; the completion says cancelled, once
+}
+
+func streamSpyBlock() {
+    let spy = SpyPerformer([.stream(events: [ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo")],
+                                    then: FetchError(.connectionLost, reason: "reset"))])
+    // .stream([Data], status:headers:then:) scripts raw chunks; .stream(ScriptedStream(...)) mixes them
+    use(spy)
+}
+
 // Coalescing
 func coalescingBlock() {
     let api = Session().coalescing(ignoringHeaders: ["X-Request-ID"])
