@@ -200,6 +200,25 @@ struct StreamTests {
         #expect(error?.code == .deadlineExceeded)
     }
 
+    @Test func aReaderThatPausesLongerThanTheIdleTimeoutIsNotTimedOut() async throws {
+        // Given a fast 32 MiB body, a 64 KiB buffer and an idle timeout of 1 s
+        let servers = try LoopbackServers.require()
+        let count = 32 << 20
+        let stream = try await Self.session(idle: .seconds(1))
+            .stream(Self.get(servers.faults, "/bytes?n=\(count)"), bufferSize: 64 << 10)
+
+        // When the reader takes one chunk, pauses 3 s (the buffer fills and Session stops
+        // reading), then reads the rest
+        var received = 0
+        for try await chunk in stream.chunks {
+            if received == 0 { try await Task.sleep(for: .seconds(3)) }
+            received += chunk.count
+        }
+
+        // Then the whole body came: waiting for the reader is not idleness
+        #expect(received == count)
+    }
+
     /// The aborted or completed record of `tag`'s transfer, waiting up to 10 s for it.
     static func waitForEnd(of tag: String, on server: TestServer) async throws -> SeenRequest? {
         for _ in 0..<100 {
