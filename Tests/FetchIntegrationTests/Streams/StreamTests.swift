@@ -136,15 +136,15 @@ struct StreamTests {
         let tag = uniqueTag()
 
         // When it is streamed as lines with a 1 MiB limit
-        let stream = try await Self.session().stream(Self.get(servers.faults, "/long-line?tag=\(tag)"))
+        let stream = try await Self.session().stream(Self.get(servers.faults, "/long-line?seconds=25&tag=\(tag)"))
         let error = await #expect(throws: FetchError.self) {
             for try await _ in stream.lines {}
         }
 
         // Then it fails with bodyTooLarge naming the request, and the transfer is ended
         #expect(error?.code == .bodyTooLarge)
-        #expect(error?.url == servers.faults.url("/long-line?tag=\(tag)"))
-        let ended = try await Self.waitForEnd(of: tag, on: servers.faults)
+        #expect(error?.url == servers.faults.url("/long-line?seconds=25&tag=\(tag)"))
+        let ended = try await Self.waitForEnd(of: tag, on: servers.faults, within: 30)
         #expect(ended?.aborted == "/long-line")
     }
 
@@ -219,9 +219,9 @@ struct StreamTests {
         #expect(received == count)
     }
 
-    /// The aborted or completed record of `tag`'s transfer, waiting up to 10 s for it.
-    static func waitForEnd(of tag: String, on server: TestServer) async throws -> SeenRequest? {
-        for _ in 0..<100 {
+    /// The aborted or completed record of `tag`'s transfer, waiting up to `seconds` for it.
+    static func waitForEnd(of tag: String, on server: TestServer, within seconds: Int = 10) async throws -> SeenRequest? {
+        for _ in 0..<(seconds * 10) {
             if let ended = try await server.seen(tag: tag).first(where: { $0.aborted != nil || $0.completed != nil }) {
                 return ended
             }
