@@ -45,12 +45,12 @@ import FoundationNetworking
 /// that set the header fields a server varies on (see the README's recommended order).
 public struct CachingPerformer: RequestPerforming {
     /// The performer misses and revalidations go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// Storage, clock and heuristics.
-    public let configuration: CacheConfiguration
+    package let configuration: CacheConfiguration
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, configuration: CacheConfiguration) {
+    package init(base: any RequestPerforming, configuration: CacheConfiguration) {
         self.base = base
         self.configuration = configuration
     }

@@ -20,16 +20,16 @@
 /// shared request is cancelled. Every completion runs exactly once.
 public struct CoalescingPerformer: RequestPerforming {
     /// The performer the shared requests go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
-    public let ignoredHeaders: Set<String>
+    package let ignoredHeaders: Set<String>
     private let flights = CoalescingFlights()
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
     ///   - base: the performer the shared requests go to.
     ///   - ignoredHeaders: header names that do not make calls different.
-    public init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
+    package init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
     }

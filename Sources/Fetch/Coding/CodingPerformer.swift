@@ -8,12 +8,12 @@
 /// not matter.
 public struct CodingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// The stack's coders.
-    public let coders: Coders
+    package let coders: Coders
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, coders: Coders) {
+    package init(base: any RequestPerforming, coders: Coders) {
         self.base = base
         self.coders = coders
     }

@@ -7,14 +7,14 @@
 /// flat value, so responses name the caller's own request in ``Response/request``.
 public struct EnhancingPerformer: RequestPerforming {
     /// The performer the enhanced requests go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// The enhancers, in the order they run on an outgoing request.
-    public let enhancers: [any Enhancer]
+    package let enhancers: [any Enhancer]
     /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
     private let waits: Bool
 
     /// Wraps `base` with `enhancers`, sorted by priority.
-    public init(base: any RequestPerforming, enhancers: [any Enhancer]) {
+    package init(base: any RequestPerforming, enhancers: [any Enhancer]) {
         self.base = base
         self.enhancers = EnhancerOrder.sorted(enhancers)
         waits = enhancers.contains { $0 is any AsyncEnhancer }

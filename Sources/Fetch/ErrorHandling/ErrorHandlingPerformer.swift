@@ -12,14 +12,14 @@
 /// A recovered response reaches the caller with the caller's request in ``Response/request``.
 public struct ErrorHandlingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// The chain, in order.
-    public let handlers: [any ErrorHandler]
+    package let handlers: [any ErrorHandler]
     /// Where loading and errors are reported, if anywhere.
-    public let presenter: (any RequestPresenting)?
+    package let presenter: (any RequestPresenting)?
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
+    package init(base: any RequestPerforming, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
         self.base = base
         self.handlers = handlers
         self.presenter = presenter

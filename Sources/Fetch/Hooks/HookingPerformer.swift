@@ -9,14 +9,14 @@
 /// naming it. The caller gets its own request in ``Response/request``.
 public struct HookingPerformer: RequestPerforming {
     /// The performer the requests go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// The hooks run before sending, in order.
-    public let pre: [PreRequestHook]
+    package let pre: [PreRequestHook]
     /// The hooks run on each response, in order.
-    public let post: [PostRequestHook]
+    package let post: [PostRequestHook]
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, pre: [PreRequestHook], post: [PostRequestHook]) {
+    package init(base: any RequestPerforming, pre: [PreRequestHook], post: [PostRequestHook]) {
         self.base = base
         self.pre = pre
         self.post = post

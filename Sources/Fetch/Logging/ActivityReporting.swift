@@ -14,12 +14,12 @@ public protocol ActivityReporting: Sendable {
 /// ``RequestPerforming/reportingActivity(to:)``.
 public struct ActivityReportingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// Who hears about the calls.
-    public let reporter: any ActivityReporting
+    package let reporter: any ActivityReporting
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, reporter: any ActivityReporting) {
+    package init(base: any RequestPerforming, reporter: any ActivityReporting) {
         self.base = base
         self.reporter = reporter
     }

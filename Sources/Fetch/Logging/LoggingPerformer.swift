@@ -13,12 +13,12 @@
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
 public struct LoggingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// How to log.
-    public let configuration: LogConfiguration
+    package let configuration: LogConfiguration
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, configuration: LogConfiguration) {
+    package init(base: any RequestPerforming, configuration: LogConfiguration) {
         self.base = base
         self.configuration = configuration
     }

@@ -9,9 +9,9 @@ import FoundationNetworking
 /// (request smuggling), silently drops a value holding CR/LF, and lets a caller-set
 /// `Content-Length` disagree with the body. These checks turn each of those into an
 /// ``FetchError/Code-swift.enum/invalidRequest`` error instead.
-public enum HeaderRules {
+package enum HeaderRules {
     /// Header fields the transport sets itself; a caller setting one is refused.
-    public static let reservedNames: Set<String> = ["content-length", "host", "transfer-encoding", "connection"]
+    package static let reservedNames: Set<String> = ["content-length", "host", "transfer-encoding", "connection"]
 
     private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
@@ -25,7 +25,7 @@ public enum HeaderRules {
     }
 
     /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
-    public static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so it fails.
         !text.isEmpty && text.utf8.allSatisfy { byte in
             switch byte {
@@ -42,7 +42,7 @@ public enum HeaderRules {
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when the name is not a token,
     ///   the value holds CR, LF, NUL or another control character other than tab, or the
     ///   name is one the transport owns.
-    public static func validate(name: String, value: String) throws {
+    package static func validate(name: String, value: String) throws {
         guard isToken(name) else {
             throw FetchError(.invalidRequest, reason: "header name \(name.debugDescription) is not a valid token")
         }
@@ -66,7 +66,7 @@ public enum HeaderRules {
 
     /// Checks a whole `URLRequest`: scheme, host, method, every header, and no body on GET or HEAD.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first problem.
-    public static func validate(_ urlRequest: URLRequest) throws {
+    package static func validate(_ urlRequest: URLRequest) throws {
         let method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
         let url = urlRequest.url
         func fail(_ reason: String) -> FetchError {

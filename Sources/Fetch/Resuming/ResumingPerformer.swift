@@ -12,13 +12,13 @@
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
 public struct ResumingPerformer: RequestPerforming {
     /// The performer the calls go to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// What recognizes the failure and does the work.
-    public let handler: any ResumableHandler
+    package let handler: any ResumableHandler
     private let flight = RefreshFlight()
 
     /// Wraps `base`; copies of the performer share one flight of the work.
-    public init(base: any RequestPerforming, handler: any ResumableHandler) {
+    package init(base: any RequestPerforming, handler: any ResumableHandler) {
         self.base = base
         self.handler = handler
     }

@@ -9,14 +9,14 @@
 /// caller that decides after each attempt.
 public struct RetryingPerformer: RequestPerforming {
     /// The performer each attempt goes to.
-    public let base: any RequestPerforming
+    package let base: any RequestPerforming
     /// What decides whether to try again.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     /// What waits between attempts.
-    public let scheduler: any Scheduler
+    package let scheduler: any Scheduler
 
     /// Wraps `base`.
-    public init(base: any RequestPerforming, policy: RetryPolicy, scheduler: any Scheduler) {
+    package init(base: any RequestPerforming, policy: RetryPolicy, scheduler: any Scheduler) {
         self.base = base
         self.policy = policy
         self.scheduler = scheduler
