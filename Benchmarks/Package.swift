@@ -8,7 +8,7 @@ let package = Package(
     name: "FetchBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "Fetch", path: ".."),
+        .package(name: "Fetch", path: "..")
     ],
     targets: [
         .executableTarget(
@@ -18,7 +18,7 @@ let package = Package(
                 .product(name: "FetchTesting", package: "Fetch"),
             ],
             path: "Sources/FetchBenchmarks"
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -66,7 +66,8 @@ final class DemoByteServer: Sendable {
             guard count > 0 else { return }
             request += buffer[0..<count]
         }
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+        let head =
+            "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
             + "Content-Length: \(size)\r\nConnection: close\r\n\r\n"
         guard send(connection, Array(head.utf8)) else { return }
         let chunk = [UInt8]((0..<65_536).map { UInt8($0 % 256) })

@@ -24,7 +24,9 @@ enum OfflineServer {
 
     private static func answer(_ sent: URLRequest) throws -> SpyPerformer.Answer? {
         guard let url = sent.url else { return nil }
-        let headers = (sent.allHTTPHeaderFields ?? [:]).merging(["User-Agent": "Fetch/\(Session.version)"]) { own, _ in own }
+        let headers = (sent.allHTTPHeaderFields ?? [:]).merging(["User-Agent": "Fetch/\(Session.version)"]) { own, _ in
+            own
+        }
         switch url.path {
         case "/get":
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []

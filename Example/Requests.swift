@@ -9,7 +9,9 @@ struct Search: TypedRequest {
     let language: String
 
     var url: URL { baseURL.appendingPathComponent("get") }
-    var queryItems: [URLQueryItem] { [URLQueryItem(name: "q", value: query), URLQueryItem(name: "lang", value: language)] }
+    var queryItems: [URLQueryItem] {
+        [URLQueryItem(name: "q", value: query), URLQueryItem(name: "lang", value: language)]
+    }
     var headers: HTTPHeaders { ["Accept": "application/json"] }
 }
 

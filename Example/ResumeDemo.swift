@@ -10,8 +10,9 @@ enum ResumeDemo {
     static func run() throws -> [String] {
         let body = Data((0..<1000).map { UInt8(truncatingIfNeeded: $0) })
         let whole = Response(status: 200, headers: ["ETag": "\"v1\"", "Content-Length": "1000"], body: body)
-        let rest = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
-                            body: body.suffix(from: 400))
+        let rest = Response(
+            status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+            body: body.suffix(from: 400))
         let spy = SpyPerformer([.cutDownload(whole, after: 400), .response(rest)])
         spy.progressFractions = [0.5]
         let api = spy.retrying(.constant(maxAttempts: 3, delay: .seconds(1)), scheduler: ImmediateScheduler())
@@ -21,8 +22,10 @@ enum ResumeDemo {
         defer { try? FileManager.default.removeItem(at: folder) }
         let progress = ProgressLines()
         let result = ResultBox<DownloadedFile>()
-        api.download(BasicRequest(url: URL(string: "https://files.example.com/big.bin")!),
-                     to: .file(folder.appendingPathComponent("big.bin")), progress: progress.add) { result.set($0) }
+        api.download(
+            BasicRequest(url: URL(string: "https://files.example.com/big.bin")!),
+            to: .file(folder.appendingPathComponent("big.bin")), progress: progress.add
+        ) { result.set($0) }
 
         guard let file = try result.value?.get() else { throw ExampleFailure("the spy did not answer at once") }
         let asked = spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Range") ?? "the whole body" }

@@ -12,11 +12,14 @@ enum StreamDemo {
 
     /// Reads the stream and returns what it saw, one line per step.
     static func run() async throws -> [String] {
-        let spy = SpyPerformer([.stream(events: [
-            ServerSentEvent(type: "delta", data: "Hello", id: "1"),
-            ServerSentEvent(type: "delta", data: ", world", id: "2"),
-            ServerSentEvent(type: "done", data: "{\"tokens\": 3}", id: "3"),
-        ], then: FetchError(.connectionLost, reason: "the connection closed"))])
+        let spy = SpyPerformer([
+            .stream(
+                events: [
+                    ServerSentEvent(type: "delta", data: "Hello", id: "1"),
+                    ServerSentEvent(type: "delta", data: ", world", id: "2"),
+                    ServerSentEvent(type: "done", data: "{\"tokens\": 3}", id: "3"),
+                ], then: FetchError(.connectionLost, reason: "the connection closed"))
+        ])
         let api = spy.retrying(.exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
 
         let stream = try await api.stream(Completions())

@@ -41,7 +41,8 @@ final class ProgressBar: Sendable {
         let line: String
         if let fraction = progress.fractionCompleted {
             let filled = Int(fraction * Double(width))
-            line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
+            line =
+                "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
                 + progress.description
         } else {
             line = "[" + String(repeating: "?", count: width) + "] " + progress.description

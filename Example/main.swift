@@ -40,7 +40,8 @@ if let baseURL {
     // any Session exists, so no other thread reads the environment meanwhile.
     setenv("no_proxy", "127.0.0.1,localhost", 1)
     setenv("NO_PROXY", "127.0.0.1,localhost", 1)
-    print("""
+    print(
+        """
         Fetch example: offline. A SpyPerformer in this process answers the API calls the way \
         httpbin would; the download at the end comes from a small server this process starts \
         on 127.0.0.1. Nothing leaves this machine.

@@ -19,8 +19,10 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     private var completion: (@Sendable (Result<Response, any Error>) -> Void)?
     private var wasCancelled = false
 
-    init(request: any Request, urlRequest: URLRequest?,
-         completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+    init(
+        request: any Request, urlRequest: URLRequest?,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
         self.request = request
         self.urlRequest = urlRequest
         self.completion = completion
@@ -66,20 +68,23 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
 
     /// Hands `result` to `completion`: a response gets the caller's request and this call's URL, a
     /// `FetchError` names the call's method and URL unless it names some already.
-    private func deliver(_ result: Result<Response, any Error>,
-                         to completion: @Sendable (Result<Response, any Error>) -> Void) {
-        completion(result.mapError { error -> any Error in
-            guard let fetchError = error as? FetchError else { return error }
-            return fetchError.naming(method: request.method, url: request.url)
-        }.map { response in
-            var response = response
-            response.request = request.callersRequest
-            if let urlRequest {
-                response.urlRequest = urlRequest
-                response.url = urlRequest.url
-            }
-            return response
-        })
+    private func deliver(
+        _ result: Result<Response, any Error>,
+        to completion: @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        completion(
+            result.mapError { error -> any Error in
+                guard let fetchError = error as? FetchError else { return error }
+                return fetchError.naming(method: request.method, url: request.url)
+            }.map { response in
+                var response = response
+                response.request = request.callersRequest
+                if let urlRequest {
+                    response.urlRequest = urlRequest
+                    response.url = urlRequest.url
+                }
+                return response
+            })
     }
 
 }

@@ -7,8 +7,9 @@ extension Response {
     public static func json<Value: Encodable>(
         _ value: Value, status: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()
     ) throws -> Response {
-        Response(status: status, headers: headers.merging(defaults: ["Content-Type": "application/json"]),
-                 body: try encoder.encode(value))
+        Response(
+            status: status, headers: headers.merging(defaults: ["Content-Type": "application/json"]),
+            body: try encoder.encode(value))
     }
 
     /// A response with `status` and an optional text body.
@@ -17,8 +18,10 @@ extension Response {
     }
 
     /// A response whose body is `text`, as `text/plain; charset=utf-8` unless told otherwise.
-    public static func text(_ text: String, status: Int = 200,
-                            contentType: String = "text/plain; charset=utf-8") -> Response {
+    public static func text(
+        _ text: String, status: Int = 200,
+        contentType: String = "text/plain; charset=utf-8"
+    ) -> Response {
         Response(status: status, headers: ["Content-Type": contentType], body: Data(text.utf8))
     }
 }
@@ -26,8 +29,10 @@ extension Response {
 extension SpyPerformer.Answer {
     /// Answers with `value` as JSON.
     /// - Throws: the encoder's error when `value` cannot be encoded.
-    public static func json<Value: Encodable>(_ value: Value, status: Int = 200,
-                                              headers: HTTPHeaders = [:]) throws -> SpyPerformer.Answer {
+    public static func json<Value: Encodable>(
+        _ value: Value, status: Int = 200,
+        headers: HTTPHeaders = [:]
+    ) throws -> SpyPerformer.Answer {
         .response(try Response.json(value, status: status, headers: headers))
     }
 

@@ -75,8 +75,10 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
 
     private func popDue(before target: Duration) -> Job? {
         lock.withLock {
-            guard let index = jobs.indices.filter({ jobs[$0].due <= target })
-                .min(by: { (jobs[$0].due, jobs[$0].id) < (jobs[$1].due, jobs[$1].id) }) else { return nil }
+            guard
+                let index = jobs.indices.filter({ jobs[$0].due <= target })
+                    .min(by: { (jobs[$0].due, jobs[$0].id) < (jobs[$1].due, jobs[$1].id) })
+            else { return nil }
             let job = jobs.remove(at: index)
             currentTime = max(currentTime, job.due)
             return job

@@ -23,8 +23,9 @@ extension SpyPerformer {
     public func sent(_ index: Int) throws -> SentRequest {
         let sent = sentRequests
         guard sent.indices.contains(index) else {
-            throw SentRequest.Missing(description: "the spy was sent \(sent.count) request(s); there is no request \(index)"
-                + " (counting from 0)")
+            throw SentRequest.Missing(
+                description: "the spy was sent \(sent.count) request(s); there is no request \(index)"
+                    + " (counting from 0)")
         }
         return SentRequest(urlRequest: sent[index])
     }
@@ -108,7 +109,8 @@ public enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible {
         case .string(let value): return value.debugDescription
         case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }
+            return "{"
+                + fields.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription):\($0.value)" }
                 .joined(separator: ",") + "}"
         }
     }

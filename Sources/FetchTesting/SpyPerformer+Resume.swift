@@ -37,8 +37,10 @@ extension SpyPerformer.Answer {
     ///   - response: the response, with its whole body (or part, for a 206).
     ///   - bytes: how many bytes of the body arrive before the failure.
     ///   - code: the failure; `connectionLost` by default.
-    public static func cutDownload(_ response: Response, after bytes: Int,
-                                   failing code: FetchError.Code = .connectionLost) -> SpyPerformer.Answer {
+    public static func cutDownload(
+        _ response: Response, after bytes: Int,
+        failing code: FetchError.Code = .connectionLost
+    ) -> SpyPerformer.Answer {
         var head = response
         head.body = response.body.prefix(max(0, bytes))
         return .failure(CutDownload(response: head, code: code))
@@ -65,12 +67,15 @@ extension SpyPerformer {
     /// Reports `fractions` of the body of `response`, a 2xx answer to a download: for a 206,
     /// from where its `Content-Range` starts and out of the whole body, as a resumed download
     /// counts.
-    static func reportDownload(_ fractions: [Double], of response: Response,
-                               to progress: @Sendable (TransferProgress) -> Void) {
+    static func reportDownload(
+        _ fractions: [Double], of response: Response,
+        to progress: @Sendable (TransferProgress) -> Void
+    ) {
         let count = Int64(response.body.count)
         var (start, total) = (Int64(0), count)
         if response.status == 206, let range = response.headers.first("Content-Range"), range.hasPrefix("bytes "),
-           let first = range.dropFirst(6).split(separator: "-").first.flatMap({ Int64($0) }) {
+            let first = range.dropFirst(6).split(separator: "-").first.flatMap({ Int64($0) })
+        {
             start = first
             total = range.split(separator: "/").last.flatMap { Int64($0) } ?? first + count
         }

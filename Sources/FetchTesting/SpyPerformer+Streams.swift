@@ -79,20 +79,24 @@ extension SpyPerformer.Answer {
     public static func stream(
         _ chunks: [Data], status: Int = 200, headers: HTTPHeaders = [:], then failure: (any Error)? = nil
     ) -> SpyPerformer.Answer {
-        .stream(ScriptedStream(
-            head: Response(status: status, headers: headers),
-            parts: chunks.map { .chunk($0) } + (failure.map { [.failure($0)] } ?? [])
-        ))
+        .stream(
+            ScriptedStream(
+                head: Response(status: status, headers: headers),
+                parts: chunks.map { .chunk($0) } + (failure.map { [.failure($0)] } ?? [])
+            ))
     }
 
     /// Answers with a `text/event-stream` head, then `events` one by one, then `failure`
     /// if given.
-    public static func stream(events: [ServerSentEvent], status: Int = 200,
-                              then failure: (any Error)? = nil) -> SpyPerformer.Answer {
-        .stream(ScriptedStream(
-            head: Response(status: status, headers: ["Content-Type": "text/event-stream"]),
-            parts: events.map { .event($0) } + (failure.map { [.failure($0)] } ?? [])
-        ))
+    public static func stream(
+        events: [ServerSentEvent], status: Int = 200,
+        then failure: (any Error)? = nil
+    ) -> SpyPerformer.Answer {
+        .stream(
+            ScriptedStream(
+                head: Response(status: status, headers: ["Content-Type": "text/event-stream"]),
+                parts: events.map { .event($0) } + (failure.map { [.failure($0)] } ?? [])
+            ))
     }
 }
 

@@ -35,8 +35,10 @@ extension SpyPerformer {
         progress(.finished(total))
     }
 
-    private static func report(_ fractions: [Double], of total: Int64,
-                               to progress: @Sendable (TransferProgress) -> Void) {
+    private static func report(
+        _ fractions: [Double], of total: Int64,
+        to progress: @Sendable (TransferProgress) -> Void
+    ) {
         for fraction in fractions {
             let done = Int64((Double(total) * min(max(fraction, 0), 1)).rounded(.down))
             progress(TransferProgress(completedBytes: done, expectedBytes: total))

@@ -99,12 +99,15 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
             return answer(request, kind: .perform, destination: nil, completion: completion)
         }
         let fractions = progressFractions
-        return answer(request, kind: transfer.destination == nil ? .upload : .download, destination: transfer.destination) { result in
+        return answer(
+            request, kind: transfer.destination == nil ? .upload : .download, destination: transfer.destination
+        ) { result in
             guard case .success(let response) = result else { return completion(result) }
-            completion(Result {
-                try Self.reportProgress(of: transfer, answering: request, with: response, fractions: fractions)
-                return response
-            })
+            completion(
+                Result {
+                    try Self.reportProgress(of: transfer, answering: request, with: response, fractions: fractions)
+                    return response
+                })
         }
     }
 

@@ -20,7 +20,8 @@ struct ArticleService {
     let api: any RequestPerforming
 
     init(performer: any RequestPerforming, activity: any ActivityReporting) {
-        var layered: any RequestPerforming = performer
+        var layered: any RequestPerforming =
+            performer
             .enhanced(by: BaseURL("https://api.example.com"), Accept.json)
         layered = layered.retrying(.exponential(maxAttempts: 2), scheduler: ImmediateScheduler())
         layered = layered.resuming(with: RefreshTokenHandler { done in done(.success(())) })
@@ -48,9 +49,10 @@ struct ArticleService {
 
         // Then every layer did its part: the base URL was applied, the 503 was retried
         #expect(article == ArticleService.Article(id: 7, title: "Hello"))
-        #expect(spy.calls.map { $0.urlRequest?.url?.absoluteString } == [
-            "https://api.example.com/articles/7", "https://api.example.com/articles/7",
-        ])
+        #expect(
+            spy.calls.map { $0.urlRequest?.url?.absoluteString } == [
+                "https://api.example.com/articles/7", "https://api.example.com/articles/7",
+            ])
         #expect(spy.calls.last?.urlRequest?.value(forHTTPHeaderField: "Accept") == "application/json")
         #expect(changes.values == [true, false])
     }

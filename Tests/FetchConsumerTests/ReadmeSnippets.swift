@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (This file mirrors README code blocks line for line, so the formatter leaves it alone.)
 // Every Swift block of README.md below "## Quick start" (whose code lives in
 // Tests/FetchTests/QuickStartTests.swift), written here exactly as there, so the README's
 // code provably compiles, without a warning, with `import Fetch` and `import FetchTesting`

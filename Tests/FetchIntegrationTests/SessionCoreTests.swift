@@ -39,9 +39,11 @@ struct SessionCoreTests {
     @Test func getQueryIsEchoedExactly() async throws {
         // Given a session and a GET whose query holds '+' and '/'
         let servers = try LoopbackServers.require()
-        let request = BasicRequest(url: servers.httpbin.url("/get"), queryItems: [
-            URLQueryItem(name: "q", value: "a+b"), URLQueryItem(name: "c", value: "1/2"),
-        ])
+        let request = BasicRequest(
+            url: servers.httpbin.url("/get"),
+            queryItems: [
+                URLQueryItem(name: "q", value: "a+b"), URLQueryItem(name: "c", value: "1/2"),
+            ])
         // When it is performed
         let echo = try await Session().perform(request, as: Echo.self)
         // Then httpbin echoes the values exactly, and saw Fetch's User-Agent
@@ -119,8 +121,8 @@ struct SessionCoreTests {
     }
 
     @Test(arguments: [
-        (Duration.seconds(1), Duration?.none, FetchError.Code.timedOut),   // idle timeout of one second
-        (.seconds(20), .seconds(1), .deadlineExceeded),                    // long idle timeout, deadline of one second
+        (Duration.seconds(1), Duration?.none, FetchError.Code.timedOut),  // idle timeout of one second
+        (.seconds(20), .seconds(1), .deadlineExceeded),  // long idle timeout, deadline of one second
     ])
     func aSilentServerTimesOut(idleTimeout: Duration, deadline: Duration?, expected: FetchError.Code) async throws {
         // Given a server that accepts the connection and never answers
@@ -140,8 +142,8 @@ struct SessionCoreTests {
 
     @Test(arguments: [
         ("/garbage", FetchError.Code.badServerResponse),  // bytes that are not HTTP
-        ("/empty", .badServerResponse),                   // closed without a byte
-        ("/partial", .connectionLost),                    // Content-Length 1000, 10 bytes, close
+        ("/empty", .badServerResponse),  // closed without a byte
+        ("/partial", .connectionLost),  // Content-Length 1000, 10 bytes, close
     ])
     func aBrokenReplyHasItsNamedError(path: String, expected: FetchError.Code) async throws {
         // Given the fault server misbehaving at `path`
@@ -164,8 +166,9 @@ struct SessionCoreTests {
         await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
             tally.onAllDone { allDone.resume() }
             for index in 0..<total {
-                let request = BasicRequest(url: servers.httpbin.url("/get"),
-                                           queryItems: [URLQueryItem(name: "i", value: "\(index)")])
+                let request = BasicRequest(
+                    url: servers.httpbin.url("/get"),
+                    queryItems: [URLQueryItem(name: "i", value: "\(index)")])
                 session.perform(request, as: Echo.self) { result in
                     tally.record(index, echoed: (try? result.get())?.args["i"], error: result.failureDescription)
                 }

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (This file mirrors README code blocks line for line, so the formatter leaves it alone.)
 // The README's quick start, kept here so it provably compiles and works. Keep the two in
 // step: `readmeQuickStartMatchesThisFile` checks that every line of the README's code is
 // here, and every line from the first import to "Not in the README" is there.

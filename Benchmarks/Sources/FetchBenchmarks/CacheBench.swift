@@ -25,20 +25,24 @@ enum CacheBench {
 
     /// The fresh-hit part alone: no server.
     static func hitCost(rounds: Int, calls: Int) throws -> (bare: Double, hit: Double) {
-        let answer = SpyPerformer.Answer.response(Response(
-            status: 200, headers: ["Cache-Control": "max-age=86400", "ETag": "\"v1\"", "Content-Type": "application/json"],
-            body: Data(repeating: 0x61, count: 1024)
-        ))
+        let answer = SpyPerformer.Answer.response(
+            Response(
+                status: 200,
+                headers: ["Cache-Control": "max-age=86400", "ETag": "\"v1\"", "Content-Type": "application/json"],
+                body: Data(repeating: 0x61, count: 1024)
+            ))
         let request = BasicRequest(url: URL(string: "http://127.0.0.1/articles/4711")!)
-        var bare: [Double] = [], hit: [Double] = []
+        var bare: [Double] = []
+        var hit: [Double] = []
         for round in 0...rounds {
             let spy = SpyPerformer(match: { _ in answer })
             let cache = spy.caching()
-            _ = try measure(cache, request, calls: 1)   // stores the response
+            _ = try measure(cache, request, calls: 1)  // stores the response
             let spyTime = try measure(spy, request, calls: calls)
             let hitTime = try measure(cache, request, calls: calls)
             guard spy.calls.count == 1 + calls else {
-                throw Main.UsageError(description: "the cache sent \(spy.calls.count - 1 - calls) of \(calls) hits to the spy")
+                throw Main.UsageError(
+                    description: "the cache sent \(spy.calls.count - 1 - calls) of \(calls) hits to the spy")
             }
             if round > 0 { (bare, hit) = (bare + [spyTime], hit + [hitTime]) }
         }
@@ -52,8 +56,10 @@ enum CacheBench {
         var result = Result(bareSpy: bare, hit: hit)
         for (name, path) in [("200 B", "/small.txt"), ("1 MiB", "/1m.bin")] {
             log("revalidation: \(name)")
-            result.revalidations.append(try revalidation(server.url(path), name: name, rounds: rounds,
-                                                         requests: name == "1 MiB" ? max(requests / 10, 20) : requests))
+            result.revalidations.append(
+                try revalidation(
+                    server.url(path), name: name, rounds: rounds,
+                    requests: name == "1 MiB" ? max(requests / 10, 20) : requests))
         }
         log("metrics on and off, 1 in flight")
         try metricsCost(server.url("/small.txt"), rounds: rounds, requests: requests, into: &result)
@@ -63,7 +69,8 @@ enum CacheBench {
     /// Milliseconds per sequential request: revalidations through the cache, full GETs
     /// through the same session without it, alternating by round.
     private static func revalidation(_ url: URL, name: String, rounds: Int, requests: Int) throws
-        -> (name: String, revalidated: Double, full: Double) {
+        -> (name: String, revalidated: Double, full: Double)
+    {
         let session = Session()
         let cached = session.caching()
         let request = BasicRequest(url: url)
@@ -71,7 +78,8 @@ enum CacheBench {
         guard first.status == 200, first.headers["ETag"] != nil else {
             throw Main.UsageError(description: "\(url) has no ETag: nothing to revalidate")
         }
-        var revalidated: [Double] = [], full: [Double] = []
+        var revalidated: [Double] = []
+        var full: [Double] = []
         for round in 0...rounds {
             let order: [Bool] = round.isMultiple(of: 2) ? [true, false] : [false, true]
             for viaCache in order {
@@ -79,7 +87,8 @@ enum CacheBench {
                 for _ in 0..<requests {
                     let response = try Blocking.perform(viaCache ? cached : session, request)
                     if viaCache && response.metrics.cache != .revalidated {
-                        throw Main.UsageError(description: "expected a revalidation, got \(String(describing: response.metrics.cache))")
+                        throw Main.UsageError(
+                            description: "expected a revalidation, got \(String(describing: response.metrics.cache))")
                     }
                 }
                 let milliseconds = (ContinuousClock.now - start).seconds * 1000 / Double(requests)
@@ -92,7 +101,8 @@ enum CacheBench {
     /// Requests per second of sequential GETs on a session that collects metrics and one
     /// that does not, alternating by round.
     private static func metricsCost(_ url: URL, rounds: Int, requests: Int, into result: inout Result) throws {
-        var on = Session.Configuration(), off = Session.Configuration()
+        var on = Session.Configuration()
+        var off = Session.Configuration()
         on.collectsMetrics = true
         off.collectsMetrics = false
         let sessions = [true: Session(configuration: on), false: Session(configuration: off)]
@@ -115,7 +125,9 @@ enum CacheBench {
     }
 
     /// Nanoseconds per call of `performer`, whose every completion must run before `perform` returns.
-    private static func measure(_ performer: any RequestPerforming, _ request: BasicRequest, calls: Int) throws -> Double {
+    private static func measure(_ performer: any RequestPerforming, _ request: BasicRequest, calls: Int) throws
+        -> Double
+    {
         let counter = Counter()
         let start = ContinuousClock.now
         for _ in 0..<calls { performer.perform(request) { counter.add($0) } }
@@ -136,15 +148,18 @@ enum CacheBench {
             "| fresh cache hit over a spy, ns per call (the spy is not called) | \(Format.number(result.hit)) | ≤ 2,000 ns | "
                 + (result.hit <= 2000 ? "met" : "not met") + " |",
         ]
-        for case let (name, revalidated, full) in result.revalidations {
-            lines.append("| GET \(name): 304 revalidation through the cache / full GET, ms per request | "
-                + "\(Format.number(revalidated)) / \(Format.number(full)) (\(Format.number(revalidated / max(full, 1e-9))) ×) | | |")
+        for case (let name, let revalidated, let full) in result.revalidations {
+            lines.append(
+                "| GET \(name): 304 revalidation through the cache / full GET, ms per request | "
+                    + "\(Format.number(revalidated)) / \(Format.number(full)) (\(Format.number(revalidated / max(full, 1e-9))) ×) | | |"
+            )
         }
         if !ratios.isEmpty {
-            lines.append("| GET 200 B, 1 in flight: req/s with metrics / without | \(Format.number(result.withMetrics)) / "
-                + "\(Format.number(result.withoutMetrics)) (median per-round ratio \(Format.number(ratio)), "
-                + "\(Format.number(ratios.first!))–\(Format.number(ratios.last!))) | ≥ 0.98 | "
-                + (ratio >= 0.98 ? "met" : "not met") + " |")
+            lines.append(
+                "| GET 200 B, 1 in flight: req/s with metrics / without | \(Format.number(result.withMetrics)) / "
+                    + "\(Format.number(result.withoutMetrics)) (median per-round ratio \(Format.number(ratio)), "
+                    + "\(Format.number(ratios.first!))–\(Format.number(ratios.last!))) | ≥ 0.98 | "
+                    + (ratio >= 0.98 ? "met" : "not met") + " |")
         }
         return lines
     }

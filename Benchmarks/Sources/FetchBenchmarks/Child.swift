@@ -20,13 +20,16 @@ enum Child {
     /// Runs `arguments` in a child process, with `environment` added to this process's
     /// environment, and decodes its result.
     /// - Throws: ``Failure`` when the child fails or prints no result.
-    static func run<Value: Decodable>(_ arguments: [String], environment: [String: String] = [:],
-                                      as type: Value.Type) throws -> Value {
+    static func run<Value: Decodable>(
+        _ arguments: [String], environment: [String: String] = [:],
+        as type: Value.Type
+    ) throws -> Value {
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.executableURL = Bundle.main.executableURL
+        process.executableURL =
+            Bundle.main.executableURL
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = arguments
         let output = Pipe()
@@ -36,9 +39,11 @@ enum Child {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else {
-            throw Failure(description: "child \(arguments.joined(separator: " ")) exited with "
-                          + "\(process.terminationStatus) and printed: \(text.suffix(500))")
+            let line = text.split(separator: "\n").last(where: { $0.hasPrefix(marker) })
+        else {
+            throw Failure(
+                description: "child \(arguments.joined(separator: " ")) exited with "
+                    + "\(process.terminationStatus) and printed: \(text.suffix(500))")
         }
         return try JSONDecoder().decode(Value.self, from: Data(line.dropFirst(marker.count).utf8))
     }

@@ -43,26 +43,31 @@ enum Explore {
             for side in order {
                 var busy: [Double] = []
                 let result = try suite.loadRound(workload, side: side.side, environment: side.environment, busy: &busy)
-                log("\(workload.name) round \(round + 1) \(side.name): \(Format.number(result.requestsPerSecond)) req/s, "
-                    + "\(Format.number(result.cpuMicrosecondsPerRequest)) µs CPU/req, \(result.connections ?? -1) connections"
-                    + (result.failures > 0 ? ", \(result.failures) failures: \(result.firstFailure ?? "")" : ""))
+                log(
+                    "\(workload.name) round \(round + 1) \(side.name): \(Format.number(result.requestsPerSecond)) req/s, "
+                        + "\(Format.number(result.cpuMicrosecondsPerRequest)) µs CPU/req, \(result.connections ?? -1) connections"
+                        + (result.failures > 0 ? ", \(result.failures) failures: \(result.firstFailure ?? "")" : ""))
                 results[side.name, default: []].append(result)
             }
         }
         let raw = results["raw"] ?? []
-        print("\(workload.name) (\(workload.inFlight) in flight), \(settings.rounds) rounds of "
-              + "\(workload.warmup) + \(workload.count) requests, maximumConnectionsPerHost \(workload.maximumConnections):\n")
+        print(
+            "\(workload.name) (\(workload.inFlight) in flight), \(settings.rounds) rounds of "
+                + "\(workload.warmup) + \(workload.count) requests, maximumConnectionsPerHost \(workload.maximumConnections):\n"
+        )
         print("| Client | req/s | vs raw | CPU µs/request | vs raw | connections (max) |")
         print("|---|---:|---:|---:|---:|---:|")
         for side in sides {
             let mine = results[side.name] ?? []
             let speed = Statistics.median(zip(mine, raw).map { $0.requestsPerSecond / $1.requestsPerSecond })
-            let cpu = Statistics.median(zip(mine, raw).map { $0.cpuMicrosecondsPerRequest / $1.cpuMicrosecondsPerRequest })
+            let cpu = Statistics.median(
+                zip(mine, raw).map { $0.cpuMicrosecondsPerRequest / $1.cpuMicrosecondsPerRequest })
             let connections = mine.compactMap(\.connections).map(Double.init)
-            print("| \(side.name) | \(Format.number(Statistics.median(mine.map(\.requestsPerSecond)) ?? 0)) | "
-                  + "\(Format.ratio(speed)) | \(Format.number(Statistics.median(mine.map(\.cpuMicrosecondsPerRequest)) ?? 0)) | "
-                  + "\(Format.ratio(cpu)) | \(Format.number(Statistics.median(connections) ?? 0)) "
-                  + "(\(Format.number(connections.max() ?? 0))) |")
+            print(
+                "| \(side.name) | \(Format.number(Statistics.median(mine.map(\.requestsPerSecond)) ?? 0)) | "
+                    + "\(Format.ratio(speed)) | \(Format.number(Statistics.median(mine.map(\.cpuMicrosecondsPerRequest)) ?? 0)) | "
+                    + "\(Format.ratio(cpu)) | \(Format.number(Statistics.median(connections) ?? 0)) "
+                    + "(\(Format.number(connections.max() ?? 0))) |")
         }
     }
 
@@ -87,9 +92,10 @@ enum Explore {
                 continue
             }
             let peaks = mine.map { Double($0.peakBytes) }
-            print("| \(side.name) | \(Format.megabytes(Statistics.median(peaks))) | "
-                  + peaks.map { Format.megabytes($0) }.joined(separator: ", ") + " | "
-                  + "\(Format.megabytes(Statistics.median(mine.map { Double($0.peakOverBaseline) }))) |")
+            print(
+                "| \(side.name) | \(Format.megabytes(Statistics.median(peaks))) | "
+                    + peaks.map { Format.megabytes($0) }.joined(separator: ", ") + " | "
+                    + "\(Format.megabytes(Statistics.median(mine.map { Double($0.peakOverBaseline) }))) |")
         }
     }
 }

@@ -51,7 +51,9 @@ enum FullStack {
         Layer(name: "BearerToken", takesRelativeURL: false) { $0.enhanced(by: BearerToken(TokenStore("abc123"))) },
         Layer(name: "Accept", takesRelativeURL: false) { $0.enhanced(by: Accept.json) },
         Layer(name: "an enhancer that does nothing", takesRelativeURL: false) { $0.enhanced(by: NothingEnhancer()) },
-        Layer(name: "the three enhancers in one layer", takesRelativeURL: true, count: 3) { $0.enhanced(by: enhancers()) },
+        Layer(name: "the three enhancers in one layer", takesRelativeURL: true, count: 3) {
+            $0.enhanced(by: enhancers())
+        },
         Layer(name: "retry", takesRelativeURL: false) { $0.retrying(retryPolicy, scheduler: ImmediateScheduler()) },
         Layer(name: "refresh handler", takesRelativeURL: false) { $0.resuming(with: refreshHandler()) },
         Layer(name: "error handlers", takesRelativeURL: false) { $0.handlingErrors(errorHandlers()) },

@@ -17,8 +17,17 @@ enum LayerOverhead {
 
     /// A model whose JSON is about 1 KB.
     struct Article: Codable, Sendable, Parsable {
-        struct Author: Codable, Sendable { var id: Int; var name: String; var email: String }
-        struct Comment: Codable, Sendable { var id: Int; var author: String; var text: String; var likes: Int }
+        struct Author: Codable, Sendable {
+            var id: Int
+            var name: String
+            var email: String
+        }
+        struct Comment: Codable, Sendable {
+            var id: Int
+            var author: String
+            var text: String
+            var likes: Int
+        }
         var id: Int
         var title: String
         var author: Author
@@ -34,7 +43,9 @@ enum LayerOverhead {
             tags: ["swift", "http", "linux", "benchmark", "urlsession"],
             summary: String(repeating: "A paragraph of text that stands for the body of an article. ", count: 7),
             published: true, score: 4.75,
-            comments: (1...4).map { Comment(id: $0, author: "reader\($0)", text: "A short comment, number \($0).", likes: $0 * 3) }
+            comments: (1...4).map {
+                Comment(id: $0, author: "reader\($0)", text: "A short comment, number \($0).", likes: $0 * 3)
+            }
         )
     }
 
@@ -57,20 +68,23 @@ enum LayerOverhead {
         // The spy gets the same absolute URL either way: the stack's BaseURL puts the base in front.
         let absolute = BasicRequest(url: URL(string: FullStack.baseURL + "/" + FullStack.relativePath)!)
         let relative = BasicRequest(url: URL(string: FullStack.relativePath)!)
-        let variants = [
-            Variant(name: "bare", relative: false, decoding: false) { $0 },
-            Variant(name: "stack", relative: true, decoding: false, make: FullStack.make),
-            Variant(name: "bareDecoding", relative: false, decoding: true) { $0 },
-            Variant(name: "stackDecoding", relative: true, decoding: true, make: FullStack.make),
-        ] + FullStack.layers.map { layer in
-            Variant(name: layer.name, relative: layer.takesRelativeURL, decoding: false, make: layer.make)
-        }
+        let variants =
+            [
+                Variant(name: "bare", relative: false, decoding: false) { $0 },
+                Variant(name: "stack", relative: true, decoding: false, make: FullStack.make),
+                Variant(name: "bareDecoding", relative: false, decoding: true) { $0 },
+                Variant(name: "stackDecoding", relative: true, decoding: true, make: FullStack.make),
+            ]
+            + FullStack.layers.map { layer in
+                Variant(name: layer.name, relative: layer.takesRelativeURL, decoding: false, make: layer.make)
+            }
         var samples: [String: [Double]] = [:]
         for round in 0...rounds {
             for variant in variants {
                 let performer = variant.make(SpyPerformer(match: { _ in answer }))
-                let nanoseconds = try measure(performer, request: variant.relative ? relative : absolute,
-                                              calls: calls, decoding: variant.decoding)
+                let nanoseconds = try measure(
+                    performer, request: variant.relative ? relative : absolute,
+                    calls: calls, decoding: variant.decoding)
                 if round > 0 { samples[variant.name, default: []].append(nanoseconds) }
             }
         }
@@ -85,8 +99,10 @@ enum LayerOverhead {
     /// The size of the model's JSON, for the report.
     static var modelSize: Int { (try? JSONEncoder().encode(Article.sample).count) ?? 0 }
 
-    private static func measure(_ performer: any RequestPerforming, request: BasicRequest,
-                                calls: Int, decoding: Bool) throws -> Double {
+    private static func measure(
+        _ performer: any RequestPerforming, request: BasicRequest,
+        calls: Int, decoding: Bool
+    ) throws -> Double {
         let counter = CallCounter()
         let start = ContinuousClock.now
         for _ in 0..<calls {

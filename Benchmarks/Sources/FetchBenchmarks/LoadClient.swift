@@ -52,8 +52,10 @@ struct RawClient: LoadClient {
     /// A queue each completion is handed to first, when exploring what that hop costs.
     let hop: DispatchQueue?
 
-    init(url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration,
-         hop: Bool = false) {
+    init(
+        url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration,
+        hop: Bool = false
+    ) {
         session = URLSession(configuration: .mirroring(configuration))
         request = URLRequest(raw: url, method: method, body: body, configuration: configuration)
         self.expectedSize = expectedSize
@@ -64,10 +66,12 @@ struct RawClient: LoadClient {
         let expectedSize = self.expectedSize
         let hop = self.hop
         session.dataTask(with: request) { data, response, error in
-            let failure: String? = if let error { "\(error)" } else {
-                check(status: (response as? HTTPURLResponse)?.statusCode ?? 0, size: data?.count ?? 0,
-                      expectedSize: expectedSize)
-            }
+            let failure: String? =
+                if let error { "\(error)" } else {
+                    check(
+                        status: (response as? HTTPURLResponse)?.statusCode ?? 0, size: data?.count ?? 0,
+                        expectedSize: expectedSize)
+                }
             if let hop { hop.async { done(failure) } } else { done(failure) }
         }.resume()
     }

@@ -9,17 +9,21 @@ enum LoadRound {
         let body = workload.bodySize > 0 ? Data(repeating: UInt8(ascii: "a"), count: workload.bodySize) : nil
         let configuration = sharedConfiguration(maximumConnections: workload.maximumConnections)
         let url = server.url(workload.path)
-        let client: any LoadClient = switch side {
-        case .fetch:
-            FetchClient(url: url, method: workload.method, body: body,
-                        expectedSize: workload.expectedSize, configuration: configuration)
-        case .raw, .rawHop:
-            RawClient(url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,
-                      configuration: configuration, hop: side == .rawHop)
-        case .rawDelegate, .rawDelegateHop:
-            RawDelegateClient(url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,
-                              configuration: configuration, hop: side == .rawDelegateHop)
-        }
+        let client: any LoadClient =
+            switch side {
+            case .fetch:
+                FetchClient(
+                    url: url, method: workload.method, body: body,
+                    expectedSize: workload.expectedSize, configuration: configuration)
+            case .raw, .rawHop:
+                RawClient(
+                    url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,
+                    configuration: configuration, hop: side == .rawHop)
+            case .rawDelegate, .rawDelegateHop:
+                RawDelegateClient(
+                    url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,
+                    configuration: configuration, hop: side == .rawDelegateHop)
+            }
         let warm = LoadDriver.run(client, count: workload.warmup, inFlight: workload.inFlight)
         let cpuStart = ProcessStats.cpuSeconds()
         let start = ContinuousClock.now

@@ -33,7 +33,9 @@ struct Main {
     }
 
     private static func dispatch(_ arguments: [String]) throws {
-        guard let command = arguments.first else { throw UsageError(description: "usage: fetch-bench run|layers|free-port …") }
+        guard let command = arguments.first else {
+            throw UsageError(description: "usage: fetch-bench run|layers|free-port …")
+        }
         let options = try Options(Array(arguments.dropFirst()))
         switch command {
         case "free-port":
@@ -44,8 +46,9 @@ struct Main {
         case "explore":
             let sides = try (options.values["sides"]?.last ?? "fetch,raw").split(separator: ",")
                 .map { try Explore.Variant(String($0)) }
-            try Explore.run(server: try server(options), settings: try settings(options),
-                            caseName: try options.required("case"), sides: sides)
+            try Explore.run(
+                server: try server(options), settings: try settings(options),
+                caseName: try options.required("case"), sides: sides)
         case "layers":
             var settings = Suite.Settings()
             settings.layerRounds = try options.int("rounds") ?? settings.layerRounds
@@ -76,19 +79,24 @@ struct Main {
             guard let destination = MemoryRound.Destination(rawValue: try options.required("destination")) else {
                 throw UsageError(description: "--destination is memory or file")
             }
-            try Child.report(MemoryRound.run(
-                path: try options.required("path"), expectedSize: try options.requiredInt("size"),
-                destination: destination, side: try options.side(), server: server
-            ))
+            try Child.report(
+                MemoryRound.run(
+                    path: try options.required("path"), expectedSize: try options.requiredInt("size"),
+                    destination: destination, side: try options.side(), server: server
+                ))
         case "ended":
             guard let end = EndedTransfer.End(rawValue: try options.required("end")),
-                  let rate = EndedTransfer.Rate(rawValue: try options.required("rate")) else {
-                throw UsageError(description: "--end is cancel, too-large, deadline or download-cancel; --rate full or 200")
+                let rate = EndedTransfer.Rate(rawValue: try options.required("rate"))
+            else {
+                throw UsageError(
+                    description: "--end is cancel, too-large, deadline or download-cancel; --rate full or 200")
             }
-            try Child.report(EndedTransfer.run(
-                end: end, rate: rate, side: try options.side(), server: Server(port: try options.requiredInt("port"), masterPID: nil),
-                transferLog: URL(fileURLWithPath: try options.required("transfer-log"))
-            ))
+            try Child.report(
+                EndedTransfer.run(
+                    end: end, rate: rate, side: try options.side(),
+                    server: Server(port: try options.requiredInt("port"), masterPID: nil),
+                    transferLog: URL(fileURLWithPath: try options.required("transfer-log"))
+                ))
         default:
             throw UsageError(description: "unknown command \(command)")
         }
@@ -108,12 +116,13 @@ struct Main {
         settings.only = options.values["only"]?.last
         settings.transferLog = options.values["transfer-log"]?.last.map { URL(fileURLWithPath: $0) }
         if let parts = options.values["parts"]?.last {
-            settings.parts = Set(try parts.split(separator: ",").map { name in
-                guard let part = Suite.Part(rawValue: String(name)) else {
-                    throw UsageError(description: "unknown part \(name)")
-                }
-                return part
-            })
+            settings.parts = Set(
+                try parts.split(separator: ",").map { name in
+                    guard let part = Suite.Part(rawValue: String(name)) else {
+                        throw UsageError(description: "unknown part \(name)")
+                    }
+                    return part
+                })
         }
         return settings
     }
@@ -127,8 +136,9 @@ struct Main {
         let started = ContinuousClock.now
         let loadBefore = Machine.loadAverage()
         var report = try Suite(server: server, settings: settings, scratch: scratch).run()
-        report.environment = Machine.description(settings: settings, notes: options.values["note"] ?? [],
-                                                 load: (loadBefore, Machine.loadAverage()))
+        report.environment = Machine.description(
+            settings: settings, notes: options.values["note"] ?? [],
+            load: (loadBefore, Machine.loadAverage()))
         print(report.markdown, terminator: "")
         log("finished in \(Format.number((ContinuousClock.now - started).seconds)) s")
     }
@@ -173,7 +183,9 @@ struct Options {
     }
 
     func side() throws -> Side {
-        guard let side = Side(rawValue: try required("side")) else { throw Main.UsageError(description: "--side is fetch or raw") }
+        guard let side = Side(rawValue: try required("side")) else {
+            throw Main.UsageError(description: "--side is fetch or raw")
+        }
         return side
     }
 }

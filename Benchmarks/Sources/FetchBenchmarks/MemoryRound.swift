@@ -16,8 +16,10 @@ enum MemoryRound {
     }
 
     /// Downloads `path` through `side` into `destination` and measures the peak.
-    static func run(path: String, expectedSize: Int, destination: Destination, side: Side,
-                    server: Server) -> MemoryResult {
+    static func run(
+        path: String, expectedSize: Int, destination: Destination, side: Side,
+        server: Server
+    ) -> MemoryResult {
         let configuration = sharedConfiguration(maximumConnections: 6)
         let transfer: Transfer
         switch (side, destination) {
@@ -31,8 +33,9 @@ enum MemoryRound {
             let session = URLSession(configuration: .mirroring(configuration), delegate: writer, delegateQueue: queue)
             transfer = { url, done in writer.download(url, in: session, done) }
         case (.rawDelegate, .memory), (.rawHop, _), (.rawDelegateHop, _):
-            return MemoryResult(baselineBytes: 0, peakBytes: 0, receivedBytes: 0,
-                                unavailable: "the memory cases compare fetch, raw and raw-delegate (to a file) only")
+            return MemoryResult(
+                baselineBytes: 0, peakBytes: 0, receivedBytes: 0,
+                unavailable: "the memory cases compare fetch, raw and raw-delegate (to a file) only")
         case (.raw, .memory):
             let session = URLSession(configuration: .mirroring(configuration))
             transfer = { rawIntoMemory(session, $0, $1) }
@@ -58,15 +61,17 @@ enum MemoryRound {
         default:
             break
         }
-        return MemoryResult(baselineBytes: baseline, peakBytes: peak,
-                            receivedBytes: (try? outcome.get()) ?? 0, failure: failure)
+        return MemoryResult(
+            baselineBytes: baseline, peakBytes: peak,
+            receivedBytes: (try? outcome.get()) ?? 0, failure: failure)
     }
 
     /// Starts one transfer of a URL and calls back with the number of bytes received.
     private typealias Transfer = @Sendable (URL, @escaping @Sendable (Result<Int, any Error>) -> Void) -> Void
 
     private static func wait(_ start: (@escaping @Sendable (Result<Int, any Error>) -> Void) -> Void)
-        -> Result<Int, any Error> {
+        -> Result<Int, any Error>
+    {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox()
         start { result in
@@ -77,15 +82,19 @@ enum MemoryRound {
         return box.get()
     }
 
-    private static func fetchIntoMemory(_ session: Session, _ url: URL,
-                                        _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    private static func fetchIntoMemory(
+        _ session: Session, _ url: URL,
+        _ done: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
         session.perform(BasicRequest(url: url)) { result in
             done(result.map { $0.body.count })
         }
     }
 
-    private static func fetchToFile(_ session: Session, _ url: URL,
-                                    _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    private static func fetchToFile(
+        _ session: Session, _ url: URL,
+        _ done: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
         let destination = FileManager.default.temporaryDirectory
             .appendingPathComponent("fetch-bench-download-\(getpid())-\(UUID().uuidString)")
         session.download(BasicRequest(url: url), to: .file(destination), progress: nil) { result in
@@ -94,16 +103,20 @@ enum MemoryRound {
         }
     }
 
-    private static func rawIntoMemory(_ session: URLSession, _ url: URL,
-                                      _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    private static func rawIntoMemory(
+        _ session: URLSession, _ url: URL,
+        _ done: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
         session.dataTask(with: url) { data, _, error in
             if let error { return done(.failure(error)) }
             done(.success(data?.count ?? 0))
         }.resume()
     }
 
-    private static func rawToFile(_ session: URLSession, _ url: URL,
-                                  _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    private static func rawToFile(
+        _ session: URLSession, _ url: URL,
+        _ done: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
         session.downloadTask(with: url) { file, _, error in
             if let error { return done(.failure(error)) }
             // URLSession on Linux leaves its temporary file behind: measure it, then remove it.
@@ -131,7 +144,8 @@ private final class FileWritingDelegate: NSObject, URLSessionDataDelegate, @unch
         let destination = FileManager.default.temporaryDirectory
             .appendingPathComponent("fetch-bench-download-\(getpid())-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: destination.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: destination.path) else {
+            let handle = FileHandle(forWritingAtPath: destination.path)
+        else {
             return done(.failure(CocoaError(.fileWriteUnknown)))
         }
         lock.withLock {
@@ -147,7 +161,10 @@ private final class FileWritingDelegate: NSObject, URLSessionDataDelegate, @unch
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let (finished, done) = lock.withLock {
-            defer { file = nil; self.done = nil }
+            defer {
+                file = nil
+                self.done = nil
+            }
             return (file, self.done)
         }
         try? finished?.handle.close()

@@ -53,7 +53,8 @@ enum ProcessStats {
     /// /proc/PID/stat; `nil` when the process is gone.
     static func cpuSeconds(ofProcess pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         // Fields after the command name start at field 3; utime and stime are fields 14 and 15.
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }

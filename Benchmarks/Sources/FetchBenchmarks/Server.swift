@@ -19,7 +19,8 @@ struct Server: Sendable {
     func acceptedConnections() -> Int? {
         // stub_status answers "Active connections: N \nserver accepts handled requests\n A H R \n...".
         guard let reply = LoopbackSocket.get(port: port, path: Self.statusPath),
-              let header = reply.range(of: "server accepts handled requests") else { return nil }
+            let header = reply.range(of: "server accepts handled requests")
+        else { return nil }
         let numbers = reply[header.upperBound...].split(whereSeparator: \.isWhitespace)
         return numbers.first.flatMap { Int($0) }
     }

@@ -8,10 +8,10 @@ enum ServerCheck {
         if workload.method == "POST" {
             let script = scratch.appendingPathComponent("post.lua")
             let lua = """
-            wrk.method = "POST"
-            wrk.body = string.rep("a", \(workload.bodySize))
-            wrk.headers["Content-Type"] = "application/octet-stream"
-            """
+                wrk.method = "POST"
+                wrk.body = string.rep("a", \(workload.bodySize))
+                wrk.headers["Content-Type"] = "application/octet-stream"
+                """
             do { try lua.write(to: script, atomically: true, encoding: .utf8) } catch { return nil }
             arguments += ["-s", script.path]
         }
@@ -26,7 +26,8 @@ enum ServerCheck {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }) else { return nil }
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") })
+        else { return nil }
         return Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces))
     }
 }

@@ -20,7 +20,8 @@ enum StreamRound {
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         Task {
-            box.result = await measure(server: server, seconds: seconds, rate: rate, bufferSize: bufferSize, tag: box.tag)
+            box.result = await measure(
+                server: server, seconds: seconds, rate: rate, bufferSize: bufferSize, tag: box.tag)
             done.signal()
         }
         done.wait()
@@ -29,7 +30,9 @@ enum StreamRound {
         return result
     }
 
-    private static func measure(server: Server, seconds: Double, rate: Double, bufferSize: Int, tag: String) async -> Result {
+    private static func measure(server: Server, seconds: Double, rate: Double, bufferSize: Int, tag: String) async
+        -> Result
+    {
         var result = Result()
         let session = Session(configuration: sharedConfiguration(maximumConnections: 6))
         do {
@@ -38,8 +41,9 @@ enum StreamRound {
             result.baselineBytes = ProcessStats.residentBytes()
             ProcessStats.resetPeak()
             let clock = ContinuousClock()
-            let stream = try await session.stream(BasicRequest(url: server.url("/full/1g.bin?tag=\(tag)")),
-                                                  bufferSize: bufferSize)
+            let stream = try await session.stream(
+                BasicRequest(url: server.url("/full/1g.bin?tag=\(tag)")),
+                bufferSize: bufferSize)
             let start = clock.now
             let bytesPerSecond = rate * Double(1 << 20)
             for try await chunk in stream.chunks {

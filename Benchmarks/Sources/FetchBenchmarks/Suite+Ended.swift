@@ -22,12 +22,14 @@ extension Suite {
             for end in EndedTransfer.End.allCases {
                 var measured = EndedCase(end: end, rate: rate)
                 for round in 0..<settings.memoryRounds {
-                    let sides: [Side] = end.hasRawEquivalent ? (round.isMultiple(of: 2) ? [.fetch, .raw] : [.raw, .fetch]) : [.fetch]
+                    let sides: [Side] =
+                        end.hasRawEquivalent ? (round.isMultiple(of: 2) ? [.fetch, .raw] : [.raw, .fetch]) : [.fetch]
                     for side in sides {
-                        let result = try Child.run([
-                            "ended", "--port", "\(server.port)", "--side", side.rawValue, "--end", end.rawValue,
-                            "--rate", rate.rawValue, "--transfer-log", transferLog.path,
-                        ], as: EndedTransfer.Result.self)
+                        let result = try Child.run(
+                            [
+                                "ended", "--port", "\(server.port)", "--side", side.rawValue, "--end", end.rawValue,
+                                "--rate", rate.rawValue, "--transfer-log", transferLog.path,
+                            ], as: EndedTransfer.Result.self)
                         log("\(measured.name) round \(round + 1) \(side.title): " + Self.describe(result))
                         measured.results[side, default: []].append(result)
                     }
@@ -68,12 +70,14 @@ extension Report {
                 let megabytes: (Double) -> String = { Format.megabytes($0) }
                 let milliseconds: (Double) -> String = { Format.number($0 * 1000) + " ms" }
                 let failures = results.compactMap(\.failure)
-                lines.append("| \(measured.name) | \(side.title) | "
-                    + summary({ Double($0.peakOverBaseline) }, megabytes) + " | "
-                    + summary({ $0.serverSent.map(Double.init) }, megabytes) + " | "
-                    + summary(\.otherLatency, milliseconds) + " | " + summary(\.sameLatency, milliseconds) + " | "
-                    + (measured.end == .downloadCancel ? summary({ $0.bytesOnDisk.map(Double.init) }, megabytes) : "—")
-                    + " | " + (failures.isEmpty ? "" : "\(failures.count): \(failures[0].prefix(80))") + " |")
+                lines.append(
+                    "| \(measured.name) | \(side.title) | "
+                        + summary({ Double($0.peakOverBaseline) }, megabytes) + " | "
+                        + summary({ $0.serverSent.map(Double.init) }, megabytes) + " | "
+                        + summary(\.otherLatency, milliseconds) + " | " + summary(\.sameLatency, milliseconds) + " | "
+                        + (measured.end == .downloadCancel
+                            ? summary({ $0.bytesOnDisk.map(Double.init) }, megabytes) : "—")
+                        + " | " + (failures.isEmpty ? "" : "\(failures.count): \(failures[0].prefix(80))") + " |")
             }
         }
         return lines

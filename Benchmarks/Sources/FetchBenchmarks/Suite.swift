@@ -59,14 +59,18 @@ struct Suite {
         let limit = settings.maximumConnections ?? Session.Configuration().maximumConnectionsPerHost
         func scaled(_ count: Int) -> Int { max(Int(Double(count) * settings.scale), 20) }
         let all = [
-            Workload(name: "GET 200 B, 1 in flight", method: "GET", path: "/small.txt", expectedSize: 200,
-                     inFlight: 1, count: scaled(2_000), warmup: 50, maximumConnections: limit),
-            Workload(name: "GET 200 B, 16 in flight", method: "GET", path: "/small.txt", expectedSize: 200,
-                     inFlight: 16, count: scaled(4_000), warmup: 160, maximumConnections: limit),
-            Workload(name: "GET 1 MiB, 16 in flight", method: "GET", path: "/1m.bin", expectedSize: 1 << 20,
-                     inFlight: 16, count: scaled(500), warmup: 32, maximumConnections: limit),
-            Workload(name: "POST 1 KB, 16 in flight", method: "POST", path: "/post", bodySize: 1024,
-                     expectedSize: 3, inFlight: 16, count: scaled(4_000), warmup: 160, maximumConnections: limit),
+            Workload(
+                name: "GET 200 B, 1 in flight", method: "GET", path: "/small.txt", expectedSize: 200,
+                inFlight: 1, count: scaled(2_000), warmup: 50, maximumConnections: limit),
+            Workload(
+                name: "GET 200 B, 16 in flight", method: "GET", path: "/small.txt", expectedSize: 200,
+                inFlight: 16, count: scaled(4_000), warmup: 160, maximumConnections: limit),
+            Workload(
+                name: "GET 1 MiB, 16 in flight", method: "GET", path: "/1m.bin", expectedSize: 1 << 20,
+                inFlight: 16, count: scaled(500), warmup: 32, maximumConnections: limit),
+            Workload(
+                name: "POST 1 KB, 16 in flight", method: "POST", path: "/post", bodySize: 1024,
+                expectedSize: 3, inFlight: 16, count: scaled(4_000), warmup: 160, maximumConnections: limit),
         ]
         return all.filter { settings.only.map($0.name.contains) ?? true }.map { workload in
             guard let inFlight = settings.inFlight else { return workload }
@@ -87,11 +91,13 @@ struct Suite {
             for round in 0..<settings.rounds {
                 for side in round.isMultiple(of: 2) ? [Side.fetch, .raw] : [.raw, .fetch] {
                     let result = try loadRound(workload, side: side, busy: &measured.serverBusy)
-                    log("\(workload.name) round \(round + 1) \(side.title): "
-                        + "\(Format.number(result.requestsPerSecond)) req/s, "
-                        + "\(Format.number(result.cpuMicrosecondsPerRequest)) µs CPU/req, "
-                        + "\(result.connections.map(String.init) ?? "?") connections"
-                        + (result.failures > 0 ? ", \(result.failures) failures: \(result.firstFailure ?? "")" : ""))
+                    log(
+                        "\(workload.name) round \(round + 1) \(side.title): "
+                            + "\(Format.number(result.requestsPerSecond)) req/s, "
+                            + "\(Format.number(result.cpuMicrosecondsPerRequest)) µs CPU/req, "
+                            + "\(result.connections.map(String.init) ?? "?") connections"
+                            + (result.failures > 0 ? ", \(result.failures) failures: \(result.firstFailure ?? "")" : "")
+                    )
                     measured.results[side, default: []].append(result)
                 }
             }
@@ -105,8 +111,9 @@ struct Suite {
         }
         if settings.parts.contains(.cache) {
             log("cache and metrics")
-            report.cache = try CacheBench.run(server: server, rounds: settings.layerRounds, calls: settings.layerCalls,
-                                              requests: max(Int(1_000 * settings.scale), 50))
+            report.cache = try CacheBench.run(
+                server: server, rounds: settings.layerRounds, calls: settings.layerCalls,
+                requests: max(Int(1_000 * settings.scale), 50))
         }
         if settings.parts.contains(.layers) {
             log("layer overhead")
@@ -115,8 +122,10 @@ struct Suite {
         return report
     }
 
-    func loadRound(_ workload: Workload, side: Side, environment: [String: String] = [:],
-                   busy: inout [Double]) throws -> LoadResult {
+    func loadRound(
+        _ workload: Workload, side: Side, environment: [String: String] = [:],
+        busy: inout [Double]
+    ) throws -> LoadResult {
         let json = String(decoding: try JSONEncoder().encode(workload), as: UTF8.self)
         let serverBefore = server.workerCPUSeconds()
         let start = ContinuousClock.now
@@ -142,7 +151,8 @@ struct Suite {
         for index in cases.indices {
             for round in 0..<settings.memoryRounds {
                 for side in round.isMultiple(of: 2) ? [Side.fetch, .raw] : [.raw, .fetch] {
-                    cases[index].results[side, default: []].append(try memoryRound(cases[index], side: side, round: round))
+                    cases[index].results[side, default: []].append(
+                        try memoryRound(cases[index], side: side, round: round))
                 }
             }
         }
@@ -150,16 +160,20 @@ struct Suite {
     }
 
     /// Runs one memory case through `side` in a fresh process, with `environment` added to its environment.
-    func memoryRound(_ memoryCase: MemoryCase, side: Side, round: Int,
-                     environment: [String: String] = [:]) throws -> MemoryResult {
-        let result = try Child.run([
-            "memory", "--port", "\(server.port)", "--side", side.rawValue, "--path", memoryCase.path,
-            "--size", "\(memoryCase.size)", "--destination", memoryCase.destination.rawValue,
-        ], environment: environment, as: MemoryResult.self)
-        log("\(memoryCase.name) round \(round + 1) \(side.title): "
-            + (result.unavailable ?? result.failure
-                ?? "peak \(Format.megabytes(Double(result.peakBytes))), "
-                + "\(Format.megabytes(Double(result.peakOverBaseline))) over baseline"))
+    func memoryRound(
+        _ memoryCase: MemoryCase, side: Side, round: Int,
+        environment: [String: String] = [:]
+    ) throws -> MemoryResult {
+        let result = try Child.run(
+            [
+                "memory", "--port", "\(server.port)", "--side", side.rawValue, "--path", memoryCase.path,
+                "--size", "\(memoryCase.size)", "--destination", memoryCase.destination.rawValue,
+            ], environment: environment, as: MemoryResult.self)
+        log(
+            "\(memoryCase.name) round \(round + 1) \(side.title): "
+                + (result.unavailable ?? result.failure
+                    ?? "peak \(Format.megabytes(Double(result.peakBytes))), "
+                    + "\(Format.megabytes(Double(result.peakOverBaseline))) over baseline"))
         return result
     }
 }

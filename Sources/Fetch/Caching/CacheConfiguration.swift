@@ -20,8 +20,10 @@ public struct CacheConfiguration: Sendable {
     ///   - storage: where responses are kept; a 10 MiB ``MemoryCacheStorage`` by default.
     ///   - heuristicFraction: see ``heuristicFraction``; `nil` by default.
     ///   - clock: the current time; the system clock by default.
-    public init(storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = nil,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.storage = storage
         self.heuristicFraction = heuristicFraction
         self.clock = clock

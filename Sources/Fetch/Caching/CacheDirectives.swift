@@ -56,7 +56,8 @@ struct CacheDirectives: Equatable {
             case "max-age": maxAge = Self.merge(maxAge, Self.seconds(argument))
             case "s-maxage": sharedMaxAge = Self.merge(sharedMaxAge, Self.seconds(argument))
             case "min-fresh": minFresh = Self.merge(minFresh, Self.seconds(argument))
-            case "max-stale": maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))
+            case "max-stale":
+                maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))
             default: break
             }
         }
@@ -82,10 +83,11 @@ struct CacheDirectives: Equatable {
         while !rest.isEmpty {
             // A comma inside a quoted argument does not end the directive.
             var inQuotes = false
-            let end = rest.firstIndex { character in
-                if character == "\"" { inQuotes.toggle() }
-                return character == "," && !inQuotes
-            } ?? rest.endIndex
+            let end =
+                rest.firstIndex { character in
+                    if character == "\"" { inQuotes.toggle() }
+                    return character == "," && !inQuotes
+                } ?? rest.endIndex
             let part = rest[..<end].trimmingSpaces
             rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
             guard !part.isEmpty else { continue }
@@ -107,7 +109,9 @@ extension Substring {
     /// Without leading and trailing spaces and tabs.
     var trimmingSpaces: Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return self[first...last]
     }
 }

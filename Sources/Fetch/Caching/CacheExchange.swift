@@ -22,8 +22,9 @@ struct CacheExchange: Sendable {
         metrics.start = now
         metrics.total = .zero
         metrics.cache = .hit
-        return Response(request: request, urlRequest: stored.sentRequest, status: stored.status, headers: headers,
-                        body: stored.body, url: stored.url, metrics: metrics)
+        return Response(
+            request: request, urlRequest: stored.sentRequest, status: stored.status, headers: headers,
+            body: stored.body, url: stored.url, metrics: metrics)
     }
 
     /// Sends the request below, conditional on `stale`'s validators when there is one, as
@@ -43,17 +44,21 @@ struct CacheExchange: Sendable {
                     configuration.storage.removeResponse(for: key)
                     return send(to: base, revalidating: nil, in: call)
                 }
-                call.finish(.success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
+                call.finish(
+                    .success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
             }
         }
     }
 
     /// The stored response `stale` confirmed by the `304` `notModified`: stored again with
     /// its header fields updated, and delivered with its status and body.
-    private func revalidated(_ stale: CachedResponse, by notModified: Response, requestTime: Date, responseTime: Date) -> Response {
+    private func revalidated(_ stale: CachedResponse, by notModified: Response, requestTime: Date, responseTime: Date)
+        -> Response
+    {
         let headers = CacheRules.merging(stale.headers, with: CacheRules.storable(notModified.headers))
         let updated = CachedResponse(
-            status: stale.status, headers: headers, body: stale.body, url: stale.url, sentRequest: notModified.urlRequest,
+            status: stale.status, headers: headers, body: stale.body, url: stale.url,
+            sentRequest: notModified.urlRequest,
             varying: stale.varying, requestTime: requestTime, responseTime: responseTime
         )
         if updated.directives.noStore || directives.noStore {
@@ -63,8 +68,9 @@ struct CacheExchange: Sendable {
         }
         var metrics = notModified.metrics
         metrics.cache = .revalidated
-        return Response(request: request, urlRequest: notModified.urlRequest, status: stale.status, headers: headers,
-                        body: stale.body, url: stale.url, metrics: metrics)
+        return Response(
+            request: request, urlRequest: notModified.urlRequest, status: stale.status, headers: headers,
+            body: stale.body, url: stale.url, metrics: metrics)
     }
 
     /// Stores `response` when it may be stored, and marks it as a miss. A `304` that answers
@@ -75,11 +81,12 @@ struct CacheExchange: Sendable {
         guard response.status != 304 else { return delivered }
         let refusal = CacheRules.refusal(toStore: response, for: urlRequest, requestDirectives: directives)
         if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
-            configuration.storage.store(CachedResponse(
-                status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
-                url: response.url, sentRequest: response.urlRequest, varying: varying,
-                requestTime: requestTime, responseTime: responseTime
-            ), for: key)
+            configuration.storage.store(
+                CachedResponse(
+                    status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
+                    url: response.url, sentRequest: response.urlRequest, varying: varying,
+                    requestTime: requestTime, responseTime: responseTime
+                ), for: key)
         } else if response.status < 500 {
             // A newer answer that may not be stored supersedes the stored one.
             configuration.storage.removeResponse(for: key)

@@ -17,18 +17,23 @@ enum CacheRules {
     }
 
     /// Header fields never stored (RFC 9111 section 3.1): they describe one connection.
-    static let hopByHop: Set<String> = ["connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade"]
+    static let hopByHop: Set<String> = [
+        "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade",
+    ]
 
     /// Whether `stored` may answer `request` (built as this layer sees it) under `policy`
     /// at `now`, and how.
-    static func use(_ stored: CachedResponse, for request: URLRequest, requestDirectives: CacheDirectives,
-                    policy: CachePolicy, at now: Date, heuristicFraction: Double?) -> Use {
+    static func use(
+        _ stored: CachedResponse, for request: URLRequest, requestDirectives: CacheDirectives,
+        policy: CachePolicy, at now: Date, heuristicFraction: Double?
+    ) -> Use {
         let directives = stored.directives
         guard matchesVary(stored, request) else { return .unusable }
         // RFC 9111 section 3.5: a response may answer a request with credentials only when it
         // says any cache may reuse it, or that it must be revalidated each time.
         if request.value(forHTTPHeaderField: "Authorization") != nil,
-           !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent) {
+            !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent)
+        {
             return .unusable
         }
         let mustValidate = directives.noCache || requestDirectives.noCache || pragmaNoCache(request, requestDirectives)
@@ -42,14 +47,18 @@ enum CacheRules {
         if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) { fresh = false }
         if fresh { return .serve }
         var staleAllowed = policy == .returnCacheElseLoad || policy == .onlyIfCached
-        if case .value(let maxStale) = requestDirectives.maxStale, maxStale == Int.max || age - lifetime <= Double(maxStale) {
+        if case .value(let maxStale) = requestDirectives.maxStale,
+            maxStale == Int.max || age - lifetime <= Double(maxStale)
+        {
             staleAllowed = true
         }
         if staleAllowed && !staleForbidden { return .serve }
         return revalidateOrUnusable(stored, staleForbidden, policy)
     }
 
-    private static func revalidateOrUnusable(_ stored: CachedResponse, _ staleForbidden: Bool, _ policy: CachePolicy) -> Use {
+    private static func revalidateOrUnusable(_ stored: CachedResponse, _ staleForbidden: Bool, _ policy: CachePolicy)
+        -> Use
+    {
         if (policy == .returnCacheElseLoad || policy == .onlyIfCached) && !staleForbidden { return .serve }
         return stored.hasValidator ? .revalidate : .unusable
     }
@@ -57,7 +66,8 @@ enum CacheRules {
     /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).
     private static func pragmaNoCache(_ request: URLRequest, _ directives: CacheDirectives) -> Bool {
         guard request.value(forHTTPHeaderField: "Cache-Control") == nil,
-              let pragma = request.value(forHTTPHeaderField: "Pragma") else { return false }
+            let pragma = request.value(forHTTPHeaderField: "Pragma")
+        else { return false }
         return pragma.lowercased().contains("no-cache")
     }
 
@@ -95,18 +105,24 @@ enum CacheRules {
     /// a status not cacheable by default without explicit freshness. A response that is
     /// never fresh is stored all the same: it can be revalidated, or served stale when a
     /// request allows it (``CachePolicy/onlyIfCached``).
-    static func refusal(toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives) -> String? {
+    static func refusal(toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives)
+        -> String?
+    {
         let directives = CacheDirectives(response.headers)
         if directives.noStore || requestDirectives.noStore { return "no-store" }
-        if response.status < 200 || response.status == 206 || response.status == 304 { return "status \(response.status)" }
-        let credentials = request.value(forHTTPHeaderField: "Authorization") != nil
+        if response.status < 200 || response.status == 206 || response.status == 304 {
+            return "status \(response.status)"
+        }
+        let credentials =
+            request.value(forHTTPHeaderField: "Authorization") != nil
             || response.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
         if credentials, !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent) {
             return "Authorization without public, must-revalidate or s-maxage"
         }
         if varying(response.headers, request) == nil { return "Vary: *" }
         // A status not known to be cacheable by default needs explicit freshness (RFC 9111 section 3).
-        let explicit = directives.maxAge != .absent || directives.sharedMaxAge != .absent
+        let explicit =
+            directives.maxAge != .absent || directives.sharedMaxAge != .absent
             || response.headers.contains("Expires") || directives.isPublic || directives.isPrivate
         if !explicit && !CachedResponse.heuristicStatuses.contains(response.status) {
             return "status \(response.status) without explicit freshness"
@@ -131,11 +147,14 @@ enum CacheRules {
 
     /// `headers` without the hop-by-hop fields and those `Connection` names.
     static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-            .map { Substring($0).trimmingSpaces.lowercased() })
-        guard headers.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) })
+        let named = Set(
+            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+                .map { Substring($0).trimmingSpaces.lowercased() })
+        guard
+            headers.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) })
         else { return headers }
-        return HTTPHeaders(headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }
-            .map { ($0.name, $0.value) })
+        return HTTPHeaders(
+            headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }
+                .map { ($0.name, $0.value) })
     }
 }

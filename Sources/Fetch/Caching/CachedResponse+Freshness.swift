@@ -12,12 +12,14 @@ extension CachedResponse {
         case .absent: break
         }
         switch expires {
-        case .date(let date): return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
+        case .date(let date):
+            return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
         case .invalid: return 0
         case .absent: break
         }
         guard let fraction = heuristicFraction, fraction > 0, Self.heuristicStatuses.contains(status),
-              let modified = lastModified.flatMap(HTTPDate.parse) else { return 0 }
+            let modified = lastModified.flatMap(HTTPDate.parse)
+        else { return 0 }
         return max(0, min(dateValue.timeIntervalSince(modified) * fraction, Double(CacheDirectives.greatestSeconds)))
     }
 

@@ -29,8 +29,10 @@ public struct CachedResponse: Sendable {
     public let responseTime: Date
 
     /// Makes a stored response.
-    public init(status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
-                varying: [String: String?], requestTime: Date, responseTime: Date) {
+    public init(
+        status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
+        varying: [String: String?], requestTime: Date, responseTime: Date
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -43,7 +45,9 @@ public struct CachedResponse: Sendable {
         serverDate = headers.first("Date").flatMap(HTTPDate.parse)
         let expiresFields = headers.values(for: "Expires")
         // Two Expires fields that disagree, or one that is not a date: already expired.
-        expires = expiresFields.isEmpty ? .absent
+        expires =
+            expiresFields.isEmpty
+            ? .absent
             : Set(expiresFields).count == 1 ? HTTPDate.parse(expiresFields[0]).map { .date($0) } ?? .invalid : .invalid
         if let age = headers.first("Age") {
             if case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) {

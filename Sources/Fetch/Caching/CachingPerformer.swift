@@ -70,8 +70,9 @@ public struct CachingPerformer: RequestPerforming {
         // Built without the checks of `checkedURLRequest()`: a hit sends nothing, and what is
         // sent below is checked there.
         guard request.body == nil, request.options.transfer == nil,
-              let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
-              let url = urlRequest.url, !Self.isConditional(urlRequest) else {
+            let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
+            let url = urlRequest.url, !Self.isConditional(urlRequest)
+        else {
             return base.perform(request, completion: completion)
         }
         let exchange = CacheExchange(
@@ -83,8 +84,10 @@ public struct CachingPerformer: RequestPerforming {
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: exchange.key) {
             let now = configuration.clock()
-            switch CacheRules.use(stored, for: urlRequest, requestDirectives: exchange.directives, policy: policy,
-                                  at: now, heuristicFraction: configuration.heuristicFraction) {
+            switch CacheRules.use(
+                stored, for: urlRequest, requestDirectives: exchange.directives, policy: policy,
+                at: now, heuristicFraction: configuration.heuristicFraction)
+            {
             case .serve:
                 completion(.success(exchange.hit(stored, at: now)))
                 return CompletedCall()
@@ -93,10 +96,13 @@ public struct CachingPerformer: RequestPerforming {
             }
         }
         if policy == .onlyIfCached {
-            completion(.failure(FetchError(
-                .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method, url: url,
-                layer: "CachingPerformer"
-            )))
+            completion(
+                .failure(
+                    FetchError(
+                        .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
+                        url: url,
+                        layer: "CachingPerformer"
+                    )))
             return CompletedCall()
         }
         let call = LayerCall(request: request, completion: completion)
@@ -108,15 +114,19 @@ public struct CachingPerformer: RequestPerforming {
     private func performInvalidating(
         _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let url = (try? request.checkedURLRequest())?.url else { return base.perform(request, completion: completion) }
+        guard let url = (try? request.checkedURLRequest())?.url else {
+            return base.perform(request, completion: completion)
+        }
         let storage = configuration.storage
         return base.perform(request) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {
                 var targets = [url]
                 for name in ["Location", "Content-Location"] {
                     // Only on the same origin: another origin's responses are not this one's to drop.
-                    if let value = response.headers.first(name), let target = URL(string: value, relativeTo: url)?.absoluteURL,
-                       Origin(target) == Origin(url) {
+                    if let value = response.headers.first(name),
+                        let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                        Origin(target) == Origin(url)
+                    {
                         targets.append(target)
                     }
                 }

@@ -77,12 +77,13 @@ final class CoalescingFlights: @unchecked Sendable {
             return (flight.callers.sorted { $0.key < $1.key }.map(\.value), flight.joined)
         }
         for caller in callers {
-            caller.completion(result.map { response in
-                var response = response
-                response.request = caller.request.callersRequest
-                response.metrics.shared = joined > 1
-                return response
-            })
+            caller.completion(
+                result.map { response in
+                    var response = response
+                    response.request = caller.request.callersRequest
+                    response.metrics.shared = joined > 1
+                    return response
+                })
         }
     }
 

@@ -17,7 +17,8 @@ struct CoalescingKey: Hashable, Sendable {
     init?(_ request: any Request, ignoring ignored: Set<String>) {
         let method = request.method
         guard method == .get || method == .head, request.body == nil, request.options.transfer == nil,
-              let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url else { return nil }
+            let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url
+        else { return nil }
         self.method = method.rawValue
         self.url = url.absoluteString
         headers = (urlRequest.allHTTPHeaderFields ?? [:])

@@ -45,7 +45,8 @@ public struct CoalescingPerformer: RequestPerforming {
         }
         let (place, starts) = flights.join(key, (request, completion))
         guard starts else { return place }
-        let flights = self.flights, flight = place.flight
+        let flights = self.flights
+        let flight = place.flight
         let handle = base.perform(request) { result in flights.finish(flight, with: result) }
         flights.sent(handle, for: flight)
         return place

@@ -31,8 +31,10 @@ public struct Coders: Sendable {
     ///     parameterEncoder: ParameterEncoder(arrayEncoding: .repeated)
     /// ))
     /// ```
-    public init(jsonEncoder: (@Sendable () -> JSONEncoder)? = nil, jsonDecoder: (@Sendable () -> JSONDecoder)? = nil,
-                parameterEncoder: ParameterEncoder? = nil) {
+    public init(
+        jsonEncoder: (@Sendable () -> JSONEncoder)? = nil, jsonDecoder: (@Sendable () -> JSONDecoder)? = nil,
+        parameterEncoder: ParameterEncoder? = nil
+    ) {
         self.jsonEncoder = jsonEncoder
         self.jsonDecoder = jsonDecoder
         self.parameterEncoder = parameterEncoder
@@ -41,8 +43,9 @@ public struct Coders: Sendable {
     /// These coders, with the ones they leave `nil` taken from `fallback`.
     public func filled(from fallback: Coders?) -> Coders {
         guard let fallback else { return self }
-        return Coders(jsonEncoder: jsonEncoder ?? fallback.jsonEncoder, jsonDecoder: jsonDecoder ?? fallback.jsonDecoder,
-                      parameterEncoder: parameterEncoder ?? fallback.parameterEncoder)
+        return Coders(
+            jsonEncoder: jsonEncoder ?? fallback.jsonEncoder, jsonDecoder: jsonDecoder ?? fallback.jsonDecoder,
+            parameterEncoder: parameterEncoder ?? fallback.parameterEncoder)
     }
 
     /// The JSON encoder to use: this set's, or a plain one.

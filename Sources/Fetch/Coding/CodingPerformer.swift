@@ -26,11 +26,12 @@ public struct CodingPerformer: RequestPerforming {
     ) -> any Cancellable {
         let merged = request.options.coders?.filled(from: coders) ?? coders
         return base.perform(LayeredRequest(request, options: { $0.coders = merged })) { result in
-            completion(result.map { response in
-                var response = response
-                response.coders = (response.coders ?? Coders()).filled(from: merged)
-                return response
-            })
+            completion(
+                result.map { response in
+                    var response = response
+                    response.coders = (response.coders ?? Coders()).filled(from: merged)
+                    return response
+                })
         }
     }
 }

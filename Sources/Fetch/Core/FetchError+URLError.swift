@@ -28,11 +28,11 @@ extension FetchError {
         case .cannotFindHost, .dnsLookupFailed: return (.hostNotFound, "host not found")
         case .networkConnectionLost: return (.connectionLost, "the connection was lost")
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired:
             return (.tls, "TLS failed: \(detail)")
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData,
-             .zeroByteResource:
+            .zeroByteResource:
             return (.badServerResponse, "bad server response: \(detail)")
         case .unsupportedURL:
             // libcurl reports a reply that is not HTTP ("Received HTTP/0.9") as an unsupported URL.

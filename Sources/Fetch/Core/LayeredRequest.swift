@@ -38,9 +38,11 @@ final class LayeredRequest: Request {
     ///     by default `request` (or, when it is one of these already, the caller's).
     ///   - log: the attempt log of a logging layer; by default the one `request` or
     ///     `caller` carries.
-    init(_ request: any Request, for caller: (any Request)? = nil,
-         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
-         log: AttemptLog? = nil) {
+    init(
+        _ request: any Request, for caller: (any Request)? = nil,
+        options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
+        log: AttemptLog? = nil
+    ) {
         let layered = request as? LayeredRequest
         attemptLog = log ?? layered?.attemptLog ?? (caller as? LayeredRequest)?.attemptLog
         self.caller = caller?.callersRequest ?? layered?.caller ?? request

@@ -84,7 +84,8 @@ public struct Response: Sendable {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)
             guard pair.count == 2,
-                  pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+                pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
+            else { continue }
             return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
         }
         return nil

@@ -30,7 +30,8 @@ public struct BaseURL: Enhancer {
         if let url = URL(string: string) {
             prefix = Self.prefix(of: url)
         } else {
-            prefix = .failure(FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
+            prefix = .failure(
+                FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
         }
     }
 
@@ -61,12 +62,14 @@ public struct BaseURL: Enhancer {
     /// The base URL as a string without a trailing slash.
     private static func prefix(of url: URL) -> Result<String, FetchError> {
         guard url.scheme != nil, let host = url.host, !host.isEmpty else {
-            return .failure(FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) has no scheme or host"))
+            return .failure(
+                FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) has no scheme or host"))
         }
         guard url.query == nil, url.fragment == nil else {
-            return .failure(FetchError(
-                .invalidRequest, reason: "the base URL \(url.absoluteString) cannot have a query or a fragment"
-            ))
+            return .failure(
+                FetchError(
+                    .invalidRequest, reason: "the base URL \(url.absoluteString) cannot have a query or a fragment"
+                ))
         }
         var string = url.absoluteString
         while string.hasSuffix("/") { string.removeLast() }

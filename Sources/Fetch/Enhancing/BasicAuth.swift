@@ -24,7 +24,8 @@ public struct BasicAuth: Enhancer {
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a user name holding `:`.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
-              !request.options.skipsAuthentication else { return }
+            !request.options.skipsAuthentication
+        else { return }
         urlRequest.setValue(try credentials.get(), forHTTPHeaderField: "Authorization")
     }
 }

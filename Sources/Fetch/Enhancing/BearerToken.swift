@@ -26,8 +26,9 @@ public struct BearerToken: Enhancer {
     /// - Throws: what the token closure throws, or ``FetchError/Code-swift.enum/invalidRequest``.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
-              !request.options.skipsAuthentication,
-              let token = try token() else { return }
+            !request.options.skipsAuthentication,
+            let token = try token()
+        else { return }
         try urlRequest.setHeader("Authorization", "Bearer " + token, replacing: true)
     }
 }

@@ -40,7 +40,8 @@ public struct ComputedHeader: Enhancer {
     ///   for a value that cannot be sent.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard replacingExisting || urlRequest.value(forHTTPHeaderField: field) == nil,
-              let computed = try value(request) else { return }
+            let computed = try value(request)
+        else { return }
         try urlRequest.setHeader(field, computed, replacing: true)
     }
 }

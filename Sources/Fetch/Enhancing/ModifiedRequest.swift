@@ -65,7 +65,8 @@ extension TypedRequest {
     ///   - keyPath: a named option of ``RequestOptions``.
     ///   - value: its value for this call.
     /// - Returns: a request that is this one in everything but that option.
-    public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> ModifiedRequest<Self> {
+    public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> ModifiedRequest<Self>
+    {
         ModifiedRequest(base: self, options: options.with(keyPath, value))
     }
 }

@@ -12,7 +12,10 @@ enum HTTPDate {
     /// The date `text` names, or `nil` when it is not an HTTP date.
     static func parse(_ text: String) -> Date? {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
-        var day: Int?, month: Int?, year: Int?, clock: (Int, Int, Int)?
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        var clock: (Int, Int, Int)?
         switch words.count {
         case 4 where words[3] == "GMT" && words[1].contains("-"):
             // RFC 850: weekday, DD-Mon-YY HH:MM:SS GMT
@@ -32,8 +35,11 @@ enum HTTPDate {
         default:
             return nil
         }
-        guard let day, let month, let year, let clock, year >= 1, day >= 1, day <= daysIn(month, of: year) else { return nil }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + clock.0 * 3600 + clock.1 * 60 + clock.2
+        guard let day, let month, let year, let clock, year >= 1, day >= 1, day <= daysIn(month, of: year) else {
+            return nil
+        }
+        let seconds =
+            daysSinceEpoch(year: year, month: month, day: day) * 86_400 + clock.0 * 3600 + clock.1 * 60 + clock.2
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
@@ -49,8 +55,9 @@ enum HTTPDate {
     private static func time(_ text: Substring) -> (Int, Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-              let hour = number(parts[0]), let minute = number(parts[1]), let second = number(parts[2]),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            let hour = number(parts[0]), let minute = number(parts[1]), let second = number(parts[2]),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         return (hour, minute, second)
     }
 

@@ -37,7 +37,11 @@ final class AttemptLog: @unchecked Sendable {
     func sent(_ urlRequest: URLRequest) {
         let finished: (Attempt, Int)? = lock.withLock {
             guard let last = attempts.last, last.result != nil else {
-                if attempts.isEmpty { attempts.append(Attempt(sent: urlRequest)) } else { attempts[attempts.count - 1].sent = urlRequest }
+                if attempts.isEmpty {
+                    attempts.append(Attempt(sent: urlRequest))
+                } else {
+                    attempts[attempts.count - 1].sent = urlRequest
+                }
                 return nil
             }
             attempts.append(Attempt(sent: urlRequest))

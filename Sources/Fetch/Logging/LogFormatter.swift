@@ -11,8 +11,10 @@ struct LogFormatter {
     private var redaction: Redaction { configuration.redaction }
 
     /// The entry for a call that ended with `result`, after `attempts`.
-    func event(for request: any Request, result: Result<Response, any Error>, duration: Duration?,
-               attempts: [AttemptLog.Attempt] = []) -> LogEvent {
+    func event(
+        for request: any Request, result: Result<Response, any Error>, duration: Duration?,
+        attempts: [AttemptLog.Attempt] = []
+    ) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
         switch result {
@@ -27,18 +29,26 @@ struct LogFormatter {
                 lines = describe(response, of: request, outcome: failure, duration: duration)
             } else if let last = attempts.last, case .success(let response)? = last.result {
                 // An error handler below replaced the error of a response that came.
-                lines = describe(response, of: request, outcome: "\(response.status), replaced by \(failure)",
-                                 duration: duration)
+                lines = describe(
+                    response, of: request, outcome: "\(response.status), replaced by \(failure)",
+                    duration: duration)
             } else if let last = attempts.last {
-                let came = last.result.map { result -> String in
-                    if case .failure(let original) = result { return describe(original) + ", replaced by " }
-                    return ""
-                } ?? ""
-                lines = [summary(method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
-                                 outcome: came + failure, duration: duration)]
+                let came =
+                    last.result.map { result -> String in
+                        if case .failure(let original) = result { return describe(original) + ", replaced by " }
+                        return ""
+                    } ?? ""
+                lines = [
+                    summary(
+                        method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
+                        outcome: came + failure, duration: duration)
+                ]
             } else {
-                lines = [summary(method: (fetchError?.method ?? request.method).rawValue,
-                                 url: fetchError?.url ?? request.url, outcome: failure, duration: duration)]
+                lines = [
+                    summary(
+                        method: (fetchError?.method ?? request.method).rawValue,
+                        url: fetchError?.url ?? request.url, outcome: failure, duration: duration)
+                ]
             }
         }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
@@ -59,8 +69,10 @@ struct LogFormatter {
             outcome = "no result seen"
             level = .info
         }
-        let line = summary(method: attempt.sent.httpMethod ?? request.method.rawValue, url: attempt.sent.url ?? request.url,
-                           outcome: outcome, duration: nil) + " (attempt \(number), sent again)"
+        let line =
+            summary(
+                method: attempt.sent.httpMethod ?? request.method.rawValue, url: attempt.sent.url ?? request.url,
+                outcome: outcome, duration: nil) + " (attempt \(number), sent again)"
         return LogEvent(level: level, message: line, request: request, duration: nil)
     }
 
@@ -72,10 +84,15 @@ struct LogFormatter {
     }
 
     /// The summary line, then what the options ask for of what was sent and what came back.
-    private func describe(_ response: Response, of request: any Request, outcome: String, duration: Duration?) -> [String] {
+    private func describe(_ response: Response, of request: any Request, outcome: String, duration: Duration?)
+        -> [String]
+    {
         let sent = response.urlRequest
-        var lines = [summary(method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
-                             outcome: outcome, duration: duration)]
+        var lines = [
+            summary(
+                method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
+                outcome: outcome, duration: duration)
+        ]
         if options.contains(.requestHeaders) {
             let fields = (sent.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
             lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }

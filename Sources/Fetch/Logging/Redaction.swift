@@ -69,7 +69,7 @@ public struct Redaction: Sendable {
             let end = rest[separator.upperBound...].firstIndex(where: Self.endsURL) ?? rest.endIndex
             result += rest[..<start]
             if start == separator.lowerBound {
-                result += rest[start..<separator.upperBound]   // no scheme: not a URL
+                result += rest[start..<separator.upperBound]  // no scheme: not a URL
             } else {
                 result += string(forURLText: String(rest[start..<end]))
             }

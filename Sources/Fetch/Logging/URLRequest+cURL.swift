@@ -13,8 +13,9 @@ extension URLRequest {
     public func curlDescription(redaction: Redaction = .default) -> String {
         var lines: [String] = []
         if let url, url.scheme == nil {
-            lines.append("# \(shellQuoted(url.relativeString)) is relative: pass a baseURL to the request's "
-                + "curlDescription(baseURL:), or use response.urlRequest.curlDescription() for what was sent")
+            lines.append(
+                "# \(shellQuoted(url.relativeString)) is relative: pass a baseURL to the request's "
+                    + "curlDescription(baseURL:), or use response.urlRequest.curlDescription() for what was sent")
         }
         let method = httpMethod ?? "GET"
         var command = "curl"

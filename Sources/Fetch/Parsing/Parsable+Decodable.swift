@@ -59,7 +59,8 @@ extension Response {
     ///   ``FetchError/Code-swift.enum/decoding`` naming the type, the key path and the
     ///   first bytes of the body when the body is empty or does not decode.
     public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder? = nil) throws -> Value {
-        let decoder = decoder ?? request.options.coders?.jsonDecoder?()
+        let decoder =
+            decoder ?? request.options.coders?.jsonDecoder?()
             ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? coders?.jsonDecoder?() ?? JSONDecoder()
         try requireSuccess()
         guard !body.isEmpty else {

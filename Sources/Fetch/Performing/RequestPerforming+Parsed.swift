@@ -4,8 +4,9 @@ extension RequestPerforming {
     /// - Throws: the error of the call or of the parser.
     public func parsed<Typed: TypedRequest>(_ request: Typed) async throws -> Parsed<Typed.Output> {
         let response = try await response(for: request)
-        return Parsed(value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
-                      response: response)
+        return Parsed(
+            value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
+            response: response)
     }
 
     /// Performs `request` and returns the model parsed as `type` together with the response.
@@ -25,12 +26,14 @@ extension RequestPerforming {
         _ request: Typed, completion: @escaping @Sendable (Result<Parsed<Typed.Output>, any Error>) -> Void
     ) -> any Cancellable {
         perform(request) { result in
-            completion(result.flatMap { response in
-                Result {
-                    Parsed(value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
-                           response: response)
-                }
-            })
+            completion(
+                result.flatMap { response in
+                    Result {
+                        Parsed(
+                            value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
+                            response: response)
+                    }
+                })
         }
     }
 }

@@ -18,9 +18,10 @@ extension RequestPerforming {
         completion: @escaping @Sendable (Result<Output, any Error>) -> Void
     ) -> any Cancellable {
         perform(request) { result in
-            completion(result.flatMap { response in
-                Result { try response.parse(as: Output.self, errorParser: errorParser) }
-            })
+            completion(
+                result.flatMap { response in
+                    Result { try response.parse(as: Output.self, errorParser: errorParser) }
+                })
         }
     }
 
@@ -54,14 +55,15 @@ extension RequestPerforming {
         completion: @escaping @Sendable (Result<Output, any Error>) -> Void
     ) -> any Cancellable {
         perform(request) { result in
-            completion(result.flatMap { response in
-                Result {
-                    if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) {
-                        throw error
+            completion(
+                result.flatMap { response in
+                    Result {
+                        if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) {
+                            throw error
+                        }
+                        return try response.decode(Output.self, using: decoder)
                     }
-                    return try response.decode(Output.self, using: decoder)
-                }
-            })
+                })
         }
     }
 }

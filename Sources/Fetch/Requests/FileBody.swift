@@ -6,8 +6,9 @@ enum FileBody {
     /// The size of the regular file at `url`, or `nil` when it is missing or not a regular file.
     static func size(of url: URL) -> Int64? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = attributes[.size] as? NSNumber else { return nil }
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes[.size] as? NSNumber
+        else { return nil }
         return size.int64Value
     }
 

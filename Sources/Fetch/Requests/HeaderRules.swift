@@ -27,15 +27,16 @@ package enum HeaderRules {
     /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
     package static func isToken(_ text: String) -> Bool {
         // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so it fails.
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return tokenSymbols.contains(byte)
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return tokenSymbols.contains(byte)
+                }
             }
-        }
     }
 
     /// Checks one header field.
@@ -48,7 +49,8 @@ package enum HeaderRules {
         }
         try validate(value: value, of: name)
         if isReserved(name) {
-            throw FetchError(.invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
+            throw FetchError(
+                .invalidRequest, reason: "header \(name) is set by the transport and cannot be set by hand")
         }
     }
 
@@ -74,15 +76,19 @@ package enum HeaderRules {
         }
         guard let url else { throw fail("the request has no URL") }
         guard url.scheme != nil else {
-            throw fail("the URL \(url.relativeString.debugDescription) is relative: add a BaseURL enhancer "
-                + "(.enhanced(by: BaseURL(\"https://api.example.com\"))) above this performer, or make the URL absolute")
+            throw fail(
+                "the URL \(url.relativeString.debugDescription) is relative: add a BaseURL enhancer "
+                    + "(.enhanced(by: BaseURL(\"https://api.example.com\"))) above this performer, or make the URL absolute"
+            )
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw fail("only http and https URLs can be requested")
         }
         guard let host = url.host, !host.isEmpty else { throw fail("the URL has no host") }
         if let port = url.port, !(1...65535).contains(port) { throw fail("port \(port) is out of range") }
-        guard isToken(method.rawValue) else { throw fail("method \(method.rawValue.debugDescription) is not a valid token") }
+        guard isToken(method.rawValue) else {
+            throw fail("method \(method.rawValue.debugDescription) is not a valid token")
+        }
         for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
             do { try validate(name: name, value: value) } catch let error as FetchError {
                 throw error.naming(method: method, url: url)

@@ -68,8 +68,10 @@ public struct MultipartForm: Sendable {
     }
 
     /// Adds a file or binary field.
-    public mutating func append(_ data: Data, name: String, fileName: String? = nil,
-                                contentType: String? = "application/octet-stream") {
+    public mutating func append(
+        _ data: Data, name: String, fileName: String? = nil,
+        contentType: String? = "application/octet-stream"
+    ) {
         parts.append(Part(name: name, fileName: fileName, contentType: contentType, data: data))
     }
 
@@ -82,10 +84,14 @@ public struct MultipartForm: Sendable {
     ///   - name: the form field name.
     ///   - fileName: the file name sent with the part; the file's own name by default.
     ///   - contentType: the part's content type; `application/octet-stream` by default.
-    public mutating func append(contentsOf file: URL, name: String, fileName: String? = nil,
-                                contentType: String = "application/octet-stream") {
-        parts.append(Part(name: name, fileName: fileName ?? file.lastPathComponent, contentType: contentType,
-                          file: file))
+    public mutating func append(
+        contentsOf file: URL, name: String, fileName: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(
+            Part(
+                name: name, fileName: fileName ?? file.lastPathComponent, contentType: contentType,
+                file: file))
     }
 
     /// Adds a part.

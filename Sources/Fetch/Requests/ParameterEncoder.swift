@@ -69,8 +69,10 @@ public struct ParameterEncoder: Sendable {
     public var dateEncoding: DateEncoding
 
     /// An encoder with the given rules.
-    public init(arrayEncoding: ArrayEncoding = .brackets, boolEncoding: BoolEncoding = .literal,
-                dateEncoding: DateEncoding = .iso8601) {
+    public init(
+        arrayEncoding: ArrayEncoding = .brackets, boolEncoding: BoolEncoding = .literal,
+        dateEncoding: DateEncoding = .iso8601
+    ) {
         self.arrayEncoding = arrayEncoding
         self.boolEncoding = boolEncoding
         self.dateEncoding = dateEncoding
@@ -86,12 +88,15 @@ public struct ParameterEncoder: Sendable {
         } catch let error as FetchError {
             throw error
         } catch {
-            throw FetchError(.encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
-                             underlying: error)
+            throw FetchError(
+                .encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
+                underlying: error)
         }
         guard case .keyed(let fields) = root.node else {
-            throw FetchError(.encoding, reason: "\(Value.self) is not a keyed value (a struct or a [String: ...] "
-                + "dictionary), so it cannot become named parameters")
+            throw FetchError(
+                .encoding,
+                reason: "\(Value.self) is not a keyed value (a struct or a [String: ...] "
+                    + "dictionary), so it cannot become named parameters")
         }
         var items: [URLQueryItem] = []
         for (name, box) in fields { flatten(box.node, name: name, into: &items) }

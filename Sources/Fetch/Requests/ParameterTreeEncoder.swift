@@ -103,7 +103,8 @@ struct ParameterTreeEncoder: Encoder {
             try encoder.encode(value, into: next(), at: codingPath)
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-            -> KeyedEncodingContainer<NestedKey> {
+            -> KeyedEncodingContainer<NestedKey>
+        {
             ParameterTreeEncoder(box: next(), codingPath: codingPath, rules: encoder.rules).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

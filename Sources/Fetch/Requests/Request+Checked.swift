@@ -21,7 +21,8 @@ extension Request {
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
     ///   or unreadable file, ``FetchError/Code-swift.enum/invalidRequest`` otherwise.
     public func checkedURLRequest() throws -> URLRequest {
-        let method = self.method, url = self.url
+        let method = self.method
+        let url = self.url
         if let transfer = options.transfer, transfer.destination == nil, body == nil {
             throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
         }

@@ -6,7 +6,8 @@ extension RequestBody {
     /// Names and values are percent-encoded (space as `+`, a literal `+` as `%2B`), so
     /// every value arrives as given.
     public static func form(_ fields: [(String, String)]) -> RequestBody {
-        let encoded = fields
+        let encoded =
+            fields
             .map { QueryEncoder.formEncode($0.0) + "=" + QueryEncoder.formEncode($0.1) }
             .joined(separator: "&")
         return RequestBody(source: .data(Data(encoded.utf8)), contentType: "application/x-www-form-urlencoded")
@@ -24,9 +25,12 @@ extension RequestBody {
     ///     ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
     ///   - encoder: the rules; when `nil` (the default), the request's or the stack's
     ///     (see ``Coders``), else `ParameterEncoder()`.
-    public static func form<Value: Encodable & Sendable>(_ value: Value, encoder: ParameterEncoder? = nil) -> RequestBody {
-        RequestBody(source: .encoded { coders in try (encoder ?? coders.parameters).form(value) },
-                    contentType: "application/x-www-form-urlencoded")
+    public static func form<Value: Encodable & Sendable>(_ value: Value, encoder: ParameterEncoder? = nil)
+        -> RequestBody
+    {
+        RequestBody(
+            source: .encoded { coders in try (encoder ?? coders.parameters).form(value) },
+            contentType: "application/x-www-form-urlencoded")
     }
 
     /// Fields as `application/x-www-form-urlencoded`, sorted by name for a stable body.

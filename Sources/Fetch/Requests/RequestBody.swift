@@ -51,15 +51,16 @@ public struct RequestBody: Sendable {
         _ value: Value,
         encoder: (@Sendable () -> JSONEncoder)? = nil
     ) -> RequestBody {
-        RequestBody(source: .encoded { coders in
-            do {
-                return try (encoder?() ?? coders.makeJSONEncoder()).encode(value)
-            } catch {
-                throw FetchError(
-                    .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
-                )
-            }
-        }, contentType: "application/json")
+        RequestBody(
+            source: .encoded { coders in
+                do {
+                    return try (encoder?() ?? coders.makeJSONEncoder()).encode(value)
+                } catch {
+                    throw FetchError(
+                        .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
+                    )
+                }
+            }, contentType: "application/json")
     }
 
     /// A body of your own format, encoded by `encode` each time the request is built.
@@ -78,15 +79,16 @@ public struct RequestBody: Sendable {
     public static func encoded(
         contentType: String?, _ encode: @escaping @Sendable () throws -> Data
     ) -> RequestBody {
-        RequestBody(source: .encoded { _ in
-            do {
-                return try encode()
-            } catch let error as FetchError {
-                throw error
-            } catch {
-                throw FetchError(.encoding, reason: "could not encode the body: \(error)", underlying: error)
-            }
-        }, contentType: contentType)
+        RequestBody(
+            source: .encoded { _ in
+                do {
+                    return try encode()
+                } catch let error as FetchError {
+                    throw error
+                } catch {
+                    throw FetchError(.encoding, reason: "could not encode the body: \(error)", underlying: error)
+                }
+            }, contentType: contentType)
     }
 
     /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.

@@ -27,7 +27,10 @@ final class RefreshFlight: @unchecked Sendable {
         after seen: Int, start: (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void,
         waiter: @escaping Waiter
     ) {
-        enum Step { case resumeNow, wait, start(run: Int) }
+        enum Step {
+            case resumeNow, wait
+            case start(run: Int)
+        }
         let step: Step = lock.withLock {
             if succeeded != seen { return .resumeNow }
             if running != nil {

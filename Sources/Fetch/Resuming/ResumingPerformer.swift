@@ -40,7 +40,8 @@ public struct ResumingPerformer: RequestPerforming {
     private func resumeIfNeeded(_ call: LayerCall, after result: Result<Response, any Error>, seen: Int) {
         // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
         guard !call.isFinished, call.request.options.stream?.hasStarted != true,
-              handler.shouldResume(after: result, for: call.request) else {
+            handler.shouldResume(after: result, for: call.request)
+        else {
             return call.finish(result)
         }
         call.request.attemptLog?.received(result)
@@ -59,8 +60,9 @@ extension ResumingPerformer {
     /// error naming the handler and the call it was for, carrying the work's own error
     /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`.
     private func refreshFailed(_ error: any Error, for request: any Request) -> FetchError {
-        FetchError(.layer, reason: "\(handler.name) failed, so the call was not resent: \(error)",
-                   method: request.method, url: request.url, underlying: error, layer: handler.name)
+        FetchError(
+            .layer, reason: "\(handler.name) failed, so the call was not resent: \(error)",
+            method: request.method, url: request.url, underlying: error, layer: handler.name)
     }
 }
 

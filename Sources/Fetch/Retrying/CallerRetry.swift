@@ -82,8 +82,9 @@ extension RequestPerforming {
         scheduler: any Scheduler = DispatchQueueScheduler(),
         completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) -> any Cancellable {
-        let loop = RetryLoop(request: request, scheduler: scheduler, send: { perform(request, completion: $0) },
-                             report: completion)
+        let loop = RetryLoop(
+            request: request, scheduler: scheduler, send: { perform(request, completion: $0) },
+            report: completion)
         loop.start()
         return loop
     }

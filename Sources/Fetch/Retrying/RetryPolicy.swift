@@ -92,13 +92,17 @@ public struct RetryPolicy: Sendable {
         maxAttempts: Int = 3, initial: Duration = .milliseconds(200), multiplier: Double = 2,
         maximum: Duration = .seconds(30), jitter: Jitter = .full
     ) -> RetryPolicy {
-        RetryPolicy(maxAttempts: maxAttempts, backoff: .exponential(
-            initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter
-        ))
+        RetryPolicy(
+            maxAttempts: maxAttempts,
+            backoff: .exponential(
+                initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter
+            ))
     }
 
     /// Up to `maxAttempts` attempts, `delay` apart.
-    public static func constant(maxAttempts: Int = 3, delay: Duration = .seconds(1), jitter: Jitter = .none) -> RetryPolicy {
+    public static func constant(maxAttempts: Int = 3, delay: Duration = .seconds(1), jitter: Jitter = .none)
+        -> RetryPolicy
+    {
         RetryPolicy(maxAttempts: maxAttempts, backoff: .constant(delay, jitter: jitter))
     }
 
@@ -120,14 +124,16 @@ public struct RetryPolicy: Sendable {
                 if decision != .stop { return decision }
             }
             guard retryableCodes.contains(FetchError.mapping(error, method: nil, url: nil).code),
-                  attempt.number < maxAttempts, allowsRetry(of: attempt.request) else { return .stop }
+                attempt.number < maxAttempts, allowsRetry(of: attempt.request)
+            else { return .stop }
             return .retryAfter(backoff.delay(beforeRetry: attempt.number))
         }
     }
 
     private func decide(after response: Response, _ attempt: Attempt) -> Decision {
         guard retryableStatuses.contains(response.status), attempt.number < maxAttempts,
-              allowsRetry(of: attempt.request) else { return .stop }
+            allowsRetry(of: attempt.request)
+        else { return .stop }
         guard respectsRetryAfter, let asked = response.retryAfter(now: now()) else {
             return .retryAfter(backoff.delay(beforeRetry: attempt.number))
         }

@@ -46,7 +46,9 @@ extension RequestPerforming {
     ///   - scheduler: waits between attempts; real time on a Dispatch queue by default,
     ///     an `ImmediateScheduler` or `ManualScheduler` from FetchTesting in tests.
     /// - Returns: the retrying performer.
-    public func retrying(_ policy: RetryPolicy, scheduler: any Scheduler = DispatchQueueScheduler()) -> RetryingPerformer {
+    public func retrying(_ policy: RetryPolicy, scheduler: any Scheduler = DispatchQueueScheduler())
+        -> RetryingPerformer
+    {
         RetryingPerformer(base: self, policy: policy, scheduler: scheduler)
     }
 }

@@ -41,7 +41,8 @@ final class FileWriter {
     /// - Throws: an `errno` description when the file cannot be cut.
     func restart(at offset: Int64 = 0) throws {
         count = 0
-        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+        guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset)
+        else {
             throw FileWriteError(reason: String(cString: strerror(errno)))
         }
     }

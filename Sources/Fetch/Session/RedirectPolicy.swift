@@ -56,8 +56,10 @@ public struct RedirectPolicy: Sendable {
 
     /// The request to send for a redirect of `previous` to `target` with `status`: the
     /// method and body rules of RFC 9110, and credentials dropped across origins.
-    static func nextRequest(after previous: URLRequest, to target: URL, status: Int,
-                            sensitiveHeaders: Set<String>) -> URLRequest {
+    static func nextRequest(
+        after previous: URLRequest, to target: URL, status: Int,
+        sensitiveHeaders: Set<String>
+    ) -> URLRequest {
         var next = previous
         next.url = target
         let method = previous.httpMethod ?? "GET"

@@ -22,17 +22,23 @@ enum RedirectStep {
     /// - Parameters:
     ///   - hop: how many redirects came before this one.
     ///   - resendsFile: whether the request's body is a file that a hop keeping the method sends again.
-    init(after response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
-         sensitiveHeaders: Set<String>, resendsFile: Bool) {
+    init(
+        after response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
+        sensitiveHeaders: Set<String>, resendsFile: Bool
+    ) {
         let method = HTTPMethod(rawValue: current.httpMethod ?? "GET")
         func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
             .fail(FetchError(code, reason: reason, method: method, url: current.url))
         }
         guard let location = response.value(forHTTPHeaderField: "Location"),
-              let target = URL(string: location, relativeTo: response.url ?? current.url)?.absoluteURL
-        else { self = fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location"); return }
+            let target = URL(string: location, relativeTo: response.url ?? current.url)?.absoluteURL
+        else {
+            self = fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location")
+            return
+        }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
+            self = fail(
+                .redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
             return
         }
         let next = RedirectPolicy.nextRequest(
@@ -40,8 +46,12 @@ enum RedirectStep {
         )
         let chosen: URLRequest
         switch policy.decide(RedirectPolicy.Hop(from: current, to: next, status: response.statusCode, index: hop)) {
-        case .stop: self = .stop; return
-        case .refuse: self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy"); return
+        case .stop:
+            self = .stop
+            return
+        case .refuse:
+            self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy")
+            return
         case .follow: chosen = next
         case .followWith(let custom):
             do { try HeaderRules.validate(custom) } catch {
@@ -54,7 +64,8 @@ enum RedirectStep {
         if hop >= policy.maximumHops {
             self = fail(.tooManyRedirects, "more than \(policy.maximumHops) redirects")
         } else if chosen.httpBodyStream != nil {
-            self = fail(.redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
+            self = fail(
+                .redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
         } else {
             // A hop that keeps the method keeps the body (307, 308, and 301/302 of a PUT).
             let keepsFile = resendsFile && chosen.httpMethod == current.httpMethod && method != .get && method != .head

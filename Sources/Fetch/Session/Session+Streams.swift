@@ -15,8 +15,11 @@ extension Session {
         _ request: any Request, options: RequestOptions, sink: StreamSink,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let urlRequest = prepare(request, options: options, failing: completion) else { return CancellationHandle() }
-        let stream = StreamState(sink: sink, queue: completionQueue, pressure: urlSession.delegateQueue as? DeliveryQueue)
+        guard let urlRequest = prepare(request, options: options, failing: completion) else {
+            return CancellationHandle()
+        }
+        let stream = StreamState(
+            sink: sink, queue: completionQueue, pressure: urlSession.delegateQueue as? DeliveryQueue)
         let state = taskState(
             for: request, urlRequest, options: options, deadline: options.deadline, stream: stream
         ) { result in

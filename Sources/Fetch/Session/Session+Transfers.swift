@@ -64,7 +64,8 @@ extension Session {
         do {
             urlRequest = try prepare(request, options: options)
             transfer = TransferState(
-                staged: try destination.map { try StagedDownload($0, for: request, sending: &urlRequest) }, uploadFile: formFile,
+                staged: try destination.map { try StagedDownload($0, for: request, sending: &urlRequest) },
+                uploadFile: formFile,
                 uploadLength: request.body?.knownLength, progress: progress, queue: completionQueue
             )
         } catch {
@@ -110,7 +111,8 @@ extension Session {
             for: request, urlRequest, options: request.options, deadline: deadline, bodyFile: file, transfer: transfer
         ) { result in
             if case .failure(let error as FetchError) = result, error.reason == TransferState.startOver.reason,
-               transfer.startsOver {
+                transfer.startsOver
+            {
                 transfer.close()
                 self.startOver(request, urlRequest, transfer, handle, deadline, settle, completion)
                 return
@@ -155,8 +157,9 @@ extension Session {
             let staged = try request.options.transfer?.destination.map {
                 try StagedDownload($0, for: request, sending: &fresh)
             }
-            transfer = TransferState(staged: staged, uploadFile: nil, uploadLength: nil,
-                                     progress: request.options.transfer?.progress, queue: completionQueue)
+            transfer = TransferState(
+                staged: staged, uploadFile: nil, uploadLength: nil,
+                progress: request.options.transfer?.progress, queue: completionQueue)
         } catch {
             let named = Self.naming(error, request)
             previous.events.async { completion(.failure(named)) }

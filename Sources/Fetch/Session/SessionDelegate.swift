@@ -52,7 +52,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 if let error = download.receive(response) { state.fail(error, from: .elsewhere) }
             } else {
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-                state.handle(.responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere)
+                state.handle(
+                    .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere)
             }
         }
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.

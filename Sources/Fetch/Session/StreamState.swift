@@ -41,7 +41,8 @@ final class StreamState: @unchecked Sendable {
             url: http.url ?? sent.url
         )
         // A compressed body decodes to more (or fewer) bytes than its announced length.
-        let length = reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
+        let length =
+            reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
             ? reply.expectedContentLength : nil
         let delivers = sink.open(head)
         lock.withLock {
@@ -78,12 +79,15 @@ final class StreamState: @unchecked Sendable {
             }
             let bodiless = response.urlRequest.httpMethod == "HEAD" || response.status == 204 || response.status == 304
             if let expected, delivered < expected, !bodiless {
-                return .failure(FetchError(
-                    .connectionLost,
-                    reason: "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
-                    method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"), url: response.urlRequest.url,
-                    response: response
-                ))
+                return .failure(
+                    FetchError(
+                        .connectionLost,
+                        reason:
+                            "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
+                        method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
+                        url: response.urlRequest.url,
+                        response: response
+                    ))
             }
             return .success(response)
         case .failure(var error as FetchError) where delivering && delivered > 0:

@@ -167,9 +167,11 @@ struct TaskMachine<Task: AnyObject, Owner> {
 
     /// Fails the request because its body of `size` is over the limit.
     private mutating func tooLarge(_ size: String) -> [Effect] {
-        finish(.failed(error(
-            .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(maximumBodySize) bytes"
-        )))
+        finish(
+            .failed(
+                error(
+                    .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(maximumBodySize) bytes"
+                )))
     }
 
     /// Asks for the decision about a redirect of the running task.
@@ -216,8 +218,9 @@ struct TaskMachine<Task: AnyObject, Owner> {
     private mutating func end(_ task: Task, _ failure: (any Error)?) -> [Effect] {
         switch phase {
         case .running(let running, let owner) where running === task,
-             .awaitingRedirectDecision(let running, let owner) where running === task:
-            let outcome: Outcome = failure.map { .failed(FetchError.mapping($0, method: method, url: request.url)) }
+            .awaitingRedirectDecision(let running, let owner) where running === task:
+            let outcome: Outcome =
+                failure.map { .failed(FetchError.mapping($0, method: method, url: request.url)) }
                 ?? .received(body, sent: request)
             (phase, body) = (.finished, Data())
             return [.complete(outcome), .release(owner)]

@@ -85,13 +85,18 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
-    init(owner: Session, request: any Request, urlRequest: URLRequest, maximumBodySize: Int,
-         redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
-         transfer: TransferState?, stream: StreamState? = nil, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+    init(
+        owner: Session, request: any Request, urlRequest: URLRequest, maximumBodySize: Int,
+        redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
+        transfer: TransferState?, stream: StreamState? = nil,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
         origin = Origin(urlRequest.url)
-        (control, delegate, queue) = (owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue)
+        (control, delegate, queue) = (
+            owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue
+        )
         self.stream = stream
         self.request = request
         self.deadline = deadline
@@ -129,8 +134,10 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     ///   - redirect: the redirect URLSession waits for a decision about, and how to hand the
     ///     decision back; it is never called when the request has finished (the task's
     ///     cancel ends the task).
-    func handle(_ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
-                redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil) {
+    func handle(
+        _ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
+        redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
+    ) {
         // Read before taking the lock: the task's own lock is not one of ours.
         var sent: Int64 = 0
         if case .ended(let task, _) = event { sent = task.countOfBytesSent }
@@ -157,7 +164,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             case .answerRedirect(let next):
                 redirect?.answer(next)
             case .send(let next, let owner):
-                if caller == .control { owner.send(next, for: self) } else { control.async { owner.send(next, for: self) } }
+                if caller == .control {
+                    owner.send(next, for: self)
+                } else {
+                    control.async { owner.send(next, for: self) }
+                }
             case .complete(let outcome):
                 let result = Self.result(outcome, reply: reply, request: request, metrics: metrics(marks, outcome))
                 let completion = self.completion
@@ -193,22 +204,26 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// The result an outcome stands for: a response built from the task's reply, or the error.
-    private static func result(_ outcome: Machine.Outcome, reply: URLResponse?,
-                               request: any Request, metrics: ResponseMetrics) -> Result<Response, any Error> {
+    private static func result(
+        _ outcome: Machine.Outcome, reply: URLResponse?,
+        request: any Request, metrics: ResponseMetrics
+    ) -> Result<Response, any Error> {
         switch outcome {
         case .failed(let error):
             return .failure(error)
         case .received(let body, let sent):
             guard let http = reply as? HTTPURLResponse else {
-                return .failure(FetchError(
-                    .badServerResponse, reason: "the reply was not an HTTP response",
-                    method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"), url: sent.url
-                ))
+                return .failure(
+                    FetchError(
+                        .badServerResponse, reason: "the reply was not an HTTP response",
+                        method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"), url: sent.url
+                    ))
             }
-            return .success(Response(
-                request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http), body: body,
-                url: http.url ?? sent.url, metrics: metrics
-            ))
+            return .success(
+                Response(
+                    request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http), body: body,
+                    url: http.url ?? sent.url, metrics: metrics
+                ))
         }
     }
 }

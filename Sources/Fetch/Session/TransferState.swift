@@ -49,8 +49,10 @@ final class TransferState: @unchecked Sendable {
     ///   - staged: the partial file of a download; `nil` for an upload.
     ///   - uploadFile: a file to delete when the transfer ends.
     ///   - uploadLength: the body's length, when known.
-    init(staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
-         progress: (@Sendable (TransferProgress) -> Void)?, queue: DispatchQueue) {
+    init(
+        staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
+        progress: (@Sendable (TransferProgress) -> Void)?, queue: DispatchQueue
+    ) {
         self.staged = staged
         self.uploadFile = uploadFile
         self.uploadLength = uploadLength
@@ -88,7 +90,8 @@ final class TransferState: @unchecked Sendable {
     private func begin(_ staged: StagedDownload, status: Int, headers: HTTPHeaders, length: Int64?) -> FetchError? {
         let answer: ResumeAnswer
         do {
-            answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: staged.resume)
+            answer = try ResumeAnswer.decide(
+                status: status, headers: headers, contentLength: length, asked: staged.resume)
         } catch {
             return error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)")
         }
@@ -163,7 +166,8 @@ final class TransferState: @unchecked Sendable {
             try body()
             return nil
         } catch {
-            return FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
+            return FetchError(
+                .file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
         }
     }
 
@@ -185,7 +189,10 @@ final class TransferState: @unchecked Sendable {
         let (total, length, error): (Int64, Int64?, FetchError?) = try lock.withLock {
             if stopped { throw FetchError.cancelled() }
             if closed { throw FetchError(.file, reason: "the download was stopped before it completed") }
-            defer { closed = true; settled = true }
+            defer {
+                closed = true
+                settled = true
+            }
             var length: Int64?
             switch answer {
             case .append(_, let total): length = total
@@ -213,7 +220,10 @@ final class TransferState: @unchecked Sendable {
         let keep: Bool? = lock.withLock {
             stopped = true
             if settled { return nil }
-            defer { closed = true; settled = true }
+            defer {
+                closed = true
+                settled = true
+            }
             return keeping && flushesForResume()
         }
         guard let keep else { return }
@@ -261,7 +271,10 @@ final class TransferState: @unchecked Sendable {
     func close(keepingPartial: Bool = false) {
         let keep: Bool? = lock.withLock {
             if settled { return nil }
-            defer { closed = true; settled = true }
+            defer {
+                closed = true
+                settled = true
+            }
             return keepingPartial && flushesForResume()
         }
         if let staged, let keep {

@@ -103,7 +103,8 @@ public struct EventStreamParser: Sendable {
         case "data":
             dataSize += value.count + 1
             guard dataSize <= maximumEventSize else {
-                throw FetchError(.bodyTooLarge, reason: "an event's data grew past the limit of \(maximumEventSize) bytes")
+                throw FetchError(
+                    .bodyTooLarge, reason: "an event's data grew past the limit of \(maximumEventSize) bytes")
             }
             if hasData { dataBuffer += "\n" }
             dataBuffer += String(decoding: value, as: UTF8.self)
@@ -112,7 +113,8 @@ public struct EventStreamParser: Sendable {
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         case "retry":
             let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-            if !value.isEmpty, value.allSatisfy(digits.contains), let time = Int(String(decoding: value, as: UTF8.self)) {
+            if !value.isEmpty, value.allSatisfy(digits.contains), let time = Int(String(decoding: value, as: UTF8.self))
+            {
                 reconnectionTime = time
             }
         default:

@@ -42,7 +42,10 @@ struct LineSplitter: Sendable {
         var index = data.startIndex
         if skipLF, index < data.endIndex {
             skipLF = false
-            if data[index] == 0x0A { index += 1; start = index }
+            if data[index] == 0x0A {
+                index += 1
+                start = index
+            }
         }
         while index < data.endIndex {
             let byte = data[index]
@@ -76,7 +79,10 @@ struct LineSplitter: Sendable {
 
     /// Ends the input: the last line if it had no line end, or `nil`.
     mutating func finish() -> Data? {
-        defer { pending = Data(); skipLF = false }
+        defer {
+            pending = Data()
+            skipLF = false
+        }
         guard !pending.isEmpty else { return nil }
         if endings == .lines, pending.last == 0x0D { pending.removeLast() }
         return pending

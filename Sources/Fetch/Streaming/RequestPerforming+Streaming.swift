@@ -71,11 +71,14 @@ extension RequestPerforming {
     ) -> any Cancellable {
         let sink = StreamSink(
             bufferSize: bufferSize, acceptsAnyStatus: acceptingAnyStatus,
-            reader: .push(head: onResponse, chunk: onChunk, completion: { result in
-                completion(result.mapError { error in
-                    (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+            reader: .push(
+                head: onResponse, chunk: onChunk,
+                completion: { result in
+                    completion(
+                        result.mapError { error in
+                            (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+                        })
                 })
-            })
         )
         let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
         sink.cancelling(call)

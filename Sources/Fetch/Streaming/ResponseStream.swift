@@ -103,7 +103,8 @@ extension ResponseStream {
 
         /// Starts reading.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: stream.lineSplitter())))
+            Iterator(
+                reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: stream.lineSplitter())))
         }
 
         /// Reads the lines in order.

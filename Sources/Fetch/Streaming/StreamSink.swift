@@ -54,8 +54,9 @@ public final class StreamSink: @unchecked Sendable {
         /// An async reader that asks for each chunk.
         case pull
         /// Callbacks: the head, each chunk, then the completion once.
-        case push(head: (@Sendable (Response) -> Void)?, chunk: @Sendable (Data) -> Void,
-                  completion: @Sendable (Result<Response, any Error>) -> Void)
+        case push(
+            head: (@Sendable (Response) -> Void)?, chunk: @Sendable (Data) -> Void,
+            completion: @Sendable (Result<Response, any Error>) -> Void)
     }
 
     /// How hard the sink asks the performer to stop reading.
@@ -197,17 +198,21 @@ public final class StreamSink: @unchecked Sendable {
     /// Stops the stream for its reader: drops what is unread, ignores what still arrives,
     /// releases the pressure and cancels the call (which then completes as cancelled).
     func cancel() {
-        let (chunkWaiter, headWaiters): (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Response, any Error>]) =
-            lock.withLock {
-                guard !closed else { return (nil, []) }
-                closed = true
-                chunks = []
-                firstChunk = 0
-                unread = 0
-                updatePressure()
-                defer { self.chunkWaiter = nil; self.headWaiters = [] }
-                return (self.chunkWaiter, self.headWaiters)
-            }
+        let (chunkWaiter, headWaiters):
+            (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Response, any Error>]) =
+                lock.withLock {
+                    guard !closed else { return (nil, []) }
+                    closed = true
+                    chunks = []
+                    firstChunk = 0
+                    unread = 0
+                    updatePressure()
+                    defer {
+                        self.chunkWaiter = nil
+                        self.headWaiters = []
+                    }
+                    return (self.chunkWaiter, self.headWaiters)
+                }
         stopCall.cancel()
         chunkWaiter?.resume(throwing: FetchError.cancelled())
         for waiter in headWaiters { waiter.resume(throwing: FetchError.cancelled()) }
@@ -314,7 +319,12 @@ public final class StreamSink: @unchecked Sendable {
     private func drain() {
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
         while true {
-            enum Step { case head(Response), chunk(Data), end(Result<Response, any Error>), idle }
+            enum Step {
+                case head(Response)
+                case chunk(Data)
+                case end(Result<Response, any Error>)
+                case idle
+            }
             let step: Step = lock.withLock {
                 if let head, !headDelivered, !closed {
                     headDelivered = true

@@ -44,7 +44,9 @@ extension DownloadDestination {
         let (staged, answer) = try Self.stage(response, contentLength: announced, to: self, for: request)
         switch answer {
         case .fresh, .append:
-            guard try Self.write(received, to: staged, answer: answer, headers: response.headers).resumable else { break }
+            guard try Self.write(received, to: staged, answer: answer, headers: response.headers).resumable else {
+                break
+            }
             staged.keep()
             return true
         case .whole, .notABody:
@@ -66,15 +68,18 @@ extension DownloadDestination {
     ///   deleted, so the next download starts from the first byte);
     ///   ``FetchError/Code-swift.enum/file`` when the file cannot be written.
     func write(_ response: Response, for request: any Request) throws -> (url: URL, size: Int64, whole: Bool) {
-        let (staged, answer) = try Self.stage(response, contentLength: Int64(response.body.count), to: self, for: request)
+        let (staged, answer) = try Self.stage(
+            response, contentLength: Int64(response.body.count), to: self, for: request)
         switch answer {
         case .notABody:
             staged.leave()
             throw FetchError.httpStatus(response)
         case .startOver:
             staged.discard()
-            throw FetchError(.badServerResponse, reason: "the partial download cannot be resumed: it was "
-                             + "deleted, and the next download starts from the first byte")
+            throw FetchError(
+                .badServerResponse,
+                reason: "the partial download cannot be resumed: it was "
+                    + "deleted, and the next download starts from the first byte")
         case .whole(let length):
             return (try staged.commit(length: length), length, true)
         case .fresh, .append:
@@ -83,8 +88,10 @@ extension DownloadDestination {
     }
 
     /// Opens the partial file for `response` and decides what its head means.
-    private static func stage(_ response: Response, contentLength: Int64?, to destination: DownloadDestination,
-                              for request: any Request) throws -> (StagedDownload, ResumeAnswer) {
+    private static func stage(
+        _ response: Response, contentLength: Int64?, to destination: DownloadDestination,
+        for request: any Request
+    ) throws -> (StagedDownload, ResumeAnswer) {
         var urlRequest = response.urlRequest
         let staged = try StagedDownload(destination, for: request, sending: &urlRequest)
         do {
@@ -99,8 +106,10 @@ extension DownloadDestination {
     }
 
     /// Writes `body` and moves the file into place.
-    private static func finish(_ staged: StagedDownload, answer: ResumeAnswer, headers: HTTPHeaders,
-                               body: Data) throws -> (url: URL, size: Int64, whole: Bool) {
+    private static func finish(
+        _ staged: StagedDownload, answer: ResumeAnswer, headers: HTTPHeaders,
+        body: Data
+    ) throws -> (url: URL, size: Int64, whole: Bool) {
         let (offset, _) = try write(body, to: staged, answer: answer, headers: headers)
         var length: Int64?
         if case .append(_, let total) = answer { length = total }
@@ -109,8 +118,10 @@ extension DownloadDestination {
 
     /// Writes `body` where `answer` says, deleting the partial file if that fails.
     /// - Returns: where the body started, and whether the file can be resumed.
-    private static func write(_ body: Data, to staged: StagedDownload, answer: ResumeAnswer,
-                              headers: HTTPHeaders) throws -> (offset: Int64, resumable: Bool) {
+    private static func write(
+        _ body: Data, to staged: StagedDownload, answer: ResumeAnswer,
+        headers: HTTPHeaders
+    ) throws -> (offset: Int64, resumable: Bool) {
         do {
             let begun = try staged.begin(answer, headers: headers)
             let writer = FileWriter(descriptor: staged.handle.fileDescriptor, capacity: 64 * 1024)
@@ -121,7 +132,8 @@ extension DownloadDestination {
         } catch {
             staged.discard()
             throw error as? FetchError
-                ?? FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
+                ?? FetchError(
+                    .file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
         }
     }
 }

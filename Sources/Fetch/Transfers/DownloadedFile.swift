@@ -26,8 +26,10 @@ public struct DownloadedFile: Sendable {
     ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written;
     ///   ``FetchError/Code-swift.enum/badServerResponse`` when a partial download cannot be
     ///   continued with it.
-    init(_ response: Response, writingTo destination: DownloadDestination, for request: any Request,
-         progress: (@Sendable (TransferProgress) -> Void)?) throws {
+    init(
+        _ response: Response, writingTo destination: DownloadDestination, for request: any Request,
+        progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws {
         var bodiless = response
         bodiless.fileURL = nil
         bodiless.body = Data()

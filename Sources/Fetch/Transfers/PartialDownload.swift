@@ -27,15 +27,20 @@ public struct PartialDownload: Sendable, Hashable {
     /// The failures after which a download keeps its partial file: the connection was lost,
     /// stalled, or could not be made. A retry policy retries the same codes by default, and
     /// each retry resumes.
-    public static let resumableCodes: Set<FetchError.Code> = [.connectionLost, .timedOut, .notConnected, .cannotConnect]
+    public static let resumableCodes: Set<FetchError.Code> = [
+        .connectionLost, .timedOut, .notConnected, .cannotConnect,
+    ]
 
     /// The partial download kept for `destination`, or `nil` when there is none that the
     /// next download can resume.
     public static func existing(for destination: URL) -> PartialDownload? {
         let files = PartialFiles(finalURL: destination)
-        guard let point = ResumePoint(files, for: files.readRecord().flatMap { URL(string: $0.url) }) else { return nil }
-        return PartialDownload(destination: destination, fileURL: files.bytesURL, receivedBytes: point.size,
-                               expectedBytes: point.record.length)
+        guard let point = ResumePoint(files, for: files.readRecord().flatMap { URL(string: $0.url) }) else {
+            return nil
+        }
+        return PartialDownload(
+            destination: destination, fileURL: files.bytesURL, receivedBytes: point.size,
+            expectedBytes: point.record.length)
     }
 
     /// Deletes the partial download kept for `destination`, unless a download to it is under way.

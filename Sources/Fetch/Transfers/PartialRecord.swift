@@ -39,7 +39,8 @@ struct PartialRecord: Codable, Hashable, Sendable {
             // RFC 9110 section 13.1.5: a weak entity tag must never be sent in If-Range.
             guard Self.isStrong(tag) else { return nil }
             etag = tag
-        } else if let modified = headers.first("Last-Modified"), Self.isStrong(modified, sentAt: headers.first("Date")) {
+        } else if let modified = headers.first("Last-Modified"), Self.isStrong(modified, sentAt: headers.first("Date"))
+        {
             lastModified = modified
         } else {
             return nil
@@ -56,7 +57,9 @@ struct PartialRecord: Codable, Hashable, Sendable {
     /// Whether a `Last-Modified` date may be used as a strong validator: RFC 9110 section
     /// 8.8.2.2 allows it when it is at least 60 seconds before the response's `Date`.
     static func isStrong(_ lastModified: String, sentAt date: String?) -> Bool {
-        guard let date, let sent = HTTPDate.parse(date), let modified = HTTPDate.parse(lastModified) else { return false }
+        guard let date, let sent = HTTPDate.parse(date), let modified = HTTPDate.parse(lastModified) else {
+            return false
+        }
         return sent.timeIntervalSince(modified) >= 60
     }
 
@@ -121,7 +124,8 @@ struct ResumePoint: Hashable, Sendable {
     init?(_ files: PartialFiles, for url: URL?) {
         let size = files.size
         guard size > 0, let url, let record = files.readRecord(), record.url == url.absoluteString,
-              let validator = record.validator else { return nil }
+            let validator = record.validator
+        else { return nil }
         if let length = record.length {
             guard size <= length else { return nil }
             offset = size == length ? size - 1 : size
@@ -146,7 +150,8 @@ struct ResumePoint: Hashable, Sendable {
     /// request carries its `Range` and `If-Range`.
     static func asked(by urlRequest: URLRequest, of files: PartialFiles) -> ResumePoint? {
         guard urlRequest.value(forHTTPHeaderField: "Range") != nil,
-              let point = ResumePoint(files, for: urlRequest.url), point.isAsked(by: urlRequest) else { return nil }
+            let point = ResumePoint(files, for: urlRequest.url), point.isAsked(by: urlRequest)
+        else { return nil }
         return point
     }
 }

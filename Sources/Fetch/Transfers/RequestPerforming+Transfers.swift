@@ -41,19 +41,22 @@ extension RequestPerforming {
         let handle = DownloadHandle()
         let destination = destination.named(for: request)
         let keepSwitch = handle.keepSwitch
-        let outgoing = LayeredRequest(request, options: {
-            $0.transfer = TransferOptions(destination: destination, progress: progress)
-            $0.transfer?.keepSwitch = keepSwitch
-        })
-        handle.run(perform(outgoing) { result in
-            let outcome = result.flatMap { response in
-                Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
-            }
-            if case .failure(let error) = outcome {
-                destination.abandonPartial(after: error, keeping: keepSwitch.keepsPartial)
-            }
-            completion(outcome)
-        })
+        let outgoing = LayeredRequest(
+            request,
+            options: {
+                $0.transfer = TransferOptions(destination: destination, progress: progress)
+                $0.transfer?.keepSwitch = keepSwitch
+            })
+        handle.run(
+            perform(outgoing) { result in
+                let outcome = result.flatMap { response in
+                    Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
+                }
+                if case .failure(let error) = outcome {
+                    destination.abandonPartial(after: error, keeping: keepSwitch.keepsPartial)
+                }
+                completion(outcome)
+            })
         return handle
     }
 
@@ -73,8 +76,9 @@ extension RequestPerforming {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        perform(LayeredRequest(request, options: { $0.transfer = TransferOptions(progress: progress) }),
-                completion: completion)
+        perform(
+            LayeredRequest(request, options: { $0.transfer = TransferOptions(progress: progress) }),
+            completion: completion)
     }
 
     /// Downloads the body of `request` into `destination` and returns the file.

@@ -22,8 +22,10 @@ enum ResumeAnswer: Hashable, Sendable {
     /// - Parameter contentLength: the response's `Content-Length`, when known.
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for a 206 whose
     ///   `Content-Range` is missing, malformed, or does not start where the request asked.
-    static func decide(status: Int, headers: HTTPHeaders, contentLength: Int64?,
-                       asked point: ResumePoint?) throws -> ResumeAnswer {
+    static func decide(
+        status: Int, headers: HTTPHeaders, contentLength: Int64?,
+        asked point: ResumePoint?
+    ) throws -> ResumeAnswer {
         guard let point else {
             return (200..<300).contains(status) ? .fresh(length: contentLength) : .notABody
         }
@@ -32,7 +34,8 @@ enum ResumeAnswer: Hashable, Sendable {
             return try partial(headers: headers, contentLength: contentLength, asked: point)
         case 416:
             guard let range = headers.first("Content-Range").flatMap(ContentRange.init), range.first == nil,
-                  let length = range.length, length == point.size else { return .startOver }
+                let length = range.length, length == point.size
+            else { return .startOver }
             return .whole(length: length)
         case 200..<300:
             return .fresh(length: contentLength)
@@ -41,7 +44,9 @@ enum ResumeAnswer: Hashable, Sendable {
         }
     }
 
-    private static func partial(headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint) throws -> ResumeAnswer {
+    private static func partial(headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint) throws
+        -> ResumeAnswer
+    {
         let text = headers.first("Content-Range")
         guard let text, let range = ContentRange(text), let first = range.first, let count = range.count else {
             throw mismatch(text.map { "with Content-Range \"\($0)\"" } ?? "without a Content-Range", point)
@@ -60,7 +65,8 @@ enum ResumeAnswer: Hashable, Sendable {
     }
 
     private static func mismatch(_ what: String, _ point: ResumePoint) -> FetchError {
-        FetchError(.badServerResponse,
-                   reason: "the server answered Range: \(point.range) with 206 \(what), which does not match")
+        FetchError(
+            .badServerResponse,
+            reason: "the server answered Range: \(point.range) with 206 \(what), which does not match")
     }
 }

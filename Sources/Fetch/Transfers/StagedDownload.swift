@@ -148,9 +148,11 @@ struct StagedDownload: Sendable {
                 close(descriptor)
                 throw FetchError(.file, reason: "another download to \(finalURL.path) is under way")
             }
-            var opened = stat(), named = stat()
+            var opened = stat()
+            var named = stat()
             if fstat(descriptor, &opened) == 0, stat(path, &named) == 0,
-               opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
+                opened.st_ino == named.st_ino, opened.st_dev == named.st_dev
+            {
                 return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             }
             close(descriptor)

@@ -9,8 +9,9 @@ extension URLRequest {
     /// sets its own `Range` or `If-Range` is left as it is, and downloads from the first byte.
     mutating func askForRest(of destination: DownloadDestination) {
         guard let url = destination.namedURL,
-              value(forHTTPHeaderField: "Range") == nil, value(forHTTPHeaderField: "If-Range") == nil,
-              let point = ResumePoint(PartialFiles(finalURL: url), for: self.url) else { return }
+            value(forHTTPHeaderField: "Range") == nil, value(forHTTPHeaderField: "If-Range") == nil,
+            let point = ResumePoint(PartialFiles(finalURL: url), for: self.url)
+        else { return }
         setValue(point.range, forHTTPHeaderField: "Range")
         setValue(point.validator, forHTTPHeaderField: "If-Range")
     }

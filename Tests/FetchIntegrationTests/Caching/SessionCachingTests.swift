@@ -100,8 +100,10 @@ struct SessionCachingTests {
         #expect(again.metrics.cache == .miss)
     }
 
-    @Test(arguments: ["Cache-Control=max-age%3Dabc", "Expires=0", "Cache-Control=max-age%3D60&Vary=%2A",
-                      "Cache-Control=max-age%3D99999999999999999999&Date=garbage"])
+    @Test(arguments: [
+        "Cache-Control=max-age%3Dabc", "Expires=0", "Cache-Control=max-age%3D60&Vary=%2A",
+        "Cache-Control=max-age%3D99999999999999999999&Date=garbage",
+    ])
     func httpbinBadHeadersNeverBreakTheCall(_ query: String) async throws {
         // Given a response with malformed or hostile cache headers
         let servers = try LoopbackServers.require()
@@ -134,7 +136,9 @@ struct SessionCachingTests {
         // Then the server saw the first GET and one conditional GET, nothing for the hit
         let seen = try await servers.faults.seen(tag: tag)
         #expect(hit.metrics.cache == .hit)
-        #expect(revalidated.metrics.cache == .revalidated && String(decoding: revalidated.body, as: UTF8.self) == "the resource body")
+        #expect(
+            revalidated.metrics.cache == .revalidated
+                && String(decoding: revalidated.body, as: UTF8.self) == "the resource body")
         #expect(seen.count == 2)
         #expect(seen.first?.header("if-none-match") == nil)
         #expect(seen.last?.header("if-none-match") == "\"v1\"")
@@ -178,8 +182,9 @@ struct SessionCachingTests {
         // Given nothing stored
         let servers = try LoopbackServers.require()
         let tag = uniqueTag()
-        let request = BasicRequest(url: servers.faults.url("/resource?tag=\(tag)"),
-                                   options: RequestOptions().with(\.cachePolicy, .onlyIfCached))
+        let request = BasicRequest(
+            url: servers.faults.url("/resource?tag=\(tag)"),
+            options: RequestOptions().with(\.cachePolicy, .onlyIfCached))
 
         // When a call only if cached is made
         await #expect(throws: FetchError.self) { try await api().response(for: request) }

@@ -29,16 +29,20 @@ struct FullStackTests {
 
     func makeStack(_ servers: LoopbackServers, store: TokenStore, probe: Probe) -> some RequestPerforming {
         Session()
-            .hooking(pre: [PreRequestHook("count sends") { request in
-                probe.recordSend(request)
-                return request
-            }])
+            .hooking(pre: [
+                PreRequestHook("count sends") { request in
+                    probe.recordSend(request)
+                    return request
+                }
+            ])
             .enhanced(by: BaseURL(servers.httpbin.url("/")), BearerToken(store))
             .retrying(.constant(maxAttempts: 3, delay: .milliseconds(20)))
-            .resuming(with: RefreshTokenHandler(store) {
-                probe.recordRefresh()
-                return "fresh-token"
-            })
+            .resuming(
+                with: RefreshTokenHandler(store) {
+                    probe.recordRefresh()
+                    return "fresh-token"
+                }
+            )
             .logging(LogConfiguration(options: .headers) { probe.recordLine($0.message) })
     }
 
@@ -141,7 +145,8 @@ struct FullStackTests {
         let api = makeStack(servers, store: TokenStore("valid"), probe: probe)
         let photo = try folder.makeFile("photo.bin", size: 100_000)
         let request = BasicRequest(
-            url: URL(string: "anything/photos")!, method: .put, body: .file(photo, contentType: "application/octet-stream")
+            url: URL(string: "anything/photos")!, method: .put,
+            body: .file(photo, contentType: "application/octet-stream")
         )
         let progress = ProgressLog()
 
@@ -173,7 +178,9 @@ struct FullStackTests {
         // `lock` guards `all`.
         private let lock = NSLock()
         private var all: [TransferProgress] = []
-        var record: @Sendable (TransferProgress) -> Void { { report in self.lock.withLock { self.all.append(report) } } }
+        var record: @Sendable (TransferProgress) -> Void {
+            { report in self.lock.withLock { self.all.append(report) } }
+        }
         var reports: [TransferProgress] { lock.withLock { all } }
     }
 }

@@ -34,7 +34,8 @@ struct SessionMetricsTests {
         // Given a POST of 1,234 bytes
         let servers = try LoopbackServers.require()
         let body = Data(repeating: 0x61, count: 1234)
-        let request = BasicRequest(url: servers.httpbin.url("/post"), method: .post, body: .data(body, contentType: "text/plain"))
+        let request = BasicRequest(
+            url: servers.httpbin.url("/post"), method: .post, body: .data(body, contentType: "text/plain"))
 
         // When it is performed
         let response = try await Session().response(for: request)
@@ -82,7 +83,9 @@ struct SessionMetricsTests {
         defer { try? FileManager.default.removeItem(at: file) }
 
         // When it is performed
-        let response = try await Session().download(BasicRequest(url: servers.httpbin.url("/bytes/20000")), to: .file(file)).response
+        let response = try await Session().download(
+            BasicRequest(url: servers.httpbin.url("/bytes/20000")), to: .file(file)
+        ).response
 
         // Then its metrics count the bytes and time its first byte
         #expect(response.metrics.bytesReceived == 20000)
@@ -96,7 +99,8 @@ struct SessionMetricsTests {
         configuration.collectsMetrics = false
 
         // When a GET is performed
-        let response = try await Session(configuration: configuration).response(for: BasicRequest(url: servers.httpbin.url("/bytes/10")))
+        let response = try await Session(configuration: configuration).response(
+            for: BasicRequest(url: servers.httpbin.url("/bytes/10")))
 
         // Then its metrics are empty
         #expect(response.body.count == 10)
@@ -113,12 +117,15 @@ struct SessionMetricsTests {
             var continuation: CheckedContinuation<(Response, Response), any Error>?
 
             func record(_ index: Int, _ result: Result<Response, any Error>) {
-                let done: (CheckedContinuation<(Response, Response), any Error>, Result<(Response, Response), any Error>)? = lock.withLock {
-                    results[index] = result
-                    guard results.count == 2, let continuation, let first = results[0], let second = results[1] else { return nil }
-                    self.continuation = nil
-                    return (continuation, Result { (try first.get(), try second.get()) })
-                }
+                let done:
+                    (CheckedContinuation<(Response, Response), any Error>, Result<(Response, Response), any Error>)? =
+                        lock.withLock {
+                            results[index] = result
+                            guard results.count == 2, let continuation, let first = results[0], let second = results[1]
+                            else { return nil }
+                            self.continuation = nil
+                            return (continuation, Result { (try first.get(), try second.get()) })
+                        }
                 if let (continuation, outcome) = done { continuation.resume(with: outcome) }
             }
         }

@@ -47,8 +47,10 @@ struct ConcurrencyTests {
     /// Starts `total` requests from `threads` threads, 64 in flight per thread at most, and
     /// cancels about a third of them at a random moment from a random thread; waits until
     /// every one has completed (120 s at most), then half a second more for late second calls.
-    static func run(_ total: Int, threads: Int = 4, on session: Session,
-                    request: @escaping @Sendable (Int) -> BasicRequest) async throws -> (Ledger, Duration) {
+    static func run(
+        _ total: Int, threads: Int = 4, on session: Session,
+        request: @escaping @Sendable (Int) -> BasicRequest
+    ) async throws -> (Ledger, Duration) {
         let ledger = Ledger(count: total)
         let clock = ContinuousClock()
         let start = clock.now
@@ -117,7 +119,9 @@ struct ConcurrencyTests {
             switch index % 4 {
             case 0: return BasicRequest(url: plain)
             case 1: return BasicRequest(url: resent, method: .post, body: .text("body \(index)"))
-            case 2: return BasicRequest(url: plain, options: RequestOptions().with(\.deadline, .microseconds(500 * (index % 7))))
+            case 2:
+                return BasicRequest(
+                    url: plain, options: RequestOptions().with(\.deadline, .microseconds(500 * (index % 7))))
             default: return BasicRequest(url: large, options: RequestOptions().with(\.maximumBodySize, 4))
             }
         }

@@ -19,8 +19,9 @@ struct EndedTransferTests {
         // Given a child process that runs nothing but the ended transfers
         let servers = try LoopbackServers.require()
         // When it runs them
-        let outcome = try await IsolatedRun.run("IsolatedEndedTransferTests/", faultServer: servers.faults,
-                                                timeout: .seconds(240))
+        let outcome = try await IsolatedRun.run(
+            "IsolatedEndedTransferTests/", faultServer: servers.faults,
+            timeout: .seconds(240))
         // Then they passed there, each reporting what it measured
         let measures = outcome.lines(from: "measured:")
         for line in measures { print(line) }
@@ -163,7 +164,8 @@ struct IsolatedEndedTransferTests {
 
     /// Sends `request` and ends it as `end` says.
     /// - Throws: how it ended.
-    static func run(_ request: BasicRequest, ending end: End, on session: Session, downloadingTo file: URL) async throws {
+    static func run(_ request: BasicRequest, ending end: End, on session: Session, downloadingTo file: URL) async throws
+    {
         switch end {
         case .downloadCancel:
             // Cancelled as soon as the first bytes are on disk.

@@ -65,10 +65,12 @@ struct FaultTests {
 
     static let silences = [
         Fault(path: "/stall?seconds=10", code: .timedOut, testDescription: "never answers"),
-        Fault(path: "/five-then-stall?part=head&seconds=10", code: .timedOut,
-              testDescription: "5 bytes of the status line, then silence"),
-        Fault(path: "/five-then-stall?part=body&seconds=10", code: .timedOut,
-              testDescription: "headers and 5 bytes of the body, then silence"),
+        Fault(
+            path: "/five-then-stall?part=head&seconds=10", code: .timedOut,
+            testDescription: "5 bytes of the status line, then silence"),
+        Fault(
+            path: "/five-then-stall?part=body&seconds=10", code: .timedOut,
+            testDescription: "headers and 5 bytes of the body, then silence"),
     ]
 
     @Test(arguments: silences)

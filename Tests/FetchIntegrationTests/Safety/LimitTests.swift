@@ -88,7 +88,8 @@ struct IsolatedLimitTests {
     func twoHundredMebibytes(chunked: Bool) async throws {
         // Given a 200 MiB body (with Content-Length, or chunked) and a limit raised to 256 MiB
         let size = 200 * Self.mebibyte
-        var request = BasicRequest(url: try IsolatedRun.faultServer(path: "/bytes?n=\(size)&chunked=\(chunked ? 1 : 0)"))
+        var request = BasicRequest(
+            url: try IsolatedRun.faultServer(path: "/bytes?n=\(size)&chunked=\(chunked ? 1 : 0)"))
         request.options.maximumBodySize = 256 * Self.mebibyte
         ProcessMemory.resetPeak()
         let baseline = try #require(ProcessMemory.resident)
@@ -100,8 +101,9 @@ struct IsolatedLimitTests {
         #expect(Self.followsPattern(response.body))
         // And the process held about one copy of it at the most
         let growth = peak - baseline
-        print("measured: 200 MiB body (\(chunked ? "chunked" : "Content-Length")): peak resident memory grew by "
-            + "\(growth / Self.mebibyte) MiB (from \(baseline / Self.mebibyte) MiB to \(peak / Self.mebibyte) MiB)")
+        print(
+            "measured: 200 MiB body (\(chunked ? "chunked" : "Content-Length")): peak resident memory grew by "
+                + "\(growth / Self.mebibyte) MiB (from \(baseline / Self.mebibyte) MiB to \(peak / Self.mebibyte) MiB)")
         if !ProcessMemory.underThreadSanitizer {
             #expect(growth < size + size / 2, "more than one copy of the body was held at once")
         }
@@ -115,9 +117,10 @@ struct IsolatedLimitTests {
         // cancel can take seconds to land under load: how much more arrives is then the
         // machine's, not the session's, and is no use as a bound.)
         let tag = uniqueTag()
-        var request = BasicRequest(url: try IsolatedRun.faultServer(
-            path: "/bytes?n=\(4 << 30)&chunked=\(chunked ? 1 : 0)&rate=100&tag=\(tag)"
-        ))
+        var request = BasicRequest(
+            url: try IsolatedRun.faultServer(
+                path: "/bytes?n=\(4 << 30)&chunked=\(chunked ? 1 : 0)&rate=100&tag=\(tag)"
+            ))
         request.options.maximumBodySize = Self.mebibyte
         ProcessMemory.resetPeak()
         let baseline = try #require(ProcessMemory.resident)
@@ -141,9 +144,10 @@ struct IsolatedLimitTests {
         if !sanitized {
             #expect(growth < 64 * Self.mebibyte)
         }
-        print("measured: 4 GiB body at 100 MiB/s over a 1 MiB limit (\(chunked ? "chunked" : "Content-Length")): "
-            + "failed after \(elapsed); the server had sent \((aborted.sent ?? 0) / Self.mebibyte) MiB when the client "
-            + "left; peak resident memory grew by \(growth / Self.mebibyte) MiB")
+        print(
+            "measured: 4 GiB body at 100 MiB/s over a 1 MiB limit (\(chunked ? "chunked" : "Content-Length")): "
+                + "failed after \(elapsed); the server had sent \((aborted.sent ?? 0) / Self.mebibyte) MiB when the client "
+                + "left; peak resident memory grew by \(growth / Self.mebibyte) MiB")
     }
 
     /// Waits until the fault server logs that the client left the transfer tagged `tag`: at

@@ -173,16 +173,21 @@ struct OriginLimitTests {
     }
 
     static let redirects = [
-        Redirected(kind: .perform, code: 302, method: .get, crossOrigin: true,
-                   testDescription: "GET, 302 to another origin"),
-        Redirected(kind: .perform, code: 307, method: .post, crossOrigin: false,
-                   testDescription: "POST, 307 on the same origin (sent again as a new task)"),
-        Redirected(kind: .perform, code: 307, method: .post, crossOrigin: true,
-                   testDescription: "POST, 307 to another origin (sent again as a new task)"),
-        Redirected(kind: .download, code: 302, method: .get, crossOrigin: true,
-                   testDescription: "download, 302 to another origin"),
-        Redirected(kind: .upload, code: 307, method: .post, crossOrigin: true,
-                   testDescription: "upload, 307 to another origin"),
+        Redirected(
+            kind: .perform, code: 302, method: .get, crossOrigin: true,
+            testDescription: "GET, 302 to another origin"),
+        Redirected(
+            kind: .perform, code: 307, method: .post, crossOrigin: false,
+            testDescription: "POST, 307 on the same origin (sent again as a new task)"),
+        Redirected(
+            kind: .perform, code: 307, method: .post, crossOrigin: true,
+            testDescription: "POST, 307 to another origin (sent again as a new task)"),
+        Redirected(
+            kind: .download, code: 302, method: .get, crossOrigin: true,
+            testDescription: "download, 302 to another origin"),
+        Redirected(
+            kind: .upload, code: 307, method: .post, crossOrigin: true,
+            testDescription: "upload, 307 to another origin"),
     ]
 
     @Test(arguments: redirects)
@@ -195,8 +200,10 @@ struct OriginLimitTests {
         let target = servers.faults.url("/slow?seconds=1", host: first.crossOrigin ? "localhost" : "127.0.0.1")
         let request = BasicRequest(
             url: servers.faults.url("/redirect"), method: first.method,
-            queryItems: [URLQueryItem(name: "to", value: target.absoluteString),
-                         URLQueryItem(name: "code", value: String(first.code))],
+            queryItems: [
+                URLQueryItem(name: "to", value: target.absoluteString),
+                URLQueryItem(name: "code", value: String(first.code)),
+            ],
             body: first.method == .post ? .data(Data("payload".utf8)) : nil
         )
         // When both are started, the first one first
@@ -211,7 +218,8 @@ struct OriginLimitTests {
         case .upload:
             session.upload(request, progress: nil, completion: finishes.completion("first"))
         }
-        session.perform(BasicRequest(url: servers.faults.url("/status?code=200")), completion: finishes.completion("second"))
+        session.perform(
+            BasicRequest(url: servers.faults.url("/status?code=200")), completion: finishes.completion("second"))
         try await finishes.wait(for: 2)
         // Then both succeed: the redirect did not wait for a slot, not even one its own
         // request holds. And the second request started only once the first had finished,

@@ -55,7 +55,8 @@ struct StorageTests {
     /// Runs the isolated test `name` with a new, empty home folder (and no XDG folders), and
     /// lists what it left there.
     static func runWithEmptyHome(_ name: String) async throws
-        -> (outcome: IsolatedRun.Outcome, files: [String], folders: [String]) {
+        -> (outcome: IsolatedRun.Outcome, files: [String], folders: [String])
+    {
         let servers = try LoopbackServers.require()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(uniqueTag())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -94,7 +95,8 @@ struct IsolatedStorageTests {
         let echoed = try await session.perform(
             BasicRequest(url: try IsolatedRun.faultServer(path: "/echo")), as: EchoedRequest.self
         )
-        let resource = try await session.response(for: BasicRequest(url: try IsolatedRun.faultServer(path: "/resource")))
+        let resource = try await session.response(
+            for: BasicRequest(url: try IsolatedRun.faultServer(path: "/resource")))
         // Then it neither sent the cookie back nor failed
         #expect(echoed.header("cookie") == nil)
         #expect(resource.status == 200)

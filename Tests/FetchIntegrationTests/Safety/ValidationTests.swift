@@ -35,8 +35,12 @@ struct ValidationTests {
             ("CR LF in a header name", BasicRequest(url: url, headers: ["X-Note\r\nInjected": "a"])),
             ("space in the method", BasicRequest(url: url, method: "GET /evil HTTP/1.1\r\nX:")),
             ("space in the method", BasicRequest(url: url, method: "DE LETE")),
-            ("caller-set Content-Length", BasicRequest(url: url, method: .post, headers: ["Content-Length": "1"],
-                                                       body: .text("much longer than one byte"))),
+            (
+                "caller-set Content-Length",
+                BasicRequest(
+                    url: url, method: .post, headers: ["Content-Length": "1"],
+                    body: .text("much longer than one byte"))
+            ),
             ("caller-set Host", BasicRequest(url: url, headers: ["Host": "elsewhere.example"])),
             ("caller-set Transfer-Encoding", BasicRequest(url: url, headers: ["Transfer-Encoding": "chunked"])),
             ("caller-set Connection", BasicRequest(url: url, headers: ["Connection": "upgrade"])),
@@ -113,9 +117,11 @@ struct ValidationTests {
         // Given query names with reserved characters
         struct Args: Decodable, Parsable { let args: [String: String] }
         let servers = try LoopbackServers.require()
-        let request = BasicRequest(url: servers.httpbin.url("/get"), queryItems: [
-            URLQueryItem(name: "a+b&c=d", value: "1"), URLQueryItem(name: "é 😀", value: "2"),
-        ])
+        let request = BasicRequest(
+            url: servers.httpbin.url("/get"),
+            queryItems: [
+                URLQueryItem(name: "a+b&c=d", value: "1"), URLQueryItem(name: "é 😀", value: "2"),
+            ])
         // When it is sent to httpbin
         let echoed = try await Session().perform(request, as: Args.self)
         // Then the names arrive exactly as given

@@ -79,12 +79,13 @@ struct StreamTests {
 
         // Then exactly the complete events came, as the standard says
         #expect(stream.response.mediaType == "text/event-stream")
-        #expect(events == [
-            ServerSentEvent(type: "message", data: "first", id: "1", retry: 2500),
-            ServerSentEvent(type: "add", data: "two\n lines", id: "1", retry: 2500),
-            ServerSentEvent(type: "message", data: "", id: "1", retry: 2500),
-            ServerSentEvent(type: "message", data: "last ✓", id: "", retry: 2500),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(type: "message", data: "first", id: "1", retry: 2500),
+                ServerSentEvent(type: "add", data: "two\n lines", id: "1", retry: 2500),
+                ServerSentEvent(type: "message", data: "", id: "1", retry: 2500),
+                ServerSentEvent(type: "message", data: "last ✓", id: "", retry: 2500),
+            ])
     }
 
     @Test func aDisconnectMidStreamThrowsAfterTheEventsBeforeIt() async throws {
@@ -180,7 +181,9 @@ struct StreamTests {
 
         // When it is streamed with callbacks
         let result: Result<Response, any Error> = await withCheckedContinuation { done in
-            Self.session().stream(Self.get(servers.httpbin, "/stream/3"), onChunk: { chunk in received.withLock { $0 += chunk.count } }) {
+            Self.session().stream(
+                Self.get(servers.httpbin, "/stream/3"), onChunk: { chunk in received.withLock { $0 += chunk.count } }
+            ) {
                 done.resume(returning: $0)
             }
         }
@@ -210,7 +213,8 @@ struct StreamTests {
     }
 
     /// The aborted or completed record of `tag`'s transfer, waiting up to `seconds` for it.
-    static func waitForEnd(of tag: String, on server: TestServer, within seconds: Int = 10) async throws -> SeenRequest? {
+    static func waitForEnd(of tag: String, on server: TestServer, within seconds: Int = 10) async throws -> SeenRequest?
+    {
         for _ in 0..<(seconds * 10) {
             if let ended = try await server.seen(tag: tag).first(where: { $0.aborted != nil || $0.completed != nil }) {
                 return ended

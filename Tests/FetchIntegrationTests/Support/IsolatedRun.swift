@@ -42,8 +42,10 @@ enum IsolatedRun {
     /// process that can reach `faultServer`, with `environment` changed (a `nil` value removes a
     /// variable), waiting at most `timeout`.
     /// - Throws: when the child cannot be started or does not end in time.
-    static func run(_ name: String, faultServer: TestServer, environment: [String: String?] = [:],
-                    timeout: Duration = .seconds(120)) async throws -> Outcome {
+    static func run(
+        _ name: String, faultServer: TestServer, environment: [String: String?] = [:],
+        timeout: Duration = .seconds(120)
+    ) async throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["--testing-library", "swift-testing", "--filter", name]

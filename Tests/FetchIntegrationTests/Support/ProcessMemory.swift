@@ -34,7 +34,8 @@ enum ProcessMemory {
         defer { try? handle.close() }
         let status = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let kilobytes = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+            let kilobytes = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+                .flatMap { Int($0) }
             return kilobytes.map { $0 * 1024 }
         }
         return nil

@@ -33,14 +33,17 @@ final class TestServer: @unchecked Sendable {
         do {
             try process.run()
         } catch {
-            throw StartFailure(description: "cannot start python3 (\(error)): install Python 3, then "
-                + "run python3 -m pip install -r Tests/requirements.txt")
+            throw StartFailure(
+                description: "cannot start python3 (\(error)): install Python 3, then "
+                    + "run python3 -m pip install -r Tests/requirements.txt")
         }
         let line = Self.readLine(output.fileHandleForReading)
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
-            throw StartFailure(description: "\(script) did not start: \(line.isEmpty ? "no output" : line). "
-                + "Install Python 3, then the test servers' packages: python3 -m pip install -r Tests/requirements.txt")
+            throw StartFailure(
+                description: "\(script) did not start: \(line.isEmpty ? "no output" : line). "
+                    + "Install Python 3, then the test servers' packages: python3 -m pip install -r Tests/requirements.txt"
+            )
         }
         self.port = port
         self.process = process
@@ -58,7 +61,10 @@ final class TestServer: @unchecked Sendable {
     /// Stops the server and waits for it to exit.
     func stop() {
         let (process, input) = lock.withLock { () -> (Process?, Pipe?) in
-            defer { self.process = nil; self.input = nil }
+            defer {
+                self.process = nil
+                self.input = nil
+            }
             return (self.process, self.input)
         }
         guard let process else { return }

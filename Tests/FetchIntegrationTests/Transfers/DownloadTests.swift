@@ -31,7 +31,8 @@ extension TransferTests {
             let session = Session()
             // And a small download first, so that URLSession's and libcurl's first use (code
             // pages, threads, buffers) is in the baseline rather than counted as the transfer's
-            let warmUp = try await session.download(BasicRequest(url: server.url("/bytes?size=65536")), to: .file(folder.file("warm.bin")))
+            let warmUp = try await session.download(
+                BasicRequest(url: server.url("/bytes?size=65536")), to: .file(folder.file("warm.bin")))
             try FileManager.default.removeItem(at: warmUp.fileURL)
             // When it is downloaded, measuring the process's peak resident memory
             let (file, baseline, peak) = try await PeakMemory.measure {
@@ -218,7 +219,8 @@ extension TransferTests {
         /// Files Fetch names in the temporary folder (partial downloads, encoded forms).
         static func fetchFilesInTemporaryFolder() throws -> Set<String> {
             let names = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-            return Set(names.filter { $0.hasPrefix(".fetch-") || $0.hasPrefix("fetch-upload-") || $0.contains(".fetchpart") })
+            return Set(
+                names.filter { $0.hasPrefix(".fetch-") || $0.hasPrefix("fetch-upload-") || $0.contains(".fetchpart") })
         }
     }
 }

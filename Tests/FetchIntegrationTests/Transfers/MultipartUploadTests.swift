@@ -46,13 +46,16 @@ extension TransferTests {
             #expect(received.headers["Content-Length"] == String(length))
             #expect(received.bytes == Int(length))
             #expect(received.complete == true)
-            #expect(received.parts == [
-                .init(name: "note", filename: nil, contentType: nil, size: 9, crc32: 0x5796_9080),
-                .init(name: "a", filename: "first.bin", contentType: "application/octet-stream",
-                      size: Self.hundredMebibytes, crc32: try CRC32.of(first)),
-                .init(name: "b", filename: "renamed.dat", contentType: "application/x-b",
-                      size: Self.hundredMebibytes, crc32: try CRC32.of(second)),
-            ])
+            #expect(
+                received.parts == [
+                    .init(name: "note", filename: nil, contentType: nil, size: 9, crc32: 0x5796_9080),
+                    .init(
+                        name: "a", filename: "first.bin", contentType: "application/octet-stream",
+                        size: Self.hundredMebibytes, crc32: try CRC32.of(first)),
+                    .init(
+                        name: "b", filename: "renamed.dat", contentType: "application/x-b",
+                        size: Self.hundredMebibytes, crc32: try CRC32.of(second)),
+                ])
             #expect(log.all.last == .finished(length))
             // The sanitizer's own bookkeeping grows with every byte touched: no bound there
             if !ProcessMemory.underThreadSanitizer {

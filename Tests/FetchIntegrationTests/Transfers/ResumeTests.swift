@@ -32,8 +32,12 @@ struct ResumeTests {
         // Given known inputs; When hashed; Then the digests are the standard ones (Python's hashlib)
         #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex(Data(repeating: 97, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
-        #expect(SHA256.hex(Data(repeating: 97, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        #expect(
+            SHA256.hex(Data(repeating: 97, count: 55))
+                == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        #expect(
+            SHA256.hex(Data(repeating: 97, count: 64))
+                == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
         #expect(Self.digest == "117cce06d7cca75c84e4e9dae3c25ae7f8d09e803c451e7a4541bfdbcb4f74e9")
     }
 
@@ -57,8 +61,12 @@ struct ResumeTests {
         #expect(SHA256.hex(try Data(contentsOf: file.fileURL)) == Self.digest)
         #expect(try folder.contents() == ["big.bin"])
         // And progress went on from the 300,000 bytes on disk, out of the whole length
-        let resumed = try #require(log.all.firstIndex(of: TransferProgress(completedBytes: Int64(Self.cut), expectedBytes: Int64(Self.size))))
-        #expect(log.all[resumed...].allSatisfy { $0.completedBytes >= Int64(Self.cut) && $0.expectedBytes == Int64(Self.size) })
+        let resumed = try #require(
+            log.all.firstIndex(of: TransferProgress(completedBytes: Int64(Self.cut), expectedBytes: Int64(Self.size))))
+        #expect(
+            log.all[resumed...].allSatisfy {
+                $0.completedBytes >= Int64(Self.cut) && $0.expectedBytes == Int64(Self.size)
+            })
         #expect(log.all.last == .finished(Int64(Self.size)))
     }
 
@@ -210,13 +218,17 @@ struct ResumeTests {
     /// Downloads `request` to `destination` and cancels it keeping the partial file from its
     /// progress callback, as soon as `bytes` have arrived.
     /// - Returns: the download's result.
-    static func stopKeepingPartial(_ session: Session, _ request: BasicRequest, to destination: URL,
-                                   after bytes: Int64) async -> Result<DownloadedFile, any Error> {
+    static func stopKeepingPartial(
+        _ session: Session, _ request: BasicRequest, to destination: URL,
+        after bytes: Int64
+    ) async -> Result<DownloadedFile, any Error> {
         let handle = LockedBox<DownloadHandle?>(nil)
         return await withCheckedContinuation { done in
-            let started = session.download(request, to: .file(destination), progress: { progress in
-                if progress.completedBytes >= bytes { handle.withLock { $0 }?.cancelKeepingPartial() }
-            }, completion: { done.resume(returning: $0) })
+            let started = session.download(
+                request, to: .file(destination),
+                progress: { progress in
+                    if progress.completedBytes >= bytes { handle.withLock { $0 }?.cancelKeepingPartial() }
+                }, completion: { done.resume(returning: $0) })
             handle.withLock { $0 = started }
         }
     }
@@ -240,4 +252,3 @@ struct ResumeTests {
         #expect(PartialDownload.existing(for: destination) == nil)
     }
 }
-

@@ -9,7 +9,9 @@ import FetchTesting
 /// Malformed or hostile cache headers: a documented outcome, never a crash, never a response
 /// served that RFC 9111 forbids.
 @Suite struct CacheBadInputTests {
-    @Test(arguments: ["max-age=abc", "max-age=-5", "max-age=", "max-age=60, max-age=3600", "max-age=1.5", "max-age=\"\""])
+    @Test(arguments: [
+        "max-age=abc", "max-age=-5", "max-age=", "max-age=60, max-age=3600", "max-age=1.5", "max-age=\"\"",
+    ])
     func aMalformedOrRepeatedMaxAgeMakesTheResponseStale(_ cacheControl: String) {
         // Given a response whose max-age cannot be trusted
         let fixture = CacheFixture()
@@ -27,7 +29,8 @@ import FetchTesting
     @Test func aRepeatedMaxAgeWithTheSameValueIsKept() {
         // Given two max-age fields that agree
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, HTTPHeaders([("Cache-Control", "max-age=60"), ("Cache-Control", "max-age=60")])))
+        fixture.next(
+            fixture.answer(200, HTTPHeaders([("Cache-Control", "max-age=60"), ("Cache-Control", "max-age=60")])))
         _ = fixture.get()
 
         // Then the response is fresh
@@ -94,8 +97,13 @@ import FetchTesting
     @Test func aDateInTheFutureDoesNotMakeTheAgeNegative() {
         // Given a response dated an hour ahead of the clock, fresh for 60 s
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "Date": httpDate(fixture.clock.now + 3600),
-                                          "ETag": "\"v1\""]))
+        fixture.next(
+            fixture.answer(
+                200,
+                [
+                    "Cache-Control": "max-age=60", "Date": httpDate(fixture.clock.now + 3600),
+                    "ETag": "\"v1\"",
+                ]))
         _ = fixture.get()
 
         // When it is asked for after 61 s
@@ -168,8 +176,13 @@ import FetchTesting
     @Test func hopByHopFieldsAreNotStored() {
         // Given a response with hop-by-hop fields, one named by Connection
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "Connection": "X-Trace", "X-Trace": "1",
-                                          "Keep-Alive": "timeout=5", "X-Kept": "yes"]))
+        fixture.next(
+            fixture.answer(
+                200,
+                [
+                    "Cache-Control": "max-age=60", "Connection": "X-Trace", "X-Trace": "1",
+                    "Keep-Alive": "timeout=5", "X-Kept": "yes",
+                ]))
         _ = fixture.get()
 
         // When it is served from the cache
@@ -177,7 +190,8 @@ import FetchTesting
 
         // Then only the end-to-end fields are there
         #expect(response?.headers["X-Kept"] == "yes")
-        #expect(response?.headers["X-Trace"] == nil && response?.headers["Keep-Alive"] == nil
-            && response?.headers["Connection"] == nil)
+        #expect(
+            response?.headers["X-Trace"] == nil && response?.headers["Keep-Alive"] == nil
+                && response?.headers["Connection"] == nil)
     }
 }

@@ -6,8 +6,10 @@ import Testing
 @Suite struct CacheParsingTests {
     @Test func directivesAreReadWhateverTheirSpacingAndCase() {
         // Given a field with every directive the cache reads
-        let directives = CacheDirectives(fieldValue:
-            " No-Store ,no-cache=\"Set-Cookie, X-A\", must-revalidate, PUBLIC, private, only-if-cached, max-age=5, s-maxage=7, min-fresh=3, max-stale")
+        let directives = CacheDirectives(
+            fieldValue:
+                " No-Store ,no-cache=\"Set-Cookie, X-A\", must-revalidate, PUBLIC, private, only-if-cached, max-age=5, s-maxage=7, min-fresh=3, max-stale"
+        )
 
         // Then each is read, the quoted list staying one argument
         #expect(directives.noStore && directives.noCache && directives.mustRevalidate)
@@ -16,9 +18,11 @@ import Testing
         #expect(directives.minFresh == .value(3) && directives.maxStale == .value(Int.max))
     }
 
-    @Test(arguments: [("007", CacheDirectives.Seconds.value(7)), ("0", .value(0)), ("2147483648", .value(1 << 31)),
-                      ("2147483649", .value(1 << 31)), ("99999999999999999999999", .value(1 << 31)),
-                      ("-1", .invalid), ("", .invalid), ("1.5", .invalid), ("+3", .invalid), ("١٢", .invalid)])
+    @Test(arguments: [
+        ("007", CacheDirectives.Seconds.value(7)), ("0", .value(0)), ("2147483648", .value(1 << 31)),
+        ("2147483649", .value(1 << 31)), ("99999999999999999999999", .value(1 << 31)),
+        ("-1", .invalid), ("", .invalid), ("1.5", .invalid), ("+3", .invalid), ("١٢", .invalid),
+    ])
     func deltaSeconds(_ text: String, _ expected: CacheDirectives.Seconds) {
         #expect(CacheDirectives.seconds(Substring(text)) == expected, "\(text)")
     }
@@ -42,10 +46,12 @@ import Testing
         #expect(HTTPDate.parse("Monday, 01-Jan-69 00:00:00 GMT")?.timeIntervalSince1970 == 3_124_224_000)
     }
 
-    @Test(arguments: ["", "0", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Nov 94 08:49:37 GMT", "Sun, 31 Nov 1994 08:49:37 GMT",
-                      "Sun, 29 Feb 1900 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
-                      "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT",
-                      "Sun, -6 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT"])
+    @Test(arguments: [
+        "", "0", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 06 Nov 94 08:49:37 GMT", "Sun, 31 Nov 1994 08:49:37 GMT",
+        "Sun, 29 Feb 1900 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+        "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT",
+        "Sun, -6 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
+    ])
     func notDates(_ text: String) {
         #expect(HTTPDate.parse(text) == nil, "\(text)")
     }

@@ -63,8 +63,10 @@ import FetchTesting
         // Given responses to requests with Authorization: max-age only, public, must-revalidate, s-maxage
         let fixture = CacheFixture()
         let auth: HTTPHeaders = ["Authorization": "Bearer secret"]
-        for (path, cacheControl) in [("/plain", "max-age=60"), ("/public", "public, max-age=60"),
-                                     ("/revalidate", "must-revalidate, max-age=60"), ("/shared", "s-maxage=60, max-age=60")] {
+        for (path, cacheControl) in [
+            ("/plain", "max-age=60"), ("/public", "public, max-age=60"),
+            ("/revalidate", "must-revalidate, max-age=60"), ("/shared", "s-maxage=60, max-age=60"),
+        ] {
             fixture.next(fixture.answer(200, ["Cache-Control": cacheControl, "ETag": "\"v1\""]))
             _ = fixture.get(resource(path, headers: auth))
         }
@@ -152,7 +154,9 @@ import FetchTesting
         _ = fixture.get(BasicRequest(url: URL(string: "https://other.example.com/items/4")!))
 
         // When a POST is answered with a Location, a Content-Location and a Location elsewhere
-        fixture.next(fixture.answer(201, ["Location": "/items/2", "Content-Location": "https://api.example.com/items/3"], body: ""))
+        fixture.next(
+            fixture.answer(
+                201, ["Location": "/items/2", "Content-Location": "https://api.example.com/items/3"], body: ""))
         _ = fixture.get(resource("/items", method: .post))
         fixture.next(fixture.answer(201, ["Location": "https://other.example.com/items/4"], body: ""))
         _ = fixture.get(resource("/items", method: .post))

@@ -10,9 +10,10 @@ import FetchTesting
 /// storage can be plugged in.
 @Suite struct CacheStorageTests {
     private func entry(_ size: Int) -> CachedResponse {
-        CachedResponse(status: 200, headers: [:], body: Data(count: size), url: nil,
-                       sentRequest: URLRequest(url: URL(string: "http://x/")!), varying: [:],
-                       requestTime: Date(), responseTime: Date())
+        CachedResponse(
+            status: 200, headers: [:], body: Data(count: size), url: nil,
+            sentRequest: URLRequest(url: URL(string: "http://x/")!), varying: [:],
+            requestTime: Date(), responseTime: Date())
     }
 
     @Test func theLeastRecentlyUsedEntryGoesFirst() {
@@ -105,7 +106,9 @@ import FetchTesting
     @Test func aStorageOfYourOwnIsUsed() {
         // Given a storage of the test's own
         let storage = DictionaryStorage()
-        let spy = SpyPerformer([.response(Response(status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("x".utf8)))])
+        let spy = SpyPerformer([
+            .response(Response(status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("x".utf8)))
+        ])
         let cache = spy.caching(CacheConfiguration(storage: storage))
 
         // When a response is stored and asked for again

@@ -40,9 +40,12 @@ struct CacheFixture {
     }
 
     /// A response dated now on the fixture's clock, with `headers` and `body`.
-    func answer(_ status: Int = 200, _ headers: HTTPHeaders = [:], body: String = "stored body") -> SpyPerformer.Answer {
-        .response(Response(status: status, headers: headers.merging(defaults: ["Date": httpDate(clock.now)]),
-                           body: Data(body.utf8)))
+    func answer(_ status: Int = 200, _ headers: HTTPHeaders = [:], body: String = "stored body") -> SpyPerformer.Answer
+    {
+        .response(
+            Response(
+                status: status, headers: headers.merging(defaults: ["Date": httpDate(clock.now)]),
+                body: Data(body.utf8)))
     }
 
     /// Scripts `answer` as the spy's next answer.
@@ -70,11 +73,14 @@ struct CacheFixture {
 }
 
 /// A GET of the cached resource.
-func resource(_ path: String = "/items/1", method: HTTPMethod = .get, headers: HTTPHeaders = [:],
-              policy: CachePolicy? = nil) -> BasicRequest {
+func resource(
+    _ path: String = "/items/1", method: HTTPMethod = .get, headers: HTTPHeaders = [:],
+    policy: CachePolicy? = nil
+) -> BasicRequest {
     var options = RequestOptions()
     if let policy { options.cachePolicy = policy }
-    return BasicRequest(url: URL(string: "https://api.example.com\(path)")!, method: method, headers: headers, options: options)
+    return BasicRequest(
+        url: URL(string: "https://api.example.com\(path)")!, method: method, headers: headers, options: options)
 }
 
 extension Response {

@@ -31,14 +31,24 @@ import FetchTesting
     @Test func aStaleResponseIsRevalidatedAndA304AnswersWithTheStoredBody() throws {
         // Given a response with an ETag, fresh for 60 s
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "X-Version": "1",
-                                          "Content-Length": "11"]))
+        fixture.next(
+            fixture.answer(
+                200,
+                [
+                    "Cache-Control": "max-age=60", "ETag": "\"v1\"", "X-Version": "1",
+                    "Content-Length": "11",
+                ]))
         _ = fixture.get()
 
         // When it is asked for after 61 s and the server answers 304 with new header values
         fixture.clock.advance(seconds: 61)
-        fixture.next(fixture.answer(304, ["ETag": "\"v1\"", "X-Version": "2", "Cache-Control": "max-age=120",
-                                          "Content-Length": "0"], body: ""))
+        fixture.next(
+            fixture.answer(
+                304,
+                [
+                    "ETag": "\"v1\"", "X-Version": "2", "Cache-Control": "max-age=120",
+                    "Content-Length": "0",
+                ], body: ""))
         let response = try #require(fixture.get())
 
         // Then the server was asked with If-None-Match, and the caller got the stored body
@@ -135,7 +145,8 @@ import FetchTesting
     @Test func maxAgeWinsOverExpires() {
         // Given a response with max-age=10 and an Expires a day away
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=10", "Expires": httpDate(fixture.clock.now + 86_400)]))
+        fixture.next(
+            fixture.answer(200, ["Cache-Control": "max-age=10", "Expires": httpDate(fixture.clock.now + 86_400)]))
         _ = fixture.get()
 
         // When it is asked for after 11 s

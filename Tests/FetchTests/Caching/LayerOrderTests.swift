@@ -65,8 +65,13 @@ import FetchTesting
     @Test func coalescingAboveTheCacheSharesOneRevalidation() throws {
         // Given a stale entry, coalescing above the cache, and a server that holds requests
         let clock = TestClock()
-        let spy = SpyPerformer([.response(Response(status: 200, headers: ["Cache-Control": "max-age=10", "ETag": "\"v1\""],
-                                                   body: Data("body".utf8)))], match: { _ in .hold })
+        let spy = SpyPerformer(
+            [
+                .response(
+                    Response(
+                        status: 200, headers: ["Cache-Control": "max-age=10", "ETag": "\"v1\""],
+                        body: Data("body".utf8)))
+            ], match: { _ in .hold })
         let api = spy.caching(CacheConfiguration { clock.now }).coalescing()
         _ = performNow(api, resource())
         clock.advance(seconds: 60)

@@ -18,7 +18,8 @@ import FetchTesting
     @Test func identicalCallsInFlightShareOneRequest() throws {
         // Given two identical GETs made while the first is in flight
         let (spy, performer) = held()
-        let first = Recorder<Result<Response, any Error>>(), second = Recorder<Result<Response, any Error>>()
+        let first = Recorder<Result<Response, any Error>>()
+        let second = Recorder<Result<Response, any Error>>()
         let one = request(headers: ["Accept": "application/json"])
         let two = request(headers: ["Accept": "application/json"])
         performer.perform(one) { first.record($0) }
@@ -29,8 +30,10 @@ import FetchTesting
         try #require(spy.pending.first).respond(.status(200, body: "shared"))
 
         // Then both callers got the response, each with its own request, marked shared
-        let a = try #require(try first.single?.get()), b = try #require(try second.single?.get())
-        #expect(String(decoding: a.body, as: UTF8.self) == "shared" && String(decoding: b.body, as: UTF8.self) == "shared")
+        let a = try #require(try first.single?.get())
+        let b = try #require(try second.single?.get())
+        #expect(
+            String(decoding: a.body, as: UTF8.self) == "shared" && String(decoding: b.body, as: UTF8.self) == "shared")
         #expect((a.request as? BasicRequest)?.headers == one.headers)
         #expect(a.metrics.shared && b.metrics.shared)
         #expect(performer.inFlightCount == 0)
@@ -81,7 +84,8 @@ import FetchTesting
     @Test func cancellingOneCallerLeavesTheSharedRequestToTheOthers() throws {
         // Given two callers sharing a request
         let (spy, performer) = held()
-        let first = Recorder<Result<Response, any Error>>(), second = Recorder<Result<Response, any Error>>()
+        let first = Recorder<Result<Response, any Error>>()
+        let second = Recorder<Result<Response, any Error>>()
         let handle = performer.perform(request()) { first.record($0) }
         performer.perform(request()) { second.record($0) }
 

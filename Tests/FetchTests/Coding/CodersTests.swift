@@ -30,10 +30,13 @@ import FetchTesting
 
     @Test func aStacksCodersEncodeBodiesAndQueriesAndDecodeModels() throws {
         // Given a stack with snake_case ISO 8601 JSON coders and repeated arrays, at the bottom
-        let spy = SpyPerformer([.response(.text(#"{"created_at":"2026-11-24T18:30:00Z"}"#, contentType: "application/json"))])
+        let spy = SpyPerformer([
+            .response(.text(#"{"created_at":"2026-11-24T18:30:00Z"}"#, contentType: "application/json"))
+        ])
         let api = spy.coding(with: Self.snakeISO).enhanced(by: Accept.json)
-        let request = BasicRequest(url: exampleURL("/notes"), method: .post, query: Tags(tags: ["a", "b"]),
-                                   body: .json(Note(createdAt: Self.date)))
+        let request = BasicRequest(
+            url: exampleURL("/notes"), method: .post, query: Tags(tags: ["a", "b"]),
+            body: .json(Note(createdAt: Self.date)))
 
         // When a note is sent and one decoded
         let result = Captured<Result<Note, any Error>>()
@@ -51,9 +54,10 @@ import FetchTesting
         let spy = SpyPerformer([.status(200)])
         let api = spy.coding(with: Self.snakeISO)
         let own = Coders(parameterEncoder: ParameterEncoder(arrayEncoding: .indexed))
-        let request = BasicRequest(url: exampleURL("/notes"), method: .post, query: Tags(tags: ["a"]),
-                                   body: .json(Note(createdAt: Self.date)),
-                                   options: RequestOptions().with(\.coders, own))
+        let request = BasicRequest(
+            url: exampleURL("/notes"), method: .post, query: Tags(tags: ["a"]),
+            body: .json(Note(createdAt: Self.date)),
+            options: RequestOptions().with(\.coders, own))
 
         // When it is sent
         _ = performNow(api, request)
@@ -81,7 +85,9 @@ import FetchTesting
         let model = Captured<Result<Stamp, any Error>>()
         api.perform(get("https://api.example.com/stamp"), as: Stamp.self) { model.record($0) }
         let call = Captured<Result<Stamp, any Error>>()
-        api.perform(get("https://api.example.com/stamp"), decoding: Stamp.self, using: JSONDecoder()) { call.record($0) }
+        api.perform(get("https://api.example.com/stamp"), decoding: Stamp.self, using: JSONDecoder()) {
+            call.record($0)
+        }
 
         // Then the model's decoder was used, and the call's (deferred-to-Date doubles) after it
         #expect(try model.only?.get() == Stamp(at: Self.date))
@@ -93,8 +99,11 @@ import FetchTesting
         let spy = SpyPerformer([.status(200)])
 
         // When a body with a date and a query with an array are sent
-        _ = performNow(spy, BasicRequest(url: exampleURL("/n"), method: .post, query: Tags(tags: ["a"]),
-                                         body: .json(Tags(tags: ["x"]))))
+        _ = performNow(
+            spy,
+            BasicRequest(
+                url: exampleURL("/n"), method: .post, query: Tags(tags: ["a"]),
+                body: .json(Tags(tags: ["x"]))))
 
         // Then the plain JSONEncoder and the bracket arrays were used
         let sent = try #require(spy.calls.first?.urlRequest)

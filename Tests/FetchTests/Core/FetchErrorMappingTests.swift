@@ -12,20 +12,20 @@ struct FetchErrorMappingTests {
     }
 
     @Test(arguments: [
-        (-1004, FetchError.Code.cannotConnect),      // connection refused
-        (-1003, .hostNotFound),                      // DNS failure
-        (-1006, .hostNotFound),                      // DNS lookup failed
-        (-1002, .badServerResponse),                 // "Received HTTP/0.9": not HTTP at all
-        (-1011, .badServerResponse),                 // closed with no reply
-        (-1017, .badServerResponse),                 // cannot parse response
-        (-1103, .invalidRequest),                    // GET with a body
-        (-1000, .invalidRequest),                    // bad URL such as http://[::1]:port
-        (-1001, .timedOut),                          // idle timeout
-        (-999, .cancelled),                          // cancelled task
-        (-1005, .connectionLost),                    // network connection lost
-        (-1009, .notConnected),                      // offline
+        (-1004, FetchError.Code.cannotConnect),  // connection refused
+        (-1003, .hostNotFound),  // DNS failure
+        (-1006, .hostNotFound),  // DNS lookup failed
+        (-1002, .badServerResponse),  // "Received HTTP/0.9": not HTTP at all
+        (-1011, .badServerResponse),  // closed with no reply
+        (-1017, .badServerResponse),  // cannot parse response
+        (-1103, .invalidRequest),  // GET with a body
+        (-1000, .invalidRequest),  // bad URL such as http://[::1]:port
+        (-1001, .timedOut),  // idle timeout
+        (-999, .cancelled),  // cancelled task
+        (-1005, .connectionLost),  // network connection lost
+        (-1009, .notConnected),  // offline
         (-1007, .tooManyRedirects),
-        (-1100, .file), (-1102, .file), (-3001, .file), (-1101, .file),   // an upload's file gone or unreadable
+        (-1100, .file), (-1102, .file), (-3001, .file), (-1101, .file),  // an upload's file gone or unreadable
         (-1200, .tls), (-1201, .tls), (-1202, .tls), (-1203, .tls), (-1204, .tls), (-1205, .tls), (-1206, .tls),
     ])
     func urlErrorCodeMapsToANamedCode(rawCode: Int, expected: FetchError.Code) throws {

@@ -5,8 +5,9 @@ import Fetch
 struct FetchErrorTests {
     @Test func descriptionIsOneLineNamingMethodAndURL() {
         // Given an error about a request
-        let error = FetchError(.timedOut, reason: "timed out waiting for the server",
-                               method: .post, url: exampleURL("/accounts"))
+        let error = FetchError(
+            .timedOut, reason: "timed out waiting for the server",
+            method: .post, url: exampleURL("/accounts"))
         // When described
         // Then one line names the method, the URL and the reason
         #expect(error.description == "POST https://api.example.com/accounts: timed out waiting for the server")
@@ -16,8 +17,9 @@ struct FetchErrorTests {
 
     @Test func descriptionStaysOneLineWhenTheReasonHasLineBreaks() {
         // Given a 500 whose body spans several lines
-        let response = Response(request: BasicRequest(url: exampleURL("/boom")), status: 500,
-                                body: Data("Traceback:\r\n  line 1\n  line 2".utf8))
+        let response = Response(
+            request: BasicRequest(url: exampleURL("/boom")), status: 500,
+            body: Data("Traceback:\r\n  line 1\n  line 2".utf8))
         // When the status error is described
         let line = FetchError.httpStatus(response).description
         // Then it is still one line and names the request
@@ -64,15 +66,18 @@ struct FetchErrorTests {
 
     @Test func httpStatusCarriesTheResponseAndTheStartOfTheBody() {
         // Given a 404 with a body
-        let response = Response(request: BasicRequest(url: exampleURL("/accounts/9")), status: 404,
-                                body: Data(#"{"message":"no such user"}"#.utf8))
+        let response = Response(
+            request: BasicRequest(url: exampleURL("/accounts/9")), status: 404,
+            body: Data(#"{"message":"no such user"}"#.utf8))
         // When a status error is made
         let error = FetchError.httpStatus(response)
         // Then it carries the response, its status and the body's first bytes
         #expect(error.code == .httpStatus)
         #expect(error.status == 404)
         #expect(error.response?.body == response.body)
-        #expect(error.description == #"GET https://api.example.com/accounts/9: HTTP 404; body began: {"message":"no such user"}"#)
+        #expect(
+            error.description
+                == #"GET https://api.example.com/accounts/9: HTTP 404; body began: {"message":"no such user"}"#)
     }
 
     @Test func wrappingAFetchErrorKeepsItsCodeAndAddsTheLayer() throws {
@@ -107,8 +112,10 @@ struct FetchErrorTests {
         // When their names are compared
         // Then they are unique and include the ones callers match on
         #expect(Set(names).count == names.count)
-        for expected in ["invalidRequest", "notConnected", "cannotConnect", "hostNotFound", "timedOut", "cancelled",
-                         "tls", "connectionLost", "badServerResponse", "httpStatus", "decoding", "encoding"] {
+        for expected in [
+            "invalidRequest", "notConnected", "cannotConnect", "hostNotFound", "timedOut", "cancelled",
+            "tls", "connectionLost", "badServerResponse", "httpStatus", "decoding", "encoding",
+        ] {
             #expect(names.contains(expected))
         }
     }

@@ -55,4 +55,3 @@ struct RequestTests {
         #expect(request.options.deadline == .seconds(3))
     }
 }
-

@@ -37,12 +37,16 @@ import FetchTesting
         struct Offline503: Enhancer {
             func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws { throw Offline.offline }
         }
-        let hooked = SpyPerformer([.status(200)]).hooking(pre: [PreRequestHook("reachability") { _ in throw Offline.offline }])
+        let hooked = SpyPerformer([.status(200)]).hooking(pre: [
+            PreRequestHook("reachability") { _ in throw Offline.offline }
+        ])
         let enhanced = SpyPerformer([.status(200)]).enhanced(by: Offline503())
 
         // When each performs a call
-        let errors = [performNow(hooked, get("https://api.example.com/a")),
-                      performNow(enhanced, get("https://api.example.com/a"))].map(fetchError)
+        let errors = [
+            performNow(hooked, get("https://api.example.com/a")),
+            performNow(enhanced, get("https://api.example.com/a")),
+        ].map(fetchError)
 
         // Then the app's error is found with thrown(as:), and the FetchError names the layer
         #expect(errors.map { $0?.thrown(as: Offline.self) } == [.offline, .offline])
@@ -52,8 +56,11 @@ import FetchTesting
 
     @Test func aFailedRefreshNamesTheCallItWasForAndCarriesItsOwnError() throws {
         // Given a refresh whose own call fails with a 400 from the token endpoint
-        let tokenError = FetchError.httpStatus(Response(request: BasicRequest(url: URL(string: "https://auth.example.com/token")!,
-                                                                              method: .post), status: 400))
+        let tokenError = FetchError.httpStatus(
+            Response(
+                request: BasicRequest(
+                    url: URL(string: "https://auth.example.com/token")!,
+                    method: .post), status: 400))
         let handler = RefreshTokenHandler { done in done(.failure(tokenError)) }
         let api = SpyPerformer([.status(401)]).resuming(with: handler)
 
@@ -75,10 +82,12 @@ import FetchTesting
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
         let api = spy.enhanced(by: BearerToken(store))
-            .resuming(with: RefreshTokenHandler { done in
-                store.token = "new"
-                done(.success(()))
-            })
+            .resuming(
+                with: RefreshTokenHandler { done in
+                    store.token = "new"
+                    done(.success(()))
+                }
+            )
             .handlingErrors([StatusErrorHandler(401) { _, _ in .replace(Offline.offline) }])
 
         // When a call gets a 401

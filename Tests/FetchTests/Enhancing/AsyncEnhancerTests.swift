@@ -26,7 +26,8 @@ struct TraceMark: Enhancer {
     let mark: String
     var priority: EnhancerPriority
     func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        urlRequest.setValue((urlRequest.value(forHTTPHeaderField: "X-Trace") ?? "") + mark, forHTTPHeaderField: "X-Trace")
+        urlRequest.setValue(
+            (urlRequest.value(forHTTPHeaderField: "X-Trace") ?? "") + mark, forHTTPHeaderField: "X-Trace")
     }
 }
 
@@ -94,7 +95,8 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
         gate.open()
         let spy = SpyPerformer([.status(200)])
         let api = spy.enhanced(by: TraceMark(mark: "3", priority: .low), gate, TraceMark(mark: "1", priority: .high))
-        let request = get("https://api.example.com/a").with(\.enhancers, [TraceMark(mark: "2", priority: EnhancerPriority(600))])
+        let request = get("https://api.example.com/a").with(
+            \.enhancers, [TraceMark(mark: "2", priority: EnhancerPriority(600))])
 
         // When a call is made
         _ = try await api.response(for: request)
@@ -150,7 +152,9 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
         let results = Captured<Result<Response, any Error>>()
 
         // When a call is made with a callback
-        spy.enhanced(by: TraceMark(mark: "1", priority: .high)).perform(get("https://api.example.com/a")) { results.record($0) }
+        spy.enhanced(by: TraceMark(mark: "1", priority: .high)).perform(get("https://api.example.com/a")) {
+            results.record($0)
+        }
 
         // Then it has completed before perform returned
         #expect(results.count == 1)

@@ -30,7 +30,8 @@ import FetchTesting
 
     @Test func queryItemsAndQueriesAreKept() throws {
         // Given a relative URL with a query and query items
-        let request = BasicRequest(url: URL(string: "search?q=a")!, queryItems: [URLQueryItem(name: "page", value: "2")])
+        let request = BasicRequest(
+            url: URL(string: "search?q=a")!, queryItems: [URLQueryItem(name: "page", value: "2")])
 
         // When it is sent
         let url = try sent("https://api.test", request).get()

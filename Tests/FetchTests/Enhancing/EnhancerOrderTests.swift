@@ -7,7 +7,8 @@ import FetchTesting
         // Given enhancers of mixed priorities, two of them equal
         let performer = SpyPerformer().enhanced(by: [
             Mark<A>(tag: "low", priority: .low), Mark<B>(tag: "normal1"),
-            Mark<C>(tag: "high", priority: .high), Mark<D>(tag: "normal2"), Mark<A>(tag: "custom", priority: EnhancerPriority(600)),
+            Mark<C>(tag: "high", priority: .high), Mark<D>(tag: "normal2"),
+            Mark<A>(tag: "custom", priority: EnhancerPriority(600)),
         ])
 
         // When the performer orders them

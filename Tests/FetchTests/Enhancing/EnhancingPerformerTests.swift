@@ -57,8 +57,12 @@ import FetchTesting
         }
 
         // When each is called with a callback and with async/await
-        let callback = [outcome(performNow(stack(false), get("http://x"))), outcome(performNow(stack(true), get("http://x")))]
-        let async = [await asyncOutcome(stack(false), get("http://x")), await asyncOutcome(stack(true), get("http://x"))]
+        let callback = [
+            outcome(performNow(stack(false), get("http://x"))), outcome(performNow(stack(true), get("http://x"))),
+        ]
+        let async = [
+            await asyncOutcome(stack(false), get("http://x")), await asyncOutcome(stack(true), get("http://x")),
+        ]
 
         // Then both callers see the same outcomes
         #expect(callback == ["200", "layer"])

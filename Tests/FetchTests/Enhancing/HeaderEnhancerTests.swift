@@ -12,7 +12,9 @@ import FetchTesting
         let spy = SpyPerformer([.status(200)])
         let result = performNow(spy.enhanced(by: enhancers), request)
         if let error = fetchError(result) { return .failure(error) }
-        guard let sent = spy.urlRequests.first ?? nil else { return .failure(FetchError(.transport, reason: "no call")) }
+        guard let sent = spy.urlRequests.first ?? nil else {
+            return .failure(FetchError(.transport, reason: "no call"))
+        }
         return .success(sent)
     }
 

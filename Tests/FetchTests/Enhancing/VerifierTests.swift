@@ -24,12 +24,15 @@ import FetchTesting
 
         // When JSON with a charset, HTML, and an empty 204 come back
         let json = performNow(
-            SpyPerformer([.response(.text("{}", contentType: "Application/JSON; charset=utf-8"))]).enhanced(by: verifier),
+            SpyPerformer([.response(.text("{}", contentType: "Application/JSON; charset=utf-8"))]).enhanced(
+                by: verifier),
             get("http://x")
         )
-        let html = fetchError(performNow(
-            SpyPerformer([.response(.text("<p>", contentType: "text/html"))]).enhanced(by: verifier), get("http://x")
-        ))
+        let html = fetchError(
+            performNow(
+                SpyPerformer([.response(.text("<p>", contentType: "text/html"))]).enhanced(by: verifier),
+                get("http://x")
+            ))
         let empty = performNow(SpyPerformer([.status(204)]).enhanced(by: verifier), get("http://x"))
 
         // Then JSON and the empty body pass, HTML fails saying what arrived

@@ -42,7 +42,7 @@ struct AppError: Error, Equatable { let name: String }
     @Test func urlErrorsMatchByTheCodeTheyMapTo() {
         // Given a handler for notConnected and a raw URLError from below
         let performer = SpyPerformer([.failure(URLError(.notConnectedToInternet))]).handlingErrors([
-            CodeErrorHandler(.notConnected) { error, _ in .replace(AppError(name: error.code.rawValue)) },
+            CodeErrorHandler(.notConnected) { error, _ in .replace(AppError(name: error.code.rawValue)) }
         ])
 
         // When the call fails
@@ -82,7 +82,7 @@ struct AppError: Error, Equatable { let name: String }
     @Test func aHandlerCanRecoverWithAResponse() {
         // Given a handler that answers timeouts with a cached response
         let performer = SpyPerformer([.failure(.timedOut)]).handlingErrors([
-            CodeErrorHandler(.timedOut) { _, _ in .recover(.text("cached")) },
+            CodeErrorHandler(.timedOut) { _, _ in .recover(.text("cached")) }
         ])
 
         // When the call times out
@@ -97,7 +97,7 @@ struct AppError: Error, Equatable { let name: String }
     @Test func unhandledErrorsPassThrough() {
         // Given a handler for another code
         let performer = SpyPerformer([.failure(.hostNotFound)]).handlingErrors([
-            CodeErrorHandler(.timedOut) { _, _ in .replace(AppError(name: "slow")) },
+            CodeErrorHandler(.timedOut) { _, _ in .replace(AppError(name: "slow")) }
         ])
 
         // When the call fails with hostNotFound
@@ -108,7 +108,7 @@ struct AppError: Error, Equatable { let name: String }
     @Test func theInlineOverrideRunsFirstAndCanStopTheChain() {
         // Given a chain replacing every error, and two requests with overrides: one decides, one declines
         let performer = SpyPerformer(match: { _ in .failure(.timedOut) }).handlingErrors([
-            AnyErrorHandler { _, _ in .replace(AppError(name: "chain")) },
+            AnyErrorHandler { _, _ in .replace(AppError(name: "chain")) }
         ])
         let deciding = get("http://x").with(\.errorOverride) { _, _ in .replace(AppError(name: "inline")) }
         let declining = get("http://x").with(\.errorOverride) { _, _ in nil }
@@ -129,9 +129,10 @@ struct AppError: Error, Equatable { let name: String }
     @Test func aThrowingHandlerFailsTheCallNamingItAndTellsThePresenter() {
         // Given a handler that throws and a presenter
         let presenter = SpyPresenter()
-        let performer = SpyPerformer([.failure(.timedOut)]).handlingErrors([
-            CodeErrorHandler(.timedOut) { _, _ in throw AppError(name: "broken") },
-        ], presenter: presenter)
+        let performer = SpyPerformer([.failure(.timedOut)]).handlingErrors(
+            [
+                CodeErrorHandler(.timedOut) { _, _ in throw AppError(name: "broken") }
+            ], presenter: presenter)
 
         // When the call fails
         let error = fetchError(performNow(performer, get("http://x")))
@@ -146,10 +147,19 @@ struct AppError: Error, Equatable { let name: String }
         // Given a composite that records, then replaces, then sees the replacement
         let seen = Recorder<String>()
         let composite = CompositeErrorHandler(
-            AnyErrorHandler { error, _ in seen.record("log \(outcome(.failure(error)))"); return .pass },
+            AnyErrorHandler { error, _ in
+                seen.record("log \(outcome(.failure(error)))")
+                return .pass
+            },
             CodeErrorHandler(.timedOut) { _, _ in .replace(AppError(name: "slow")) },
-            AnyErrorHandler(where: { error, _ in error is AppError }) { _, _ in seen.record("saw AppError"); return .pass },
-            CodeErrorHandler(.timedOut) { _, _ in seen.record("never"); return .pass }
+            AnyErrorHandler(where: { error, _ in error is AppError }) { _, _ in
+                seen.record("saw AppError")
+                return .pass
+            },
+            CodeErrorHandler(.timedOut) { _, _ in
+                seen.record("never")
+                return .pass
+            }
         )
         let performer = SpyPerformer([.failure(.timedOut)]).handlingErrors([composite])
 
@@ -215,9 +225,10 @@ struct AppError: Error, Equatable { let name: String }
     @Test func anUnhandledErrorStatusIsShownAndStillDeliveredAsTheResponse() {
         // Given a presenter, a chain with no handler for 500, and a call that gets 500
         let presenter = SpyPresenter()
-        let performer = SpyPerformer([.status(500)]).handlingErrors([
-            StatusErrorHandler(401) { _, _ in .replace(AppError(name: "signed out")) },
-        ], presenter: presenter)
+        let performer = SpyPerformer([.status(500)]).handlingErrors(
+            [
+                StatusErrorHandler(401) { _, _ in .replace(AppError(name: "signed out")) }
+            ], presenter: presenter)
 
         // When the call is made
         let result = performNow(performer, get("http://x"))
@@ -231,9 +242,10 @@ struct AppError: Error, Equatable { let name: String }
         // Given a presenter and no chain, then a chain that recovers from 503
         let presenter = SpyPresenter()
         let bare = SpyPerformer(match: { _ in .status(404) }).handlingErrors([], presenter: presenter)
-        let recovering = SpyPerformer([.status(503)]).handlingErrors([
-            StatusErrorHandler(503) { _, _ in .recover(.status(200)) },
-        ], presenter: presenter)
+        let recovering = SpyPerformer([.status(503)]).handlingErrors(
+            [
+                StatusErrorHandler(503) { _, _ in .recover(.status(200)) }
+            ], presenter: presenter)
 
         // When a 404 is loud, a 404 is quiet, and a 503 is recovered
         let loud = performNow(bare, get("http://x"))

@@ -44,10 +44,12 @@ import FetchTesting
         let seen = Recorder<String>()
         let performer = SpyPerformer([.status(201)]).hooking(
             pre: [PreRequestHook { _ in get("http://x/rewritten") }],
-            post: [PostRequestHook { response, original in
-                seen.record("\(response.status) \(original.url.path)")
-                return .continue
-            }]
+            post: [
+                PostRequestHook { response, original in
+                    seen.record("\(response.status) \(original.url.path)")
+                    return .continue
+                }
+            ]
         )
 
         // When a request is performed
@@ -64,7 +66,9 @@ import FetchTesting
         let spy = SpyPerformer([.status(202, headers: ["Location": "http://x/job"]), .status(200)])
         let performer = spy.hooking(post: [
             PostRequestHook("follow") { response, _ in
-                guard response.status == 202, let location = response.headers.first("Location") else { return .continue }
+                guard response.status == 202, let location = response.headers.first("Location") else {
+                    return .continue
+                }
                 return .send(get(location))
             },
             PostRequestHook("record") { response, _ in
@@ -87,7 +91,10 @@ import FetchTesting
         let seen = Recorder<String>()
         let performer = SpyPerformer([.status(304)]).hooking(post: [
             PostRequestHook { _, _ in .completed },
-            PostRequestHook { _, _ in seen.record("ran"); return .continue },
+            PostRequestHook { _, _ in
+                seen.record("ran")
+                return .continue
+            },
         ])
 
         // When a request is performed
@@ -115,7 +122,10 @@ import FetchTesting
         // Given a post hook that records every call
         let seen = Recorder<Int>()
         let performer = SpyPerformer([.failure(.timedOut)]).hooking(post: [
-            PostRequestHook { response, _ in seen.record(response.status); return .continue },
+            PostRequestHook { response, _ in
+                seen.record(response.status)
+                return .continue
+            }
         ])
 
         // When the call fails
@@ -130,9 +140,11 @@ import FetchTesting
         // Given a hook that sends a second request, which is held
         let spy = SpyPerformer([.status(202), .hold])
         let recorder = Recorder<Result<Response, any Error>>()
-        let handle = spy.hooking(post: [PostRequestHook { response, _ in
-            response.status == 202 ? .send(get("http://x/next")) : .continue
-        }]).perform(get("http://x")) { recorder.record($0) }
+        let handle = spy.hooking(post: [
+            PostRequestHook { response, _ in
+                response.status == 202 ? .send(get("http://x/next")) : .continue
+            }
+        ]).perform(get("http://x")) { recorder.record($0) }
         #expect(spy.pending.count == 1)
 
         // When the caller cancels
@@ -148,7 +160,9 @@ import FetchTesting
         func stack() -> HookingPerformer {
             SpyPerformer([.status(202), .status(200)]).hooking(
                 pre: [PreRequestHook { $0 }],
-                post: [PostRequestHook { response, _ in response.status == 202 ? .send(get("http://x/next")) : .continue }]
+                post: [
+                    PostRequestHook { response, _ in response.status == 202 ? .send(get("http://x/next")) : .continue }
+                ]
             )
         }
 

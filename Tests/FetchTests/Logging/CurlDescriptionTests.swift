@@ -17,13 +17,14 @@ import Fetch
         let curl = try request.curlDescription(redaction: .default.adding(queryItems: ["token"]))
 
         // Then it is a runnable command without the secrets
-        #expect(curl == """
-        curl -X 'POST' 'https://api.test/items?token=<redacted>' \\
-          -H 'Authorization: <redacted>' \\
-          -H 'Content-Type: text/plain; charset=utf-8' \\
-          -H 'X-Note: it'\\''s' \\
-          --data-binary '{"a":1}'
-        """)
+        #expect(
+            curl == """
+                curl -X 'POST' 'https://api.test/items?token=<redacted>' \\
+                  -H 'Authorization: <redacted>' \\
+                  -H 'Content-Type: text/plain; charset=utf-8' \\
+                  -H 'X-Note: it'\\''s' \\
+                  --data-binary '{"a":1}'
+                """)
     }
 
     @Test func getAndHeadNeedNoMethodFlag() throws {
@@ -31,7 +32,9 @@ import Fetch
         // When they are described
         // Then GET is plain and HEAD uses --head
         #expect(try get("http://x/a").curlDescription() == "curl 'http://x/a'")
-        #expect(try BasicRequest(url: URL(string: "http://x/a")!, method: .head).curlDescription() == "curl --head 'http://x/a'")
+        #expect(
+            try BasicRequest(url: URL(string: "http://x/a")!, method: .head).curlDescription()
+                == "curl --head 'http://x/a'")
     }
 
     @Test func binaryBodiesAreLeftOutAndNamed() {

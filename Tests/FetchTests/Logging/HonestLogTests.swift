@@ -42,7 +42,10 @@ import FetchTesting
         _ = performNow(api, BasicRequest(url: URL(string: "thing")!))
 
         // Then the line has the absolute URL, what came and what was delivered
-        #expect(events.all.map(\.message) == ["GET https://api.example.com/thing -> notConnected: offline, replaced by offline"])
+        #expect(
+            events.all.map(\.message) == [
+                "GET https://api.example.com/thing -> notConnected: offline, replaced by offline"
+            ])
     }
 
     @Test func retriesAndARefreshCanBeLoggedPerAttempt() {
@@ -59,11 +62,12 @@ import FetchTesting
 
         // Then each earlier attempt has its line, then the call's
         #expect(outcome(result) == "200")
-        #expect(events.all.map(\.message) == [
-            "GET https://api.example.com/jobs -> 503 (attempt 1, sent again)",
-            "GET https://api.example.com/jobs -> 401 (attempt 2, sent again)",
-            "GET https://api.example.com/jobs -> 200",
-        ])
+        #expect(
+            events.all.map(\.message) == [
+                "GET https://api.example.com/jobs -> 503 (attempt 1, sent again)",
+                "GET https://api.example.com/jobs -> 401 (attempt 2, sent again)",
+                "GET https://api.example.com/jobs -> 200",
+            ])
         #expect(spy.calls.count == 3)
     }
 

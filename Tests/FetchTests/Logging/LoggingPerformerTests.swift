@@ -9,7 +9,8 @@ import FetchTesting
 @Suite struct LoggingPerformerTests {
     /// A configuration whose clock moves 12.5 ms per reading and whose sink records events.
     private func configuration(_ options: LogOptions = .default, redaction: Redaction = .default)
-        -> (LogConfiguration, Recorder<LogEvent>) {
+        -> (LogConfiguration, Recorder<LogEvent>)
+    {
         let events = Recorder<LogEvent>()
         let readings = Recorder<Int>()
         var configuration = LogConfiguration(options: options, redaction: redaction) { events.record($0) }
@@ -51,10 +52,12 @@ import FetchTesting
     @Test func headersAreLoggedWithSensitiveValuesHidden() {
         // Given header logging, a request with credentials, and a response setting a cookie
         let (configuration, events) = configuration(.headers)
-        let request = BasicRequest(url: URL(string: "http://x")!, headers: [
-            "Authorization": "Bearer secret", "Cookie": "session=secret", "Proxy-Authorization": "Basic secret",
-            "Accept": "application/json",
-        ])
+        let request = BasicRequest(
+            url: URL(string: "http://x")!,
+            headers: [
+                "Authorization": "Bearer secret", "Cookie": "session=secret", "Proxy-Authorization": "Basic secret",
+                "Accept": "application/json",
+            ])
         let response = Response.status(200, headers: ["Set-Cookie": "session=secret", "Content-Type": "text/plain"])
         let performer = SpyPerformer([.response(response)]).logging(configuration)
 
@@ -88,7 +91,7 @@ import FetchTesting
         #expect(!message.contains("secret"))
         #expect(!message.contains("pa55"))
         #expect(message.contains("http://user:<redacted>@x/a?token=<redacted>&page=2"))
-        #expect(message.lowercased().contains("> x-api-key: <redacted>"))   // URLRequest recases the name
+        #expect(message.lowercased().contains("> x-api-key: <redacted>"))  // URLRequest recases the name
     }
 
     @Test func bodiesAreLoggedUpToTheLimit() {
@@ -152,7 +155,8 @@ import FetchTesting
         let (configuration, events) = configuration([.method, .url, .status, .headers, .responseBody])
         let response = Response.status(503, body: "down for maintenance", headers: ["Set-Cookie": "session=secret"])
         let request = BasicRequest(url: URL(string: "http://x/a")!, headers: ["Authorization": "Bearer secret"])
-        let performer = SpyPerformer([.response(response)]).enhanced(by: StatusVerifier(200..<300)).logging(configuration)
+        let performer = SpyPerformer([.response(response)]).enhanced(by: StatusVerifier(200..<300)).logging(
+            configuration)
 
         // When the call is made
         let result = performNow(performer, request)
@@ -179,7 +183,8 @@ import FetchTesting
 
         // Then the reason is logged with the token and password hidden and the rest intact
         let message = events.single?.message ?? ""
-        #expect(message == "GET http://x/a -> cannotConnect: could not reach "
-            + "https://user:<redacted>@api.test/a?token=<redacted>&page=2, giving up (12.5 ms)")
+        #expect(
+            message == "GET http://x/a -> cannotConnect: could not reach "
+                + "https://user:<redacted>@api.test/a?token=<redacted>&page=2, giving up (12.5 ms)")
     }
 }

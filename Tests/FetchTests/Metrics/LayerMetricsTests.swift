@@ -29,7 +29,8 @@ import FetchTesting
 
     @Test func aFirstAttemptReportsNoRetry() throws {
         // Given a 200 at once
-        let performer = SpyPerformer([.status(200)]).retrying(.exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
+        let performer = SpyPerformer([.status(200)]).retrying(
+            .exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
 
         // When a GET is performed
         let response = try #require(performNow(performer, get("http://x")).flatMap { try? $0.get() })
@@ -58,10 +59,11 @@ import FetchTesting
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
         let performer = spy.enhanced(by: BearerToken(store))
-            .resuming(with: RefreshTokenHandler { done in
-                store.token = "new"
-                done(.success(()))
-            })
+            .resuming(
+                with: RefreshTokenHandler { done in
+                    store.token = "new"
+                    done(.success(()))
+                })
 
         // When a GET is performed
         let response = try #require(performNow(performer, get("http://x")).flatMap { try? $0.get() })
@@ -87,10 +89,11 @@ import FetchTesting
         performNow(spy.logging(configuration), get("http://x/a"))
 
         // Then the entry has a metrics line
-        #expect(events.single?.message == """
-            GET http://x/a -> 200
-              metrics: total 2.5 ms, sent 0 B, received 42 B, retries 1, cache revalidated
-            """)
+        #expect(
+            events.single?.message == """
+                GET http://x/a -> 200
+                  metrics: total 2.5 ms, sent 0 B, received 42 B, retries 1, cache revalidated
+                """)
     }
 
     @Test func theDefaultLogLineHasNoMetrics() {
@@ -117,8 +120,9 @@ import FetchTesting
         (metrics.retries, metrics.refreshes, metrics.cache, metrics.shared) = (1, 1, .hit, true)
 
         // Then the line names each
-        #expect(metrics.description == "queued 0.1 ms, first byte 2.8 ms, total 3.0 ms, sent 10 B, received 412 B, "
-            + "redirects 2, retries 1, refreshes 1, cache hit, shared")
+        #expect(
+            metrics.description == "queued 0.1 ms, first byte 2.8 ms, total 3.0 ms, sent 10 B, received 412 B, "
+                + "redirects 2, retries 1, refreshes 1, cache hit, shared")
         #expect(CacheStatus.hit.isFromCache && CacheStatus.revalidated.isFromCache && !CacheStatus.miss.isFromCache)
     }
 }

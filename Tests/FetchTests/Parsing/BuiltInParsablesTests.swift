@@ -38,8 +38,9 @@ struct BuiltInParsablesTests {
 
     @Test func bytesInvalidInTheCharsetAreADecodingError() {
         // Given a lone 0xE9, which is not UTF-8
-        let response = Response(request: BasicRequest(url: exampleURL("/text")), status: 200,
-                                headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data([0xE9]))
+        let response = Response(
+            request: BasicRequest(url: exampleURL("/text")), status: 200,
+            headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data([0xE9]))
         // When parsed as String
         // Then it fails with decoding naming the charset and the request
         let error = #expect(throws: FetchError.self) { try String.parse(from: response) }
@@ -50,8 +51,9 @@ struct BuiltInParsablesTests {
 
     @Test func anUnknownCharsetIsADecodingError() {
         // Given a charset nobody knows
-        let response = Response(status: 200, headers: ["Content-Type": "text/plain; charset=klingon"],
-                                body: Data("x".utf8))
+        let response = Response(
+            status: 200, headers: ["Content-Type": "text/plain; charset=klingon"],
+            body: Data("x".utf8))
         // When parsed as String
         // Then it fails with decoding naming the charset
         let error = #expect(throws: FetchError.self) { try String.parse(from: response) }

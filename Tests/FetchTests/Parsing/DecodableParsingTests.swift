@@ -4,7 +4,10 @@ import Fetch
 
 struct DecodableParsingTests {
     private struct Team: Decodable, Parsable {
-        struct Member: Decodable { let id: Int; let name: String }
+        struct Member: Decodable {
+            let id: Int
+            let name: String
+        }
         let members: [Member]
     }
 

@@ -19,7 +19,9 @@ struct ErrorParsingTests {
         let response = Response(status: 502, body: Data("<html>Bad Gateway</html>".utf8))
         // When parsed with the error parser
         // Then the ordinary httpStatus error comes through
-        let error = #expect(throws: FetchError.self) { try response.parse(as: Account.self, errorParser: APIError.self) }
+        let error = #expect(throws: FetchError.self) {
+            try response.parse(as: Account.self, errorParser: APIError.self)
+        }
         #expect(error?.code == .httpStatus)
     }
 
@@ -36,7 +38,9 @@ struct ErrorParsingTests {
         let spy = SpyPerformer([try .json(["message": "no such user"], status: 404)])
         let result = Captured<Result<Account, any Error>>()
         // When called with an error parser
-        spy.perform(GetAccount(id: 9) as any Request, as: Account.self, errorParser: APIError.self) { result.record($0) }
+        spy.perform(GetAccount(id: 9) as any Request, as: Account.self, errorParser: APIError.self) {
+            result.record($0)
+        }
         // Then the API's error arrived, before perform returned
         #expect(throws: APIError(message: "no such user")) { try result.only?.get() }
         #expect(result.count == 1)

@@ -28,7 +28,9 @@ import FetchTesting
         let spy = SpyPerformer([.status(404)])
 
         // When it is asked for as a model with its response
-        let error = await #expect(throws: FetchError.self) { try await spy.parsed(BasicRequest(url: exampleURL()), as: Account.self) }
+        let error = await #expect(throws: FetchError.self) {
+            try await spy.parsed(BasicRequest(url: exampleURL()), as: Account.self)
+        }
 
         // Then the status error comes through
         #expect(error?.code == .httpStatus)

@@ -69,8 +69,10 @@ struct CallbackPerformTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         // When decoded with the decoder, the second time with an error parser
         spy.perform(BasicRequest(url: exampleURL("/me")), decoding: Profile.self, using: decoder) { profile.record($0) }
-        spy.perform(BasicRequest(url: exampleURL("/me")), decoding: Profile.self, using: decoder,
-                    errorParser: APIError.self) { missing.record($0) }
+        spy.perform(
+            BasicRequest(url: exampleURL("/me")), decoding: Profile.self, using: decoder,
+            errorParser: APIError.self
+        ) { missing.record($0) }
         // Then the decoder was used, and the error parser turned the 404 into the API's error
         #expect(try profile.only?.get().displayName == "Ada")
         #expect(throws: APIError(message: "gone")) { try missing.only?.get() }

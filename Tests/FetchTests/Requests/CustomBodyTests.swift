@@ -13,16 +13,20 @@ struct CustomBodyTests {
     private static let url = URL(string: "https://api.example.com/messages")!
 
     private static func failing() -> BasicRequest {
-        BasicRequest(url: url, method: .post, body: .encoded(contentType: "application/x-protobuf") {
-            throw NotSerializable()
-        })
+        BasicRequest(
+            url: url, method: .post,
+            body: .encoded(contentType: "application/x-protobuf") {
+                throw NotSerializable()
+            })
     }
 
     @Test func aCustomBodyIsSentWithItsContentType() throws {
         // Given a POST whose body is encoded by the caller's closure
-        let request = BasicRequest(url: Self.url, method: .post, body: .encoded(contentType: "application/x-protobuf") {
-            Data([8, 150, 1])
-        })
+        let request = BasicRequest(
+            url: Self.url, method: .post,
+            body: .encoded(contentType: "application/x-protobuf") {
+                Data([8, 150, 1])
+            })
         // When it is built
         let urlRequest = try request.makeURLRequest()
         // Then the closure's bytes are the body, sent with its content type
@@ -40,7 +44,8 @@ struct CustomBodyTests {
         #expect(error?.method == .post)
         #expect(error?.url == Self.url)
         #expect(error?.underlying is NotSerializable)
-        #expect(error?.description.hasPrefix("POST https://api.example.com/messages: could not encode the body") == true)
+        #expect(
+            error?.description.hasPrefix("POST https://api.example.com/messages: could not encode the body") == true)
     }
 
     @Test func aFetchErrorFromTheClosureIsKept() {

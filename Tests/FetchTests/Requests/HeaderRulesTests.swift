@@ -6,8 +6,10 @@ import Testing
 import Fetch
 
 struct HeaderRulesTests {
-    private func urlRequest(_ url: String, method: String = "GET", body: Data? = nil,
-                            headers: [String: String] = [:]) -> URLRequest {
+    private func urlRequest(
+        _ url: String, method: String = "GET", body: Data? = nil,
+        headers: [String: String] = [:]
+    ) -> URLRequest {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = body
@@ -33,8 +35,9 @@ struct HeaderRulesTests {
 
     @Test func anOrdinaryRequestPasses() throws {
         // Given a well-formed POST with a body and headers
-        let request = urlRequest("https://h.example:8443/p", method: "POST", body: Data("x".utf8),
-                                 headers: ["Accept": "*/*", "X-Trace": "a\tb"])
+        let request = urlRequest(
+            "https://h.example:8443/p", method: "POST", body: Data("x".utf8),
+            headers: ["Accept": "*/*", "X-Trace": "a\tb"])
         // When validated
         // Then nothing is thrown
         try HeaderRules.validate(request)

@@ -8,22 +8,27 @@ import Fetch
 struct MakeURLRequestTests {
     @Test func queryItemsAreEncodedSoEveryValueArrivesAsGiven() throws {
         // Given values holding every character URLComponents gets wrong, space and non-ASCII
-        let request = BasicRequest(url: exampleURL("/search"), queryItems: [
-            URLQueryItem(name: "q", value: "+&=?/;#"),
-            URLQueryItem(name: "name", value: "José 😀"),
-        ])
+        let request = BasicRequest(
+            url: exampleURL("/search"),
+            queryItems: [
+                URLQueryItem(name: "q", value: "+&=?/;#"),
+                URLQueryItem(name: "name", value: "José 😀"),
+            ])
         // When it is built
         let url = try #require(try request.makeURLRequest().url)
         // Then each is percent-encoded, and decoding gives the values back exactly
-        #expect(url.absoluteString == "https://api.example.com/search?q=%2B%26%3D%3F%2F%3B%23&name=Jos%C3%A9%20%F0%9F%98%80")
+        #expect(
+            url.absoluteString == "https://api.example.com/search?q=%2B%26%3D%3F%2F%3B%23&name=Jos%C3%A9%20%F0%9F%98%80"
+        )
         let decoded = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
         #expect(decoded == [URLQueryItem(name: "q", value: "+&=?/;#"), URLQueryItem(name: "name", value: "José 😀")])
     }
 
     @Test func anExistingQueryIsKept() throws {
         // Given a URL that already has a query
-        let request = BasicRequest(url: URL(string: "https://api.example.com/items?sort=name")!,
-                                   queryItems: [URLQueryItem(name: "page", value: "2")])
+        let request = BasicRequest(
+            url: URL(string: "https://api.example.com/items?sort=name")!,
+            queryItems: [URLQueryItem(name: "page", value: "2")])
         // When it is built
         let url = try request.makeURLRequest().url
         // Then the new items follow the old query
@@ -33,16 +38,19 @@ struct MakeURLRequestTests {
     @Test func theBodySetsContentTypeUnlessTheRequestDoes() throws {
         // Given one JSON request with no Content-Type and one that sets its own, in other casing
         let plain = BasicRequest(url: exampleURL("/accounts"), method: .post, body: .json(Account(id: 1, name: "Ada")))
-        let custom = BasicRequest(url: exampleURL("/accounts"), method: .post,
-                                  headers: ["content-type": "application/vnd.api+json"],
-                                  body: .json(Account(id: 1, name: "Ada")))
+        let custom = BasicRequest(
+            url: exampleURL("/accounts"), method: .post,
+            headers: ["content-type": "application/vnd.api+json"],
+            body: .json(Account(id: 1, name: "Ada")))
         // When both are built
         let plainRequest = try plain.makeURLRequest()
         let customRequest = try custom.makeURLRequest()
         // Then the body's type is used only when none was set
         #expect(plainRequest.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(customRequest.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
-        #expect(try JSONDecoder().decode(Account.self, from: #require(customRequest.httpBody)) == Account(id: 1, name: "Ada"))
+        #expect(
+            try JSONDecoder().decode(Account.self, from: #require(customRequest.httpBody))
+                == Account(id: 1, name: "Ada"))
     }
 
     @Test func repeatedHeadersAreAllSent() throws {

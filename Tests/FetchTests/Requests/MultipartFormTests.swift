@@ -22,14 +22,15 @@ struct MultipartFormTests {
         // When encoded through a request body
         let text = String(decoding: try RequestBody.multipart(form).encoded(), as: UTF8.self)
         // Then it is RFC 7578 multipart with CRLF line ends and a closing boundary
-        #expect(text == "--XyZ\r\n"
-            + "Content-Disposition: form-data; name=\"name\"\r\n\r\n"
-            + "Ada\r\n"
-            + "--XyZ\r\n"
-            + "Content-Disposition: form-data; name=\"avatar\"; filename=\"ada.png\"\r\n"
-            + "Content-Type: image/png\r\n\r\n"
-            + "PNG\r\n"
-            + "--XyZ--\r\n")
+        #expect(
+            text == "--XyZ\r\n"
+                + "Content-Disposition: form-data; name=\"name\"\r\n\r\n"
+                + "Ada\r\n"
+                + "--XyZ\r\n"
+                + "Content-Disposition: form-data; name=\"avatar\"; filename=\"ada.png\"\r\n"
+                + "Content-Type: image/png\r\n\r\n"
+                + "PNG\r\n"
+                + "--XyZ--\r\n")
         #expect(form.parts.map(\.name) == ["name", "avatar"])
     }
 

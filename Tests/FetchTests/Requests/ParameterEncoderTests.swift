@@ -7,7 +7,10 @@ import Fetch
 import FetchTesting
 
 @Suite struct ParameterEncoderTests {
-    struct Page: Encodable, Sendable { var number: Int; var size: Int }
+    struct Page: Encodable, Sendable {
+        var number: Int
+        var size: Int
+    }
     struct Filters: Encodable, Sendable {
         var text: String
         var tags: [String]
@@ -31,10 +34,11 @@ import FetchTesting
         let items = try encoder.queryItems(Self.filters)
 
         // Then each property is an item, nested ones as parent[child], nil left out
-        #expect(items.map { "\($0.name)=\($0.value ?? "")" } == [
-            "text=a+b c&d=é", "tags[]=swift", "tags[]=http", "since=2026-11-24T18:30:00Z",
-            "page[number]=2", "page[size]=50", "archived=true", "ratio=0.5",
-        ])
+        #expect(
+            items.map { "\($0.name)=\($0.value ?? "")" } == [
+                "text=a+b c&d=é", "tags[]=swift", "tags[]=http", "since=2026-11-24T18:30:00Z",
+                "page[number]=2", "page[size]=50", "archived=true", "ratio=0.5",
+            ])
     }
 
     @Test func theQueryIsPercentEncodedAsQueryEncoderDoes() throws {
@@ -43,15 +47,21 @@ import FetchTesting
         let query = try ParameterEncoder().query(Self.filters)
 
         // Then every reserved character, brackets included, is percent-encoded
-        #expect(query == "text=a%2Bb%20c%26d%3D%C3%A9&tags%5B%5D=swift&tags%5B%5D=http"
-            + "&since=2026-11-24T18%3A30%3A00Z&page%5Bnumber%5D=2&page%5Bsize%5D=50&archived=true&ratio=0.5")
+        #expect(
+            query == "text=a%2Bb%20c%26d%3D%C3%A9&tags%5B%5D=swift&tags%5B%5D=http"
+                + "&since=2026-11-24T18%3A30%3A00Z&page%5Bnumber%5D=2&page%5Bsize%5D=50&archived=true&ratio=0.5")
     }
 
     @Test func otherStrategiesForArraysBooleansAndDates() throws {
         // Given repeated arrays, numeric booleans, dates in seconds, then indexed arrays and milliseconds
-        struct Value: Encodable, Sendable { var ids: [Int]; var on: Bool; var at: Date }
+        struct Value: Encodable, Sendable {
+            var ids: [Int]
+            var on: Bool
+            var at: Date
+        }
         let value = Value(ids: [1, 2], on: false, at: Date(timeIntervalSince1970: 1.5))
-        let repeated = ParameterEncoder(arrayEncoding: .repeated, boolEncoding: .numeric, dateEncoding: .secondsSince1970)
+        let repeated = ParameterEncoder(
+            arrayEncoding: .repeated, boolEncoding: .numeric, dateEncoding: .secondsSince1970)
         let indexed = ParameterEncoder(arrayEncoding: .indexed, dateEncoding: .millisecondsSince1970)
         let custom = ParameterEncoder(dateEncoding: .custom { _ in "yesterday" })
 
@@ -64,11 +74,15 @@ import FetchTesting
 
     @Test func aFormBodyUsesPlusForSpaces() throws {
         // Given a login value
-        struct Login: Encodable, Sendable { var user: String; var password: String }
+        struct Login: Encodable, Sendable {
+            var user: String
+            var password: String
+        }
 
         // When it is a form body
-        let request = BasicRequest(url: exampleURL("/login"), method: .post,
-                                   body: .form(Login(user: "ada lovelace", password: "a+b")))
+        let request = BasicRequest(
+            url: exampleURL("/login"), method: .post,
+            body: .form(Login(user: "ada lovelace", password: "a+b")))
         let urlRequest = try request.checkedURLRequest()
 
         // Then the body is form-encoded with its content type
@@ -89,8 +103,9 @@ import FetchTesting
         _ = performNow(spy, Search())
 
         // Then the query has all three, in that order
-        #expect(spy.calls.first?.urlRequest?.url?.absoluteString
-            == "https://api.example.com/items?sort=new&v=2&number=2&size=50")
+        #expect(
+            spy.calls.first?.urlRequest?.url?.absoluteString
+                == "https://api.example.com/items?sort=new&v=2&number=2&size=50")
     }
 
     @Test func aValueThatFailsToEncodeFailsTheCallAndNothingIsSent() {

@@ -17,8 +17,10 @@ struct QueryEncoderTests {
 
     @Test func itemsBecomeNameValuePairs() {
         // Given items, one without a value
-        let items = [URLQueryItem(name: "q", value: "a+b"), URLQueryItem(name: "flag", value: nil),
-                     URLQueryItem(name: "a b", value: "")]
+        let items = [
+            URLQueryItem(name: "q", value: "a+b"), URLQueryItem(name: "flag", value: nil),
+            URLQueryItem(name: "a b", value: ""),
+        ]
         // When encoded as a query
         // Then pairs are joined by & and a nil value sends the name alone
         #expect(QueryEncoder.query(items) == "q=a%2Bb&flag&a%20b=")

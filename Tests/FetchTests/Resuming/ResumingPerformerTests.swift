@@ -63,11 +63,12 @@ final class HeldRefresh: @unchecked Sendable {
             (try? request.makeURLRequest())?.value(forHTTPHeaderField: "Authorization") == "Bearer new"
                 ? .status(200) : .status(401)
         })
-        let performer = spy.enhanced(by: BearerToken(store)).resuming(with: RefreshTokenHandler { done in
-            refreshes.record(1)
-            store.token = "new"
-            done(.success(()))
-        })
+        let performer = spy.enhanced(by: BearerToken(store)).resuming(
+            with: RefreshTokenHandler { done in
+                refreshes.record(1)
+                store.token = "new"
+                done(.success(()))
+            })
         let recorders = (0..<50).map { _ in Recorder<Result<Response, any Error>>() }
 
         // When 50 calls are made from many threads at once
@@ -94,10 +95,11 @@ final class HeldRefresh: @unchecked Sendable {
         refresh.finish(.failure(RefreshFailed()))
 
         // Then all three fail with that error (wrapped, naming the handler), and nothing was resent
-        #expect(recorders.allSatisfy { recorder in
-            if case .failure(let error)? = recorder.single { return error.thrown(as: RefreshFailed.self) != nil }
-            return false
-        })
+        #expect(
+            recorders.allSatisfy { recorder in
+                if case .failure(let error)? = recorder.single { return error.thrown(as: RefreshFailed.self) != nil }
+                return false
+            })
         #expect(spy.calls.count == 3)
     }
 
@@ -105,10 +107,11 @@ final class HeldRefresh: @unchecked Sendable {
         // Given a server that always answers 401 and a refresh that succeeds
         let spy = SpyPerformer(match: { _ in .status(401) })
         let refreshes = Recorder<Int>()
-        let performer = spy.resuming(with: RefreshTokenHandler { done in
-            refreshes.record(1)
-            done(.success(()))
-        })
+        let performer = spy.resuming(
+            with: RefreshTokenHandler { done in
+                refreshes.record(1)
+                done(.success(()))
+            })
 
         // When a call is made
         let result = performNow(performer, get("http://x"))
@@ -123,10 +126,11 @@ final class HeldRefresh: @unchecked Sendable {
         // Given a bearer token enhancer below the resuming layer and a refresh that changes the token
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
-        let performer = spy.enhanced(by: BearerToken(store)).resuming(with: RefreshTokenHandler { done in
-            store.token = "new"
-            done(.success(()))
-        })
+        let performer = spy.enhanced(by: BearerToken(store)).resuming(
+            with: RefreshTokenHandler { done in
+                store.token = "new"
+                done(.success(()))
+            })
 
         // When a call is made
         let result = performNow(performer, get("http://x"))
@@ -226,11 +230,12 @@ final class HeldRefresh: @unchecked Sendable {
         let spy = SpyPerformer([.status(401), .status(200)])
         let refreshes = Recorder<Int>()
         let performer = spy.enhanced(by: BearerToken(store), StatusVerifier(200..<300))
-            .resuming(with: RefreshTokenHandler { done in
-                refreshes.record(1)
-                store.token = "new"
-                done(.success(()))
-            })
+            .resuming(
+                with: RefreshTokenHandler { done in
+                    refreshes.record(1)
+                    store.token = "new"
+                    done(.success(()))
+                })
 
         // When a call is made
         let result = performNow(performer, get("http://x"))

@@ -4,13 +4,17 @@ import Fetch
 @Suite struct BackoffTests {
     @Test func exponentialDelaysGrowUpToTheCap() {
         // Given an exponential back-off without jitter
-        let backoff = Backoff.exponential(initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(500), jitter: .none)
+        let backoff = Backoff.exponential(
+            initial: .milliseconds(100), multiplier: 2, maximum: .milliseconds(500), jitter: .none)
 
         // When the delays of the first five retries are computed
         let delays = (1...5).map { backoff.delay(beforeRetry: $0) }
 
         // Then they double until the cap
-        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500)])
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
+            ])
     }
 
     @Test func fullJitterScalesByTheRandomSource() {

@@ -20,7 +20,7 @@ import FetchTesting
         // Then the callback saw attempts 1, 2 and 3; the third could not retry
         #expect(seen.all.map(\.0) == [1, 2, 3])
         #expect(seen.all.map(\.1) == ["500", "500", "500"])
-        #expect(retried.all == [false, true, true])   // recorded innermost first: the third answered false
+        #expect(retried.all == [false, true, true])  // recorded innermost first: the third answered false
         #expect(spy.calls.count == 3)
         #expect(scheduler.delays == [.seconds(1), .seconds(1)])
     }
@@ -113,7 +113,9 @@ import FetchTesting
         let spy = SpyPerformer(match: { _ in .hold })
         let recorders = (0..<200).map { _ in Recorder<String>() }
         let handles = recorders.map { recorder in
-            spy.performRetryable(get("http://x"), scheduler: ImmediateScheduler()) { result, _ in recorder.record(outcome(result)) }
+            spy.performRetryable(get("http://x"), scheduler: ImmediateScheduler()) { result, _ in
+                recorder.record(outcome(result))
+            }
         }
         let pending = spy.pending
 

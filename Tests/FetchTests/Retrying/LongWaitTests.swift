@@ -48,7 +48,8 @@ import FetchTesting
 
     @Test func aHugeBackoffMaximumGivesAUsableDelay() {
         // Given a back-off whose maximum is the longest Duration of whole seconds
-        let backoff = Backoff.exponential(initial: .seconds(1), multiplier: 10, maximum: .seconds(Int64.max), jitter: .none)
+        let backoff = Backoff.exponential(
+            initial: .seconds(1), multiplier: 10, maximum: .seconds(Int64.max), jitter: .none)
 
         // When a late retry's delay is computed and split into components
         let delay = backoff.delay(beforeRetry: 400)

@@ -74,7 +74,9 @@ import FetchTesting
         #expect(decide(.success(.status(503)), request: optedIn) == .retryAfter(.seconds(1)))
         #expect(decide(.success(.status(503)), request: optedOut) == .stop)
         for method: HTTPMethod in [.get, .head, .options, .put, .delete, .trace] {
-            #expect(decide(.success(.status(503)), request: BasicRequest(url: URL(string: "http://x")!, method: method)) != .stop)
+            #expect(
+                decide(.success(.status(503)), request: BasicRequest(url: URL(string: "http://x")!, method: method))
+                    != .stop)
         }
     }
 
@@ -88,7 +90,7 @@ import FetchTesting
     @Test func retryAfterAsAnHTTPDateSetsTheDelay() {
         // Given a fixed clock and a 429 asking to wait until 50 seconds later
         var policy = self.policy
-        let now = Date(timeIntervalSince1970: 1_445_412_390)   // Wed, 21 Oct 2015 07:26:30 GMT
+        let now = Date(timeIntervalSince1970: 1_445_412_390)  // Wed, 21 Oct 2015 07:26:30 GMT
         policy.now = { now }
         let response = Response.status(429, headers: ["Retry-After": "Wed, 21 Oct 2015 07:27:20 GMT"])
 
@@ -120,7 +122,9 @@ import FetchTesting
         // When the policy decides
         // Then it delivers the 503 instead of waiting
         #expect(decide(.success(.status(503, headers: ["Retry-After": "3600"])), policy: policy) == .stop)
-        #expect(decide(.success(.status(503, headers: ["Retry-After": "99999999999999999999999"])), policy: policy) == .stop)
+        #expect(
+            decide(.success(.status(503, headers: ["Retry-After": "99999999999999999999999"])), policy: policy) == .stop
+        )
     }
 
     @Test func retryAfterCanBeIgnored() {
@@ -130,7 +134,8 @@ import FetchTesting
 
         // When a 503 asks for 7 seconds
         // Then the back-off delay is used
-        #expect(decide(.success(.status(503, headers: ["Retry-After": "7"])), policy: policy) == .retryAfter(.seconds(1)))
+        #expect(
+            decide(.success(.status(503, headers: ["Retry-After": "7"])), policy: policy) == .retryAfter(.seconds(1)))
     }
 
     @Test func aStatusCarriedByAnErrorIsJudgedLikeTheResponse() {

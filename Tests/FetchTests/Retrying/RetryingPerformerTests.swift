@@ -85,7 +85,9 @@ import FetchTesting
         // Given a retry in flight (the first attempt got 503, the second is held)
         let spy = SpyPerformer([.status(503), .hold])
         let recorder = Recorder<Result<Response, any Error>>()
-        let handle = spy.retrying(policy, scheduler: ImmediateScheduler()).perform(get("http://x")) { recorder.record($0) }
+        let handle = spy.retrying(policy, scheduler: ImmediateScheduler()).perform(get("http://x")) {
+            recorder.record($0)
+        }
         #expect(spy.pending.count == 1)
 
         // When the caller cancels
@@ -139,7 +141,9 @@ import FetchTesting
         let custom = RetryPolicy { attempt in attempt.number < 4 ? .retry : .stop }
 
         // When a POST is performed
-        let result = performNow(spy.retrying(custom, scheduler: ManualScheduler()), BasicRequest(url: URL(string: "http://x")!, method: .post))
+        let result = performNow(
+            spy.retrying(custom, scheduler: ManualScheduler()),
+            BasicRequest(url: URL(string: "http://x")!, method: .post))
 
         // Then it went out four times without waiting
         #expect(outcome(result) == "404")
@@ -149,7 +153,8 @@ import FetchTesting
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks for each caller
         func stack() -> RetryingPerformer {
-            SpyPerformer([.status(503), .failure(.connectionLost), .status(204)]).retrying(policy, scheduler: ImmediateScheduler())
+            SpyPerformer([.status(503), .failure(.connectionLost), .status(204)]).retrying(
+                policy, scheduler: ImmediateScheduler())
         }
 
         // When one is called with a callback and one with async/await

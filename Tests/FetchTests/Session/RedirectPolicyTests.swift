@@ -20,8 +20,9 @@ struct RedirectPolicyTests {
         // Given a POST with a body
         let previous = post("https://h.example/form")
         // When redirected
-        let next = RedirectPolicy.nextRequest(after: previous, to: URL(string: "https://h.example/done")!,
-                                              status: status, sensitiveHeaders: [])
+        let next = RedirectPolicy.nextRequest(
+            after: previous, to: URL(string: "https://h.example/done")!,
+            status: status, sensitiveHeaders: [])
         // Then it is a GET with no body and no Content-Type
         #expect(next.httpMethod == "GET")
         #expect(next.httpBody == nil)
@@ -34,8 +35,9 @@ struct RedirectPolicyTests {
         // Given a POST with a body
         let previous = post("https://h.example/upload")
         // When redirected
-        let next = RedirectPolicy.nextRequest(after: previous, to: URL(string: "https://h.example/upload2")!,
-                                              status: status, sensitiveHeaders: [])
+        let next = RedirectPolicy.nextRequest(
+            after: previous, to: URL(string: "https://h.example/upload2")!,
+            status: status, sensitiveHeaders: [])
         // Then method, body and type are resent
         #expect(next.httpMethod == "POST")
         #expect(next.httpBody == Data("payload".utf8))
@@ -60,15 +62,18 @@ struct RedirectPolicyTests {
 
     @Test func credentialsAreDroppedWhenTheOriginChanges() {
         // Given a request with credentials and a custom sensitive header
-        let previous = post("https://h.example/a", headers: [
-            "Authorization": "Bearer t", "Cookie": "s=1", "Proxy-Authorization": "Basic x",
-            "X-Api-Key": "k", "Accept": "*/*",
-        ])
+        let previous = post(
+            "https://h.example/a",
+            headers: [
+                "Authorization": "Bearer t", "Cookie": "s=1", "Proxy-Authorization": "Basic x",
+                "X-Api-Key": "k", "Accept": "*/*",
+            ])
         // When redirected to another host, port and scheme
         let targets = ["https://other.example/a", "https://h.example:8443/a", "http://h.example/a"]
         for target in targets {
-            let next = RedirectPolicy.nextRequest(after: previous, to: URL(string: target)!, status: 307,
-                                                  sensitiveHeaders: ["x-api-key"])
+            let next = RedirectPolicy.nextRequest(
+                after: previous, to: URL(string: target)!, status: 307,
+                sensitiveHeaders: ["x-api-key"])
             // Then every credential is gone and other headers stay
             for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key"] {
                 #expect(next.value(forHTTPHeaderField: name) == nil, "\(name) sent to \(target)")
@@ -81,8 +86,9 @@ struct RedirectPolicyTests {
         // Given a request with a token
         let previous = post("https://H.example/a", headers: ["Authorization": "Bearer t"])
         // When redirected on the same origin, spelled with another case and the default port
-        let next = RedirectPolicy.nextRequest(after: previous, to: URL(string: "https://h.example:443/b")!,
-                                              status: 307, sensitiveHeaders: [])
+        let next = RedirectPolicy.nextRequest(
+            after: previous, to: URL(string: "https://h.example:443/b")!,
+            status: 307, sensitiveHeaders: [])
         // Then the token is kept
         #expect(next.value(forHTTPHeaderField: "Authorization") == "Bearer t")
     }

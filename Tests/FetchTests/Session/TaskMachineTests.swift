@@ -108,7 +108,8 @@ struct TaskMachineTests {
         var machine = Machine.at(.running, task: t1)
         _ = machine.run(.received(t1, Data("ok".utf8)))
         // When t2 (no longer, or never, its task) calls in
-        let stray = machine.run(.responded(t2, status: 200, expectedLength: 100))
+        let stray =
+            machine.run(.responded(t2, status: 200, expectedLength: 100))
             + machine.run(.received(t2, Data("stray".utf8))) + machine.run(.ended(t2, nil))
         let end = machine.run(.ended(t1, nil))
         // Then nothing changes: the request completes from t1 alone
@@ -125,15 +126,17 @@ struct TaskMachineTests {
         // Then a live request completes once with that error and gives the session back; a
         // running task is cancelled at once, one waiting for a redirect decision only later;
         // a finished request does nothing
-        let expected: [String] = switch stage {
-        case .admitted, .awaitingRedirectDecision: ["complete \(code.rawValue)", "release session"]
-        case .running: ["complete \(code.rawValue)", "release session", "cancel t1"]
-        case .cancelAfterRedirectDecision, .finished: []
-        }
+        let expected: [String] =
+            switch stage {
+            case .admitted, .awaitingRedirectDecision: ["complete \(code.rawValue)", "release session"]
+            case .running: ["complete \(code.rawValue)", "release session", "cancel t1"]
+            case .cancelAfterRedirectDecision, .finished: []
+            }
         #expect(effects == expected)
         #expect(machine.isFinished)
         #expect(machine.heldOwner == nil)
-        let phase = stage == .awaitingRedirectDecision || stage == .cancelAfterRedirectDecision
+        let phase =
+            stage == .awaitingRedirectDecision || stage == .cancelAfterRedirectDecision
             ? "cancelAfterRedirectDecision(t1)" : "finished"
         #expect(machine.phase.summary == phase)
     }
@@ -153,7 +156,8 @@ struct TaskMachineTests {
         // Given a request that completed
         var machine = Machine.at(.finished, task: t1)
         // When every kind of event still arrives
-        let late = machine.run(.responded(t1, status: 200, expectedLength: 5)) + machine.run(.received(t1, Data("x".utf8)))
+        let late =
+            machine.run(.responded(t1, status: 200, expectedLength: 5)) + machine.run(.received(t1, Data("x".utf8)))
             + machine.run(.redirected(t1)) + machine.run(.decided(t1, .follow(urlRequest("/next"))))
             + machine.run(.ended(t1, nil)) + machine.run(.ended(t1, URLError(.cancelled)))
             + machine.run(.failed(machine.error(.cancelled, "cancelled")))

@@ -62,14 +62,18 @@ struct TaskMachineWalkTests {
             var events: [(String, Machine.Event)] = [("cancel", .failed(TaskMachineWalkTests.cancel))]
             if toStart { events.append(("start", .started(FakeTask("t\(made + 1)")))) }
             if let asking {
-                events += [("follow", .decided(asking, .follow(next))), ("resend", .decided(asking, .resend(again))),
-                           ("stop", .decided(asking, .stop)), ("refuse", .decided(asking, .fail(refused)))]
+                events += [
+                    ("follow", .decided(asking, .follow(next))), ("resend", .decided(asking, .resend(again))),
+                    ("stop", .decided(asking, .stop)), ("refuse", .decided(asking, .fail(refused))),
+                ]
             }
             for task in live where task !== waiting {
-                events += [("respond", .responded(task, status: 200, expectedLength: 3)),
-                           ("receive", .received(task, Data("abc".utf8))),
-                           ("redirect", .redirected(task)),
-                           ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil))]
+                events += [
+                    ("respond", .responded(task, status: 200, expectedLength: 3)),
+                    ("receive", .received(task, Data("abc".utf8))),
+                    ("redirect", .redirected(task)),
+                    ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil)),
+                ]
             }
             return events
         }
@@ -77,7 +81,9 @@ struct TaskMachineWalkTests {
         /// Sends `event` to the machine and plays its effects, checking each against the rules.
         mutating func send(_ name: String, _ event: Machine.Event) {
             switch event {
-            case .started: made += 1; toStart = false
+            case .started:
+                made += 1
+                toStart = false
             case .redirected(let task): waiting = task
             case .decided: asking = nil
             case .ended(let task, _): live.removeAll { $0 === task }
@@ -106,7 +112,9 @@ struct TaskMachineWalkTests {
             switch effect {
             case .resume(let task): live.append(task)
             case .cancel(let task):
-                if task === waiting { violations.append("after \(name): \(task) cancelled while its decision is pending") }
+                if task === waiting {
+                    violations.append("after \(name): \(task) cancelled while its decision is pending")
+                }
                 cancelled.insert(ObjectIdentifier(task))
             case .forget(let task): live.removeAll { $0 === task }
             case .decideRedirect:
@@ -169,7 +177,8 @@ struct TaskMachineWalkTests {
             for _ in 0..<14 {
                 let events = world.possibleEvents()
                 // Cancels are rarer than the rest, so that walks get far enough to meet redirects
-                let pick = events.count > 1 && Int.random(in: 0..<4, using: &random) != 0
+                let pick =
+                    events.count > 1 && Int.random(in: 0..<4, using: &random) != 0
                     ? events[Int.random(in: 1..<events.count, using: &random)] : events[0]
                 steps.append(pick.0)
                 world.send(pick.0, pick.1)

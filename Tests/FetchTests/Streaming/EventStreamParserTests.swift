@@ -37,10 +37,11 @@ struct EventStreamParserTests {
         let events = try parseEverySplit(text)
 
         // Then the data is joined with LF, and types are message then add
-        #expect(events == [
-            ServerSentEvent(type: "message", data: "first\nsecond"),
-            ServerSentEvent(type: "add", data: "3"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(type: "message", data: "first\nsecond"),
+                ServerSentEvent(type: "add", data: "3"),
+            ])
     }
 
     @Test func crLfAndCrlfAllEndLinesEvenSplitAcrossPieces() throws {

@@ -19,9 +19,10 @@ struct SpyStreamTests {
         let seen = Recorder<String>()
 
         // When the feed is streamed with callbacks
-        spy.stream(Feed(), onResponse: { seen.record("head \($0.status) \($0.headers.first("X-Feed") ?? "")") },
-                   onChunk: { seen.record("chunk " + String(decoding: $0, as: UTF8.self)) },
-                   completion: { seen.record("end \((try? $0.get().body.count).map(String.init) ?? "error")") })
+        spy.stream(
+            Feed(), onResponse: { seen.record("head \($0.status) \($0.headers.first("X-Feed") ?? "")") },
+            onChunk: { seen.record("chunk " + String(decoding: $0, as: UTF8.self)) },
+            completion: { seen.record("end \((try? $0.get().body.count).map(String.init) ?? "error")") })
 
         // Then every callback ran, in order, before `stream` returned; the final body is empty
         #expect(seen.all == ["head 200 1", "chunk ab", "chunk cd", "end 0"])
@@ -44,8 +45,11 @@ struct SpyStreamTests {
 
     @Test func theAsyncAPIHasTheHeadBeforeTheFirstChunkAndThrowsAfterTheChunks() async throws {
         // Given events, then a lost connection
-        let spy = SpyPerformer([.stream(events: [ServerSentEvent(data: "one", id: "1"), ServerSentEvent(data: "two")],
-                                        then: FetchError(.connectionLost, reason: "reset"))])
+        let spy = SpyPerformer([
+            .stream(
+                events: [ServerSentEvent(data: "one", id: "1"), ServerSentEvent(data: "two")],
+                then: FetchError(.connectionLost, reason: "reset"))
+        ])
 
         // When the stream is opened and its events read
         let stream = try await spy.stream(Feed())
@@ -186,10 +190,11 @@ struct SpyStreamTests {
         // Given a 401, then the stream, under a token and a refresh handler
         let store = TokenStore("old")
         let spy = SpyPerformer([.stream([], status: 401), .stream([Data("ok".utf8)])])
-        let stack = spy.enhanced(by: BearerToken(store)).resuming(with: RefreshTokenHandler { done in
-            store.token = "new"
-            done(.success(()))
-        })
+        let stack = spy.enhanced(by: BearerToken(store)).resuming(
+            with: RefreshTokenHandler { done in
+                store.token = "new"
+                done(.success(()))
+            })
         let seen = Recorder<String>()
 
         // When streamed

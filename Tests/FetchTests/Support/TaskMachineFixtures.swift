@@ -43,13 +43,14 @@ extension TaskMachine where Task == FakeTask, Owner == String {
     /// A machine brought to `stage` with `task` as its (first) task.
     static func at(_ stage: Stage, task: FakeTask) -> Machine {
         var machine = admitted()
-        let steps: [Event] = switch stage {
-        case .admitted: []
-        case .running: [.started(task)]
-        case .awaitingRedirectDecision: [.started(task), .redirected(task)]
-        case .cancelAfterRedirectDecision: [.started(task), .redirected(task), .failed(FetchError.cancelled())]
-        case .finished: [.started(task), .ended(task, nil)]
-        }
+        let steps: [Event] =
+            switch stage {
+            case .admitted: []
+            case .running: [.started(task)]
+            case .awaitingRedirectDecision: [.started(task), .redirected(task)]
+            case .cancelAfterRedirectDecision: [.started(task), .redirected(task), .failed(FetchError.cancelled())]
+            case .finished: [.started(task), .ended(task, nil)]
+            }
         for step in steps { _ = machine.handle(step) }
         return machine
     }

@@ -17,7 +17,8 @@ struct ResponseFixturesTests {
 
     @Test func jsonFixtureKeepsAContentTypeGiven() throws {
         // Given a JSON fixture with its own Content-Type
-        let response = try Response.json(Account(id: 1, name: "A"), headers: ["content-type": "application/problem+json"])
+        let response = try Response.json(
+            Account(id: 1, name: "A"), headers: ["content-type": "application/problem+json"])
         // When read
         // Then that type is the only one
         #expect(response.headers.values(for: "Content-Type") == ["application/problem+json"])

@@ -7,7 +7,10 @@ import Fetch
 import FetchTesting
 
 @Suite struct SpyInspectionTests {
-    struct NewUser: Codable, Sendable, Equatable { var name: String; var admin: Bool }
+    struct NewUser: Codable, Sendable, Equatable {
+        var name: String
+        var admin: Bool
+    }
 
     @Test func theNthRequestsPartsReadWithoutOptionals() throws {
         // Given a stack with a base URL and a token over a spy
@@ -15,9 +18,13 @@ import FetchTesting
         let api = spy.enhanced(by: BaseURL("https://api.example.com"), BearerToken(TokenStore("abc")))
 
         // When a POST with a JSON body and a GET with a query are performed
-        _ = performNow(api, BasicRequest(url: URL(string: "users")!, method: .post,
-                                         body: .json(NewUser(name: "Ada", admin: false))))
-        _ = performNow(api, BasicRequest(url: URL(string: "users")!, queryItems: [URLQueryItem(name: "page", value: "a b")]))
+        _ = performNow(
+            api,
+            BasicRequest(
+                url: URL(string: "users")!, method: .post,
+                body: .json(NewUser(name: "Ada", admin: false))))
+        _ = performNow(
+            api, BasicRequest(url: URL(string: "users")!, queryItems: [URLQueryItem(name: "page", value: "a b")]))
 
         // Then each request's method, path, query, header and JSON body can be asserted directly
         #expect(spy.sentRequests.count == 2)
@@ -62,7 +69,10 @@ import FetchTesting
         #expect(try get2?.get().status == 200)
         #expect(try delete?.get().status == 204)
         #expect(try get1?.get().headers["Content-Type"] == "application/json")
-        guard case .failure(let error) = other else { Issue.record("an unrouted call succeeded"); return }
+        guard case .failure(let error) = other else {
+            Issue.record("an unrouted call succeeded")
+            return
+        }
         #expect(error is SpyPerformer.Unanswered)
     }
 

@@ -41,9 +41,12 @@ struct SpyPerformerTests {
         // Given a spy that answers everything
         let spy = SpyPerformer(match: { _ in .status(204) })
         // When a request with query items and a JSON body is performed
-        spy.perform(BasicRequest(url: exampleURL("/s"), method: .put, headers: ["X-Id": "1"],
-                                 queryItems: [URLQueryItem(name: "q", value: "a+b")],
-                                 body: .json(Account(id: 1, name: "Ada")))) { _ in }
+        spy.perform(
+            BasicRequest(
+                url: exampleURL("/s"), method: .put, headers: ["X-Id": "1"],
+                queryItems: [URLQueryItem(name: "q", value: "a+b")],
+                body: .json(Account(id: 1, name: "Ada")))
+        ) { _ in }
         // Then the recorded URLRequest is what a transport would send
         let sent = try #require(spy.urlRequests.first ?? nil)
         #expect(sent.url?.absoluteString == "https://api.example.com/s?q=a%2Bb")
@@ -58,7 +61,9 @@ struct SpyPerformerTests {
         let spy = SpyPerformer([.status(200)])
         let results = Captured<Result<Response, any Error>>()
         // When it is performed
-        spy.perform(BasicRequest(url: exampleURL("/x"), method: .post, body: .json(Unencodable()))) { results.record($0) }
+        spy.perform(BasicRequest(url: exampleURL("/x"), method: .post, body: .json(Unencodable()))) {
+            results.record($0)
+        }
         // Then the call fails with encoding and is recorded without a URLRequest
         let error = #expect(throws: FetchError.self) { try results.only?.get() }
         #expect(error?.code == .encoding)

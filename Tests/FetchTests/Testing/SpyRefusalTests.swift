@@ -12,7 +12,7 @@ struct SpyRefusalTests {
     /// Requests a `Session` refuses before sending anything (so comparing with one needs no server).
     enum Refused: String, CaseIterable, Sendable {
         case getWithABody, headWithABody, methodThatIsNotAToken, contentLengthHeader, contentLengthSetInAdjust,
-             ftpURL, relativeURL, adjustThatThrows, getWithAFileBody
+            ftpURL, relativeURL, adjustThatThrows, getWithAFileBody
 
         private static let url = URL(string: "http://127.0.0.1:9/items")!
 
@@ -103,9 +103,10 @@ struct SpyRefusalTests {
         try #require(calls.last).fail(FetchError(.connectionLost, reason: "reset", url: exampleURL("/elsewhere")))
         // Then the bare one names its call, and the other keeps its URL
         let errors = results.all.map { $0.failureError as? FetchError }
-        #expect(errors.map { $0?.description } == [
-            "PUT https://api.example.com/a: reset",
-            "GET https://api.example.com/elsewhere: reset",
-        ])
+        #expect(
+            errors.map { $0?.description } == [
+                "PUT https://api.example.com/a: reset",
+                "GET https://api.example.com/elsewhere: reset",
+            ])
     }
 }

@@ -45,7 +45,8 @@ struct FileBodyTests {
         #expect(form.contentLength == Int64(encoded.count))
         #expect(body.knownLength == Int64(encoded.count))
         let text = String(decoding: encoded, as: UTF8.self)
-        let filePart = "Content-Disposition: form-data; name=\"f\"; filename=\"z.txt\"\r\n"
+        let filePart =
+            "Content-Disposition: form-data; name=\"f\"; filename=\"z.txt\"\r\n"
             + "Content-Type: text/plain\r\n\r\nzzz"
         #expect(text.contains(filePart))
         #expect(text.hasSuffix("--XyZ--\r\n"))

@@ -21,26 +21,31 @@ struct LayeredTransferTests {
         let store = TokenStore("expired")
         let stack = spy.enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
             .retrying(.constant(maxAttempts: 3, delay: .seconds(1)), scheduler: ImmediateScheduler())
-            .resuming(with: RefreshTokenHandler { done in
-                store.token = "fresh"
-                done(.success(()))
-            })
+            .resuming(
+                with: RefreshTokenHandler { done in
+                    store.token = "fresh"
+                    done(.success(()))
+                })
         let progress = Recorder<TransferProgress>()
         let result = Recorder<Result<DownloadedFile, any Error>>()
 
         // When the report is downloaded to a file
-        stack.download(GetReport(), to: .file(folder.file("r.pdf")), progress: progress.record, completion: result.record)
+        stack.download(
+            GetReport(), to: .file(folder.file("r.pdf")), progress: progress.record, completion: result.record)
 
         // Then before `download` returned: three downloads reached the spy, all with the base
         // URL, the first with the expired token and the others with the fresh one
         let file = try #require(result.single).get()
         #expect(spy.calls.map(\.kind) == [.download, .download, .download])
-        #expect(spy.urlRequests.map { $0?.url?.absoluteString } == Array(
-            repeating: "https://api.example.com/reports/latest.pdf", count: 3
-        ))
-        #expect(spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Authorization") } == [
-            "Bearer expired", "Bearer fresh", "Bearer fresh",
-        ])
+        #expect(
+            spy.urlRequests.map { $0?.url?.absoluteString }
+                == Array(
+                    repeating: "https://api.example.com/reports/latest.pdf", count: 3
+                ))
+        #expect(
+            spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Authorization") } == [
+                "Bearer expired", "Bearer fresh", "Bearer fresh",
+            ])
         // And the file holds the last body, the response names the caller's request, and
         // progress finished once
         #expect(try Data(contentsOf: file.fileURL) == Data("%PDF-1.7".utf8))
@@ -57,10 +62,12 @@ struct LayeredTransferTests {
         let activity = Recorder<String>()
         let hooked = Recorder<String>()
         let stack = spy.enhanced(by: BearerToken(TokenStore("t0ken")))
-            .hooking(pre: [PreRequestHook("mark") { request in
-                hooked.record(request.url.absoluteString)
-                return request.with(\.skipsBaseURL, true)
-            }])
+            .hooking(pre: [
+                PreRequestHook("mark") { request in
+                    hooked.record(request.url.absoluteString)
+                    return request.with(\.skipsBaseURL, true)
+                }
+            ])
             .reportingActivity(to: ActivityRecorder(activity))
             .logging(LogConfiguration(options: .default) { lines.record($0.message) })
         let request = BasicRequest(

@@ -19,8 +19,10 @@ struct ResumeRulesTests {
         #expect(ContentRange(text) == expected)
     }
 
-    @Test(arguments: ["bytes 9-5/10", "bytes 0-10/10", "items 0-1/2", "bytes -1-2/3", "bytes 1-2", "bytes */*",
-                      "bytes 0-99/1000x", "bytes +1-2/3", "", "bytes 0-/10"])
+    @Test(arguments: [
+        "bytes 9-5/10", "bytes 0-10/10", "items 0-1/2", "bytes -1-2/3", "bytes 1-2", "bytes */*",
+        "bytes 0-99/1000x", "bytes +1-2/3", "", "bytes 0-/10",
+    ])
     func aMalformedContentRangeIsRefused(text: String) {
         // Given a Content-Range that breaks RFC 9110; When it is read; Then it is refused
         #expect(ContentRange(text) == nil)
@@ -45,11 +47,14 @@ struct ResumeRulesTests {
     }
 
     @Test(arguments: [
-        ["ETag": "W/\"v1\""] as HTTPHeaders,                                  // weak: never in If-Range
-        ["ETag": "W/\"v1\"", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT", "Date": "Tue, 24 Nov 2026 12:00:00 GMT"],
+        ["ETag": "W/\"v1\""] as HTTPHeaders,  // weak: never in If-Range
+        [
+            "ETag": "W/\"v1\"", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT",
+            "Date": "Tue, 24 Nov 2026 12:00:00 GMT",
+        ],
         ["Last-Modified": "Tue, 24 Nov 2026 11:59:30 GMT", "Date": "Tue, 24 Nov 2026 12:00:00 GMT"],  // 30 s: weak
-        ["Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],                 // no Date to judge it by
-        ["ETag": "\"v1\"", "Content-Encoding": "gzip"],                     // a range would not match the file
+        ["Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],  // no Date to judge it by
+        ["ETag": "\"v1\"", "Content-Encoding": "gzip"],  // a range would not match the file
         [:],
     ])
     func aResponseWithoutAStrongValidatorCannotBeResumed(headers: HTTPHeaders) {
@@ -59,8 +64,10 @@ struct ResumeRulesTests {
 
     @Test func aLastModifiedAMinuteBeforeTheDateIsStrongWithoutAnETag() throws {
         // Given a 200 without an ETag whose Last-Modified is two minutes before its Date
-        let headers: HTTPHeaders = ["Last-Modified": "Tue, 24 Nov 2026 11:58:00 GMT", "Date": "Tue, 24 Nov 2026 12:00:00 GMT",
-                                    "Content-Encoding": "identity"]
+        let headers: HTTPHeaders = [
+            "Last-Modified": "Tue, 24 Nov 2026 11:58:00 GMT", "Date": "Tue, 24 Nov 2026 12:00:00 GMT",
+            "Content-Encoding": "identity",
+        ]
         // When its record is made
         let record = try #require(PartialRecord(url: Self.url, headers: headers, length: nil))
         // Then the date is the validator
@@ -112,8 +119,10 @@ struct ResumeRulesTests {
     @Test func aDownloadThatAskedForEverythingWritesA2xxAndKeepsAnythingElseOut() throws {
         // Given a request that asked for the whole body; When answered; Then 2xx is a body, others are not
         #expect(try ResumeAnswer.decide(status: 200, headers: [:], contentLength: 10, asked: nil) == .fresh(length: 10))
-        #expect(try ResumeAnswer.decide(status: 206, headers: ["Content-Range": "bytes 0-9/20"], contentLength: 10,
-                                        asked: nil) == .fresh(length: 10))
+        #expect(
+            try ResumeAnswer.decide(
+                status: 206, headers: ["Content-Range": "bytes 0-9/20"], contentLength: 10,
+                asked: nil) == .fresh(length: 10))
         #expect(try ResumeAnswer.decide(status: 404, headers: [:], contentLength: 10, asked: nil) == .notABody)
     }
 
@@ -122,20 +131,22 @@ struct ResumeRulesTests {
         let folder = try TemporaryFolder()
         let point = try #require(ResumePoint(try Self.partial(400, of: 1000, in: folder), for: Self.url))
         // When the server sends that range (with or without the total, with the same tag)
-        let exact = try ResumeAnswer.decide(status: 206, headers: ["Content-Range": "bytes 400-999/1000", "ETag": "\"v1\""],
-                                            contentLength: 600, asked: point)
-        let noTotal = try ResumeAnswer.decide(status: 206, headers: ["Content-Range": "bytes 400-999/*"],
-                                              contentLength: nil, asked: point)
+        let exact = try ResumeAnswer.decide(
+            status: 206, headers: ["Content-Range": "bytes 400-999/1000", "ETag": "\"v1\""],
+            contentLength: 600, asked: point)
+        let noTotal = try ResumeAnswer.decide(
+            status: 206, headers: ["Content-Range": "bytes 400-999/*"],
+            contentLength: nil, asked: point)
         // Then the rest is appended at 400, out of 1000
         #expect(exact == .append(offset: 400, length: 1000))
         #expect(noTotal == .append(offset: 400, length: 1000))
     }
 
     @Test(arguments: [
-        ["Content-Range": "bytes 0-999/1000"] as HTTPHeaders,      // starts elsewhere
+        ["Content-Range": "bytes 0-999/1000"] as HTTPHeaders,  // starts elsewhere
         ["Content-Range": "bytes 401-999/1000"],
-        ["Content-Range": "bytes 400-999"],                       // malformed
-        ["Content-Type": "multipart/byteranges; boundary=x"],     // no Content-Range at all
+        ["Content-Range": "bytes 400-999"],  // malformed
+        ["Content-Type": "multipart/byteranges; boundary=x"],  // no Content-Range at all
     ])
     func aResumed206ThatDoesNotMatchTheRequestIsANamedError(headers: HTTPHeaders) throws {
         // Given a request for bytes 400- of 1000
@@ -153,24 +164,27 @@ struct ResumeRulesTests {
         let point = try #require(ResumePoint(try Self.partial(400, of: 1000, in: folder), for: Self.url))
         // When the 206 announces 600 bytes in its range but 10 in its Content-Length; Then it fails
         #expect {
-            _ = try ResumeAnswer.decide(status: 206, headers: ["Content-Range": "bytes 400-999/1000"], contentLength: 10,
-                                        asked: point)
+            _ = try ResumeAnswer.decide(
+                status: 206, headers: ["Content-Range": "bytes 400-999/1000"], contentLength: 10,
+                asked: point)
         } throws: { ($0 as? FetchError)?.code == .badServerResponse }
     }
 
-    @Test(arguments: [
-        (206, ["Content-Range": "bytes 400-999/1000", "ETag": "\"v2\""]),    // another version
-        (206, ["Content-Range": "bytes 400-999/1000", "Content-Encoding": "gzip"]),        // a compressed range
-        (206, ["Content-Range": "bytes 400-1999/2000"]),                                   // another length
-        (416, ["Content-Range": "bytes */1000"]),                                          // shorter than asked
-        (416, [:]),
-    ] as [(Int, HTTPHeaders)])
+    @Test(
+        arguments: [
+            (206, ["Content-Range": "bytes 400-999/1000", "ETag": "\"v2\""]),  // another version
+            (206, ["Content-Range": "bytes 400-999/1000", "Content-Encoding": "gzip"]),  // a compressed range
+            (206, ["Content-Range": "bytes 400-1999/2000"]),  // another length
+            (416, ["Content-Range": "bytes */1000"]),  // shorter than asked
+            (416, [:]),
+        ] as [(Int, HTTPHeaders)])
     func aRangeThatCannotContinueTheFileStartsOver(status: Int, headers: HTTPHeaders) throws {
         // Given a request for bytes 400- of 1000
         let folder = try TemporaryFolder()
         let point = try #require(ResumePoint(try Self.partial(400, of: 1000, in: folder), for: Self.url))
         // When the answer cannot continue those bytes; Then the download starts over
-        #expect(try ResumeAnswer.decide(status: status, headers: headers, contentLength: nil, asked: point) == .startOver)
+        #expect(
+            try ResumeAnswer.decide(status: status, headers: headers, contentLength: nil, asked: point) == .startOver)
     }
 
     @Test func a416ThatNamesThePartialFilesSizeMeansItIsWhole() throws {
@@ -180,8 +194,10 @@ struct ResumeRulesTests {
         let point = try #require(ResumePoint(files, for: Self.url))
         #expect(point.range == "bytes=1000-")
         // When the server says there is nothing past byte 1000; Then the file is whole
-        #expect(try ResumeAnswer.decide(status: 416, headers: ["Content-Range": "bytes */1000"], contentLength: 0,
-                                        asked: point) == .whole(length: 1000))
+        #expect(
+            try ResumeAnswer.decide(
+                status: 416, headers: ["Content-Range": "bytes */1000"], contentLength: 0,
+                asked: point) == .whole(length: 1000))
     }
 
     @Test func aResumedDownloadRestartsOnA200AndLeavesTheFileAloneOnAnError() throws {
@@ -189,14 +205,18 @@ struct ResumeRulesTests {
         let folder = try TemporaryFolder()
         let point = try #require(ResumePoint(try Self.partial(400, of: 1000, in: folder), for: Self.url))
         // When the server ignores the range, or fails; Then the body starts over, or is not a body
-        #expect(try ResumeAnswer.decide(status: 200, headers: [:], contentLength: 1000, asked: point) == .fresh(length: 1000))
+        #expect(
+            try ResumeAnswer.decide(status: 200, headers: [:], contentLength: 1000, asked: point)
+                == .fresh(length: 1000))
         #expect(try ResumeAnswer.decide(status: 503, headers: [:], contentLength: 5, asked: point) == .notABody)
     }
 
     /// Writes `size` bytes of a partial download of `length` bytes of ``url`` with the tag
     /// `"v1"`, for the destination `named` in `folder`.
-    static func partial(_ size: Int, of length: Int64?, in folder: borrowing TemporaryFolder,
-                        named name: String = "big.bin") throws -> PartialFiles {
+    static func partial(
+        _ size: Int, of length: Int64?, in folder: borrowing TemporaryFolder,
+        named name: String = "big.bin"
+    ) throws -> PartialFiles {
         let files = PartialFiles(finalURL: folder.file(name))
         try Data(repeating: 1, count: size).write(to: files.bytesURL)
         try files.write(PartialRecord(url: url, headers: ["ETag": "\"v1\""], length: length))

@@ -19,8 +19,10 @@ struct SpyResumeTests {
 
     /// A 206 with the bytes from `first` on.
     static func rest(from first: Int, etag: String = "\"v1\"") -> SpyPerformer.Answer {
-        .response(Response(status: 206, headers: ["ETag": etag, "Content-Range": "bytes \(first)-999/1000"],
-                           body: body.suffix(from: first)))
+        .response(
+            Response(
+                status: 206, headers: ["ETag": etag, "Content-Range": "bytes \(first)-999/1000"],
+                body: body.suffix(from: first)))
     }
 
     @Test func aRetryResumesACutDownloadWithRangeAndIfRange() throws {
@@ -112,10 +114,13 @@ struct SpyResumeTests {
     @Test func aPartialFileThatIsAlreadyWholeAsksForItsLastByteAgain() throws {
         // Given a body of announced length whose every byte arrived before the connection broke
         let folder = try TemporaryFolder()
-        let lastByte = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 999-999/1000"],
-                                body: Self.body.suffix(1))
-        let spy = SpyPerformer([.cutDownload(Response(status: 200, headers: Self.head, body: Self.body), after: 1000),
-                                .response(lastByte)])
+        let lastByte = Response(
+            status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 999-999/1000"],
+            body: Self.body.suffix(1))
+        let spy = SpyPerformer([
+            .cutDownload(Response(status: 200, headers: Self.head, body: Self.body), after: 1000),
+            .response(lastByte),
+        ])
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it
         spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
@@ -129,8 +134,9 @@ struct SpyResumeTests {
     @Test func aResumedAttemptThatIsCutAgainKeepsWhatBothAttemptsReceived() throws {
         // Given a download cut after 400 bytes, a resumed attempt cut 300 bytes later, then the rest
         let folder = try TemporaryFolder()
-        let part = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
-                            body: Self.body.suffix(from: 400))
+        let part = Response(
+            status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+            body: Self.body.suffix(from: 400))
         let spy = SpyPerformer([Self.cut, .cutDownload(part, after: 300), Self.rest(from: 700)])
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry policy with three attempts downloads it
@@ -181,8 +187,9 @@ struct SpyResumeTests {
     @Test func aContentRangeThatDoesNotMatchTheRequestFailsAndWritesNoFile() throws {
         // Given a cut download, then a 206 that starts at byte 0 rather than 400
         let folder = try TemporaryFolder()
-        let wrong = Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 0-599/1000"],
-                             body: Self.body.prefix(600))
+        let wrong = Response(
+            status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 0-599/1000"],
+            body: Self.body.prefix(600))
         let spy = SpyPerformer([Self.cut, .response(wrong)])
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it

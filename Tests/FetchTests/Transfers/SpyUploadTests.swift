@@ -10,8 +10,9 @@ struct SpyUploadTests {
         let file = try folder.write(String(repeating: "x", count: 1000), to: "photo.jpg")
         let spy = SpyPerformer([.status(201)])
         spy.progressFractions = [0.1, 0.6]
-        let request = BasicRequest(url: URL(string: "https://example.com/photos")!, method: .put,
-                                   body: .file(file, contentType: "image/jpeg"))
+        let request = BasicRequest(
+            url: URL(string: "https://example.com/photos")!, method: .put,
+            body: .file(file, contentType: "image/jpeg"))
         let progress = Recorder<TransferProgress>()
         let result = Recorder<Result<Response, any Error>>()
         // When it is uploaded
@@ -23,11 +24,12 @@ struct SpyUploadTests {
         #expect(call.body?.fileURL == file)
         #expect(call.urlRequest?.httpBody == nil)
         #expect(call.urlRequest?.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
-        #expect(progress.all == [
-            TransferProgress(completedBytes: 100, expectedBytes: 1000),
-            TransferProgress(completedBytes: 600, expectedBytes: 1000),
-            .finished(1000),
-        ])
+        #expect(
+            progress.all == [
+                TransferProgress(completedBytes: 100, expectedBytes: 1000),
+                TransferProgress(completedBytes: 600, expectedBytes: 1000),
+                .finished(1000),
+            ])
         #expect(try result.all.first?.get().status == 201)
     }
 
@@ -56,8 +58,9 @@ struct SpyUploadTests {
         let progress = Recorder<TransferProgress>()
         let result = Recorder<Result<Response, any Error>>()
         // When something is uploaded
-        spy.upload(BasicRequest(url: URL(string: "https://example.com/u")!, method: .post, body: .text("hi")),
-                   progress: progress.record, completion: result.record)
+        spy.upload(
+            BasicRequest(url: URL(string: "https://example.com/u")!, method: .post, body: .text("hi")),
+            progress: progress.record, completion: result.record)
         // Then the error arrives and no progress was reported
         #expect(fetchError(result.all.first)?.code == .connectionLost)
         #expect(progress.all.isEmpty)
@@ -83,8 +86,9 @@ struct SpyUploadTests {
     @Test func anUploadOfAMissingFileFailsWithFileAsBySession() async throws {
         // Given a file body whose file does not exist
         let folder = try TemporaryFolder()
-        let request = BasicRequest(url: URL(string: "http://127.0.0.1:9/u")!, method: .put,
-                                   body: .file(folder.file("gone.jpg")))
+        let request = BasicRequest(
+            url: URL(string: "http://127.0.0.1:9/u")!, method: .put,
+            body: .file(folder.file("gone.jpg")))
         let sessionError = await #expect(throws: FetchError.self) { try await Session().upload(request) }
         let spy = SpyPerformer([.status(201)])
         let progress = Recorder<TransferProgress>()
@@ -105,8 +109,10 @@ struct SpyUploadTests {
         let spy = SpyPerformer([.status(200)])
         // When it is uploaded
         let error = await #expect(throws: FetchError.self) {
-            try await spy.upload(BasicRequest(url: URL(string: "https://example.com/f")!, method: .post,
-                                              body: .multipart(form)))
+            try await spy.upload(
+                BasicRequest(
+                    url: URL(string: "https://example.com/f")!, method: .post,
+                    body: .multipart(form)))
         }
         // Then it fails with file naming the missing file and the request
         #expect(error?.code == .file)
@@ -127,8 +133,9 @@ struct SpyUploadTests {
         let progress = Recorder<TransferProgress>()
         let result = Recorder<Result<Response, any Error>>()
         // When it is uploaded
-        spy.upload(BasicRequest(url: URL(string: "https://example.com/u")!, method: .post, body: body),
-                   progress: progress.record, completion: result.record)
+        spy.upload(
+            BasicRequest(url: URL(string: "https://example.com/u")!, method: .post, body: body),
+            progress: progress.record, completion: result.record)
         // Then the progress is the size of the bytes built, and the body was encoded once
         #expect(progress.all == [TransferProgress(completedBytes: 2, expectedBytes: 5), .finished(5)])
         #expect(try result.single?.get().status == 201)

@@ -26,4 +26,3 @@ struct TemporaryFolder: ~Copyable {
         return target
     }
 }
-
