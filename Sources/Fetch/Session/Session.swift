@@ -57,7 +57,8 @@ public final class Session: RequestPerforming {
         }
         let settings = URLSessionConfiguration.ephemeral
         settings.urlCache = configuration.urlCache
-        settings.requestCachePolicy = configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
+        settings.requestCachePolicy =
+            configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
         settings.httpCookieStorage = configuration.cookieStorage
         settings.httpShouldSetCookies = configuration.cookieStorage != nil
         settings.httpCookieAcceptPolicy = configuration.cookieStorage == nil ? .never : .always
@@ -65,12 +66,16 @@ public final class Session: RequestPerforming {
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
         settings.timeoutIntervalForRequest = Self.idleSeconds(configuration.idleTimeout)
-        settings.timeoutIntervalForResource = max(configuration.deadline.seconds, 1)
+        // Deadlines are Fetch's own (the deadline timer), per request, and transfers and
+        // streams have none; Apple platforms enforce the resource timeout, which would cut
+        // them, so it stays at URLSession's default of seven days (Linux ignores it).
+        settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
         let queue = DeliveryQueue()
         queue.name = "Fetch.Session.delegate"
         delegate = SessionDelegate()
         urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
-        completionQueue = configuration.completionQueue
+        completionQueue =
+            configuration.completionQueue
             ?? DispatchQueue(label: "Fetch.Session.completion", attributes: .concurrent)
     }
 
@@ -98,7 +103,9 @@ public final class Session: RequestPerforming {
         if options.transfer != nil || request.body?.isStreamed == true {
             return performTransfer(request, options: options, completion: completion)
         }
-        guard let urlRequest = prepare(request, options: options, failing: completion) else { return CancellationHandle() }
+        guard let urlRequest = prepare(request, options: options, failing: completion) else {
+            return CancellationHandle()
+        }
         let state = taskState(
             for: request, urlRequest, options: options, deadline: options.deadline ?? configuration.deadline,
             completion: completion
@@ -150,8 +157,10 @@ public final class Session: RequestPerforming {
     }
 
     /// The checked `URLRequest` for `request`, or `nil` after failing `completion` with why not.
-    func prepare(_ request: any Request, options: RequestOptions,
-                 failing completion: @escaping @Sendable (Result<Response, any Error>) -> Void) -> URLRequest? {
+    func prepare(
+        _ request: any Request, options: RequestOptions,
+        failing completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> URLRequest? {
         do {
             return try prepare(request, options: options)
         } catch {
