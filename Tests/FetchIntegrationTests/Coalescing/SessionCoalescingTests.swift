@@ -32,10 +32,14 @@ struct SessionCoalescingTests {
         let servers = try LoopbackServers.require()
         let tag = uniqueTag()
         let api = Session().coalescing()
-        let request = BasicRequest(url: servers.faults.url("/slow?seconds=0.5&tag=\(tag)"))
+        let request = BasicRequest(url: servers.faults.url("/slow?seconds=3&tag=\(tag)"))
         let first = Task { try await api.perform(request, as: String.self) }
         let second = Task { try await api.perform(request, as: String.self) }
-        try await Task.sleep(for: .milliseconds(100))
+        var waited = 0
+        while try await servers.faults.seen(tag: tag).isEmpty, waited < 50 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
 
         // When the first caller cancels
         first.cancel()

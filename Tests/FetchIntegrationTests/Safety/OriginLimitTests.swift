@@ -53,6 +53,8 @@ struct OriginLimitTests {
     static func session(limit: Int) -> Session {
         var configuration = Session.Configuration()
         configuration.maximumConnectionsPerHost = limit
+        // One completion at a time, in the order requests finish, so tests can compare it
+        configuration.completionQueue = DispatchQueue(label: "OriginLimitTests.completions")
         return Session(configuration: configuration)
     }
 
@@ -117,9 +119,9 @@ struct OriginLimitTests {
     }
 
     @Test func queuedRequestRunsOutOfTimeWhileWaiting() async throws {
-        // Given a session running one request at a time, busy for 3 s, and a request with a
+        // Given a session running one request at a time, busy for 10 s, and a request with a
         // 0.5 s deadline queued behind it
-        let busy = try OneSlotTaken(by: "/slow?seconds=3", named: "slow")
+        let busy = try OneSlotTaken(by: "/slow?seconds=10", named: "slow")
         var request = busy.echo
         request.options.deadline = .milliseconds(500)
         let clock = ContinuousClock()
@@ -226,6 +228,10 @@ struct OriginLimitTests {
         // although the first had left its origin
         #expect(finishes.outcome("first") == "ok")
         #expect(finishes.outcome("second") == "ok")
-        #expect(finishes.names == ["first", "second"])
+        // (A download's completion comes through its transfer's own queue, so only the other
+        // kinds share one serial queue with the second request and can be compared in order.)
+        if first.kind != .download {
+            #expect(finishes.names == ["first", "second"])
+        }
     }
 }
