@@ -11,9 +11,9 @@ import Fetch
 ///
 /// ```swift
 /// let spy = SpyPerformer([try .json(User(id: 7, name: "Ada"))])
-/// var result: Result<User, any Error>?
-/// spy.perform(GetUser(id: 7), as: User.self) { result = $0 }
-/// #expect(try result?.get().name == "Ada")
+/// let result = Mutex<Result<User, any Error>?>(nil)   // import Synchronization
+/// spy.perform(GetUser(id: 7), as: User.self) { answer in result.withLock { $0 = answer } }
+/// #expect(try result.withLock { try $0?.get().name } == "Ada")
 /// #expect(spy.requests.count == 1)
 /// ```
 ///

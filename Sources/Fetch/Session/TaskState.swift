@@ -4,14 +4,14 @@
 //   3. deadline heap  `DeadlineTimer.heap`: the ``DeadlineHeap``, every `TaskState.deadlineIndex`
 //   4. delegate table `SessionDelegate.states`: which task carries which request
 //   5. transfer       `TransferState.lock`: a transfer's file, counts and progress
-// Every one is a leaf: none is taken while another is held. A transition runs under 1
-// alone and returns effects, carried out after 1 is released; they take 2, 3 or 4 one at
-// a time, and call URLSession, the redirect policy and completions with no lock held. The
-// only calls out under a lock are `DispatchQueue.async` and re-arming a
-// `DispatchSourceTimer` (under 3). `Session.cancelAllCount` and a `CancellationHandle`'s
-// lock are leaves too (a handle runs its action after unlocking); ``DeliveryQueue``'s
-// condition guards its own counts, and ``ControlThread``'s its job list; neither meets these.
-
+// No two of them are held together. A transition runs under 1 alone and returns effects,
+// carried out after 1 is released; they take 2, 3 or 4 one at a time, and call URLSession,
+// the redirect policy and completions with no lock held. Under a lock, besides bookkeeping:
+// `DispatchQueue.async`, re-arming a `DispatchSourceTimer` (under 3), a download's file
+// writes (under 5), and ``ControlThread``'s `async` under 2 (`release` queues the start of
+// the request that takes the slot). The control thread's condition, ``DeliveryQueue``'s,
+// `Session.cancelAllCount` and a `CancellationHandle`'s lock are leaves: nothing is taken
+// under them (see ARCHITECTURE.md, Locks).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
