@@ -98,13 +98,3 @@ final class StreamState: @unchecked Sendable {
         }
     }
 }
-
-extension HTTPHeaders {
-    /// The header fields of `response`.
-    init(_ response: HTTPURLResponse) {
-        self.init()
-        for (name, value) in response.allHeaderFields {
-            add(String(describing: name), String(describing: value))
-        }
-    }
-}

@@ -75,7 +75,7 @@ final class TransferState: @unchecked Sendable {
     func receive(_ response: URLResponse) -> FetchError? {
         guard let staged else { return nil }
         let http = response as? HTTPURLResponse
-        let headers = http.map(HTTPHeaders.init(of:)) ?? HTTPHeaders()
+        let headers = http.map(HTTPHeaders.init) ?? HTTPHeaders()
         let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
         return lock.withLock {
             // After `close()` the file is closed and its descriptor may belong to another file.
@@ -288,15 +288,5 @@ final class TransferState: @unchecked Sendable {
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { progress(report) }
-    }
-}
-
-extension HTTPHeaders {
-    /// The header fields of `response`.
-    init(of response: HTTPURLResponse) {
-        self.init()
-        for (name, value) in response.allHeaderFields {
-            add(String(describing: name), String(describing: value))
-        }
     }
 }
