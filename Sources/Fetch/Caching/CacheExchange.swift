@@ -13,11 +13,16 @@ struct CacheExchange: Sendable {
     let directives: CacheDirectives
     let configuration: CacheConfiguration
 
-    /// The response a stored one gives, served at `now` without asking the server.
-    func hit(_ stored: CachedResponse, at now: Date) -> Response {
-        var headers = stored.headers
+    /// The response `stored` gives to `request`, served at `now` without asking the server.
+    static func hit(_ stored: CachedResponse, answering request: any Request, at now: Date) -> Response {
         // RFC 9111 section 5.1: a stored response goes out with its age.
-        if let age = stored.currentAge(at: now) { headers.set("Age", String(Int(min(age, Double(Int32.max))))) }
+        var headers: HTTPHeaders
+        if let age = stored.currentAge(at: now) {
+            headers = stored.headersWithoutAge
+            headers.add("Age", String(Int(min(age, Double(Int32.max)))))
+        } else {
+            headers = stored.headers
+        }
         var metrics = ResponseMetrics()
         metrics.start = now
         metrics.total = .zero

@@ -23,20 +23,22 @@ enum CacheRules {
 
     /// Whether `stored` may answer `request` (built as this layer sees it) under `policy`
     /// at `now`, and how.
+    /// `hasFields` false says `request` has no header fields, so none is looked up.
     static func use(
-        _ stored: CachedResponse, for request: URLRequest, requestDirectives: CacheDirectives,
+        _ stored: CachedResponse, for request: URLRequest, hasFields: Bool = true, requestDirectives: CacheDirectives,
         policy: CachePolicy, at now: Date, heuristicFraction: Double?
     ) -> Use {
         let directives = stored.directives
-        guard matchesVary(stored, request) else { return .unusable }
+        guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
         // RFC 9111 section 3.5: a response may answer a request with credentials only when it
         // says any cache may reuse it, or that it must be revalidated each time.
-        if request.value(forHTTPHeaderField: "Authorization") != nil,
+        if hasFields, request.value(forHTTPHeaderField: "Authorization") != nil,
             !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent)
         {
             return .unusable
         }
-        let mustValidate = directives.noCache || requestDirectives.noCache || pragmaNoCache(request, requestDirectives)
+        let mustValidate =
+            directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request, requestDirectives))
         let staleForbidden = directives.noCache || directives.mustRevalidate
         guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
         let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
@@ -73,9 +75,9 @@ enum CacheRules {
 
     /// Whether `request` carries the same values as the request `stored` answered, for every
     /// field its `Vary` names (RFC 9111 section 4.1); values compared with runs of spaces
-    /// made one.
-    static func matchesVary(_ stored: CachedResponse, _ request: URLRequest) -> Bool {
-        for (name, value) in stored.varying where normalized(request.value(forHTTPHeaderField: name)) != value {
+    /// made one. A `nil` request stands for one without header fields.
+    static func matchesVary(_ stored: CachedResponse, _ request: URLRequest?) -> Bool {
+        for (name, value) in stored.varying where normalized(request?.value(forHTTPHeaderField: name)) != value {
             return false
         }
         return true

@@ -10,64 +10,49 @@ import FoundationNetworking
 /// directives, `Date`, `Expires`, `Age`) is read once, when it is made, so that a cache hit
 /// parses nothing.
 public struct CachedResponse: Sendable {
+    /// Everything it holds, in one immutable object: a cache hit copies a stored response
+    /// out of its storage, and one reference is counted once where a dozen fields would each
+    /// be counted.
+    private let stored: Stored
+
     /// The status.
-    public let status: Int
+    public var status: Int { stored.status }
     /// The header fields as stored: hop-by-hop fields removed, updated by each `304`.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { stored.headers }
     /// The body.
-    public let body: Data
+    public var body: Data { stored.body }
     /// The URL the response came from.
-    public let url: URL?
+    public var url: URL? { stored.url }
     /// The request that was sent for it (its last validation's, after a `304`).
-    public let sentRequest: URLRequest
+    public var sentRequest: URLRequest { stored.sentRequest }
     /// The request header fields the response varies on (its `Vary` field), with the values
     /// the request that got it carried (`nil` for a field it did not carry).
-    public let varying: [String: String?]
+    public var varying: [String: String?] { stored.varying }
     /// When the request that got it was sent, on the cache's clock.
-    public let requestTime: Date
+    public var requestTime: Date { stored.requestTime }
     /// When it arrived, on the cache's clock.
-    public let responseTime: Date
+    public var responseTime: Date { stored.responseTime }
 
     /// Makes a stored response.
     public init(
         status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
         varying: [String: String?], requestTime: Date, responseTime: Date
     ) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.url = url
-        self.sentRequest = sentRequest
-        self.varying = varying
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        directives = CacheDirectives(headers)
-        serverDate = headers.first("Date").flatMap(HTTPDate.parse)
-        let expiresFields = headers.values(for: "Expires")
-        // Two Expires fields that disagree, or one that is not a date: already expired.
-        expires =
-            expiresFields.isEmpty
-            ? .absent
-            : Set(expiresFields).count == 1 ? HTTPDate.parse(expiresFields[0]).map { .date($0) } ?? .invalid : .invalid
-        if let age = headers.first("Age") {
-            if case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) {
-                ageValue = Double(seconds)
-            } else {
-                ageValue = nil
-            }
-        } else {
-            ageValue = 0
-        }
+        stored = Stored(
+            status: status, headers: headers, body: body, url: url, sentRequest: sentRequest, varying: varying,
+            requestTime: requestTime, responseTime: responseTime)
     }
 
     /// Its `Cache-Control` directives.
-    let directives: CacheDirectives
+    var directives: CacheDirectives { stored.directives }
     /// Its `Date`, when that is a date.
-    let serverDate: Date?
+    var serverDate: Date? { stored.serverDate }
     /// Its `Expires`.
-    let expires: Expires
+    var expires: Expires { stored.expires }
     /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
-    let ageValue: Double?
+    var ageValue: Double? { stored.ageValue }
+    /// Its header fields without `Age`, which a hit sets to the response's current age.
+    var headersWithoutAge: HTTPHeaders { stored.headersWithoutAge }
 
     /// What an `Expires` field says.
     enum Expires {
@@ -75,6 +60,59 @@ public struct CachedResponse: Sendable {
         case date(Date)
         /// Not a date (`0`), or several that disagree: already expired.
         case invalid
+    }
+
+    /// The fields of a ``CachedResponse``, and what a cache reads from its header fields,
+    /// read once when it is made. Immutable, so sharing it between threads is safe.
+    private final class Stored: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+        let url: URL?
+        let sentRequest: URLRequest
+        let varying: [String: String?]
+        let requestTime: Date
+        let responseTime: Date
+        let directives: CacheDirectives
+        let serverDate: Date?
+        let expires: Expires
+        let ageValue: Double?
+        let headersWithoutAge: HTTPHeaders
+
+        init(
+            status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
+            varying: [String: String?], requestTime: Date, responseTime: Date
+        ) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.url = url
+            self.sentRequest = sentRequest
+            self.varying = varying
+            self.requestTime = requestTime
+            self.responseTime = responseTime
+            directives = CacheDirectives(headers)
+            serverDate = headers.first("Date").flatMap(HTTPDate.parse)
+            let expiresFields = headers.values(for: "Expires")
+            // Two Expires fields that disagree, or one that is not a date: already expired.
+            expires =
+                expiresFields.isEmpty
+                ? .absent
+                : Set(expiresFields).count == 1
+                    ? HTTPDate.parse(expiresFields[0]).map { .date($0) } ?? .invalid : .invalid
+            if let age = headers.first("Age") {
+                if case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) {
+                    ageValue = Double(seconds)
+                } else {
+                    ageValue = nil
+                }
+            } else {
+                ageValue = 0
+            }
+            var withoutAge = headers
+            withoutAge.remove("Age")
+            headersWithoutAge = withoutAge
+        }
     }
 
     /// Roughly how many bytes it holds: its body, its header fields, its URL, and a fixed

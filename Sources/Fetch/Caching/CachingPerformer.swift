@@ -69,27 +69,29 @@ public struct CachingPerformer: RequestPerforming {
         // A request that does not build fails below with the reason; it is not the cache's to report.
         // Built without the checks of `checkedURLRequest()`: a hit sends nothing, and what is
         // sent below is checked there.
-        guard request.body == nil, request.options.transfer == nil,
+        let options = request.options
+        guard request.body == nil, options.transfer == nil,
             let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
-            let url = urlRequest.url, !Self.isConditional(urlRequest)
+            let url = urlRequest.url
         else {
             return base.perform(request, completion: completion)
         }
-        let exchange = CacheExchange(
-            request: request, urlRequest: urlRequest, key: Self.key(method, url),
-            directives: CacheDirectives(fieldValue: urlRequest.value(forHTTPHeaderField: "Cache-Control")),
-            configuration: configuration
-        )
-        let policy = exchange.directives.onlyIfCached ? .onlyIfCached : request.options.cachePolicy
+        // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
+        let fields = urlRequest.allHTTPHeaderFields ?? [:]
+        if Self.isConditional(fields) { return base.perform(request, completion: completion) }
+        let directives = CacheDirectives(
+            fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
+        let key = Self.key(method, url)
+        let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
-        if policy != .reload, let stored = configuration.storage.response(for: exchange.key) {
+        if policy != .reload, let stored = configuration.storage.response(for: key) {
             let now = configuration.clock()
             switch CacheRules.use(
-                stored, for: urlRequest, requestDirectives: exchange.directives, policy: policy,
+                stored, for: urlRequest, hasFields: !fields.isEmpty, requestDirectives: directives, policy: policy,
                 at: now, heuristicFraction: configuration.heuristicFraction)
             {
             case .serve:
-                completion(.success(exchange.hit(stored, at: now)))
+                completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
                 return CompletedCall()
             case .revalidate: stale = stored
             case .unusable: break
@@ -105,6 +107,8 @@ public struct CachingPerformer: RequestPerforming {
                     )))
             return CompletedCall()
         }
+        let exchange = CacheExchange(
+            request: request, urlRequest: urlRequest, key: key, directives: directives, configuration: configuration)
         let call = LayerCall(request: request, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
@@ -142,20 +146,25 @@ public struct CachingPerformer: RequestPerforming {
     /// The storage key of `method` on `url`: the method, a space, the URL without its fragment.
     static func key(_ method: HTTPMethod, _ url: URL) -> String {
         let text = url.absoluteString
-        // Searched as bytes: walking Characters costs more than the rest of a hit.
-        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return method.rawValue + " " + text }
-        return method.rawValue + " " + text[..<hash]
+        // Searched as bytes: walking Characters, or even the generic UTF-8 view, costs more
+        // than the rest of a hit.
+        let bytes = text.utf8
+        let hash =
+            bytes.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "#")) }
+            ?? bytes.firstIndex(of: UInt8(ascii: "#")).map { bytes.distance(from: bytes.startIndex, to: $0) }
+        guard let hash else { return method.rawValue + " " + text }
+        return method.rawValue + " " + String(decoding: bytes.prefix(hash), as: UTF8.self)
     }
 
     /// Whether the caller made the request conditional or partial itself.
-    private static func isConditional(_ urlRequest: URLRequest) -> Bool {
-        guard let fields = urlRequest.allHTTPHeaderFields, !fields.isEmpty else { return false }
-        return fields.keys.contains { name in
-            switch name.lowercased() {
-            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
-            default: false
+    private static func isConditional(_ fields: [String: String]) -> Bool {
+        !fields.isEmpty
+            && fields.keys.contains { name in
+                switch name.lowercased() {
+                case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
+                default: false
+                }
             }
-        }
     }
 }
 

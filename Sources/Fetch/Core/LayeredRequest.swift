@@ -43,8 +43,8 @@ final class LayeredRequest: Request {
         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
         log: AttemptLog? = nil
     ) {
-        let layered = request as? LayeredRequest
-        attemptLog = log ?? layered?.attemptLog ?? (caller as? LayeredRequest)?.attemptLog
+        let layered = request.layered
+        attemptLog = log ?? layered?.attemptLog ?? caller?.layered?.attemptLog
         self.caller = caller?.callersRequest ?? layered?.caller ?? request
         source = layered?.source ?? request
         url = request.url
@@ -77,7 +77,17 @@ final class LayeredRequest: Request {
 extension Request {
     /// The request the caller passed to the top of a stack of layers: this one, unless a
     /// layer is passing it down (see ``Response/request``).
-    package var callersRequest: any Request {
-        (self as? LayeredRequest)?.caller ?? self
-    }
+    package var callersRequest: any Request { layered?.caller ?? self }
+
+    /// This request, when it is a `LayeredRequest`. A metatype compare rather than `as?`:
+    /// it runs for every response, and a dynamic cast from a generic value costs more than
+    /// the rest of a cache hit. `LayeredRequest` is final, so the types match exactly.
+    var layered: LayeredRequest? { exactly(self, as: LayeredRequest.self) }
+}
+
+/// `value` as a `U` when its type is exactly `U`; `nil` otherwise (a subtype does not count).
+/// A metatype compare and a reinterpretation, where `as?` runs the runtime's dynamic cast.
+func exactly<T, U>(_ value: T, as type: U.Type) -> U? {
+    guard T.self == U.self else { return nil }
+    return unsafeBitCast(value, to: U.self)
 }

@@ -29,7 +29,12 @@ public struct RequestOptions: Sendable {
 
     /// The value for `key`, or its default when unset.
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
-        get { values[ObjectIdentifier(key)] as? Key.Value ?? Key.defaultValue }
+        get {
+            // Most requests carry no options: skip the hash and the dynamic cast.
+            guard !values.isEmpty, let value = values[ObjectIdentifier(key)] else { return Key.defaultValue }
+            // Stored as the key's own type, so a metatype compare finds it; `as?` is the fallback.
+            return exactly(value, as: Key.Value.self) ?? value as? Key.Value ?? Key.defaultValue
+        }
         set { values[ObjectIdentifier(key)] = newValue }
     }
 

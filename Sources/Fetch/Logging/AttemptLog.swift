@@ -61,5 +61,5 @@ final class AttemptLog: @unchecked Sendable {
 
 extension Request {
     /// The attempt log of the logged call this request belongs to, if any.
-    var attemptLog: AttemptLog? { (self as? LayeredRequest)?.attemptLog }
+    var attemptLog: AttemptLog? { layered?.attemptLog }
 }

@@ -22,11 +22,10 @@ extension Request {
     /// finished request, so that each field is checked once.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        let coders = options.coders
         let url: URL
         do {
             var items = queryItems
-            if let query { items += try (coders?.parameters ?? ParameterEncoder()).queryItems(query) }
+            if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
             url = try QueryEncoder.appending(items, to: self.url)
         } catch let error as FetchError {
             throw error.naming(method: method, url: self.url)
@@ -47,7 +46,7 @@ extension Request {
             if let body {
                 // A streamed body (a file, a form with file parts) is sent by the performer
                 // from disk; it is never read into memory here.
-                if !body.isStreamed { urlRequest.httpBody = try body.encoded(with: coders) }
+                if !body.isStreamed { urlRequest.httpBody = try body.encoded(with: options.coders) }
                 if let contentType = body.contentType, !headers.contains("Content-Type") {
                     urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
                 }

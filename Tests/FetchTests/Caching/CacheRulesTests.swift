@@ -44,6 +44,21 @@ import FetchTesting
         #expect(with?.metrics.cache == .miss)
     }
 
+    @Test func aRequestWithoutFieldsDoesNotMatchAStoredValue() {
+        // Given a response that varies on Accept-Language, stored for "en"
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: "hello"))
+        _ = fixture.get(resource(headers: ["Accept-Language": "en"]))
+
+        // When a request with no header fields at all asks for it
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"], body: "plain"))
+        let plain = fixture.get(resource())
+
+        // Then it went to the server
+        #expect(plain?.metrics.cache == .miss && plain?.text == "plain")
+        #expect(fixture.spy.calls.count == 2)
+    }
+
     @Test func varyStarIsNeverStored() {
         // Given a response with Vary: *
         let fixture = CacheFixture()

@@ -28,6 +28,24 @@ import FetchTesting
         #expect((response.request as? BasicRequest)?.headers == second.headers)
     }
 
+    @Test func theFragmentIsNotPartOfWhatIsStored() throws {
+        // Given a response stored for a URL with a fragment
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"]))
+        _ = fixture.get(resource("/items/1#top"))
+
+        // When the URL is asked for without its fragment, with another, and a different path
+        let bare = try #require(fixture.get(resource("/items/1")))
+        let other = try #require(fixture.get(resource("/items/1#bottom")))
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"], body: "two"))
+        let second = try #require(fixture.get(resource("/items/2#top")))
+
+        // Then the first two were hits and the other path went to the server
+        #expect(bare.metrics.cache == .hit && other.metrics.cache == .hit)
+        #expect(second.metrics.cache == .miss && second.text == "two")
+        #expect(fixture.spy.calls.count == 2)
+    }
+
     @Test func aStaleResponseIsRevalidatedAndA304AnswersWithTheStoredBody() throws {
         // Given a response with an ETag, fresh for 60 s
         let fixture = CacheFixture()
