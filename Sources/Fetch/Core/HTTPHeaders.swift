@@ -109,7 +109,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        let mine = utf8
+        let theirs = other.utf8
+        guard mine.count == theirs.count else { return false }
+        // Compared byte by byte, ASCII letters folded: header names are ASCII, and lowercasing
+        // both sides allocated two strings per compare. Other bytes that differ fall back to
+        // Unicode lowercasing.
+        for (byte, otherByte) in zip(mine, theirs) where byte != otherByte {
+            guard byte < 0x80, otherByte < 0x80 else { return lowercased() == other.lowercased() }
+            let folded = byte | 0x20
+            guard folded == otherByte | 0x20, folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z") else {
+                return false
+            }
+        }
+        return true
     }
 }
 

@@ -92,4 +92,16 @@ struct HTTPHeadersTests {
         // Then it does not match
         #expect(!headers.contains("x-id"))
     }
+
+    @Test func onlyLettersFoldTheirCase() {
+        // Given names that differ only where bytes differ by the case bit: letters, brackets, non-ASCII
+        let headers: HTTPHeaders = ["X-[A]": "brackets", "X-Évènement": "accented"]
+        // When they are looked up with that bit flipped
+        // Then letters match in any case, brackets do not match braces, and non-ASCII letters fold as Unicode does
+        #expect(headers.first("x-[a]") == "brackets")
+        #expect(headers.first("X-{A}") == nil && headers.first("x-{a}") == nil)
+        #expect(headers.first("x-évènement") == "accented")
+        #expect(headers.first("X-ÉVÈNEMENT") == "accented")
+        #expect(headers.first("X-Evenement") == nil)
+    }
 }
