@@ -170,9 +170,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                     control.async { owner.send(next, for: self) }
                 }
             case .complete(let outcome):
-                let result = Self.result(outcome, reply: reply, request: request, metrics: metrics(marks, outcome))
-                let completion = self.completion
-                queue.async { completion(result) }
+                // The response is built on the completion queue: this may be URLSession's work
+                // queue, which every session of the process shares (see `DeliveryQueue`).
+                let metrics = metrics(marks, outcome)
+                let (request, completion) = (self.request, self.completion)
+                queue.async { completion(Self.result(outcome, reply: reply, request: request, metrics: metrics)) }
             case .release(let owner):
                 owner.release(self)
             }

@@ -4,12 +4,22 @@ import Testing
 
 struct DeliveryQueueTests {
     @Test func aFullQueueHoldsURLSessionUntilItDrainsAndNothingTurnsThatOff() {
-        // Given a delivery queue that is full (held, one callback queued, high water 1) and
-        // makes a new callback wait up to 10 s for room
+        // Given a delivery queue that is full (high water 1): one callback running on another
+        // thread, and a new callback would wait up to 10 s for room
         let queue = DeliveryQueue(highWater: 1, lowWater: 0, longestWait: 10)
-        queue.serial.suspend()
         let ran = Recorder<Int>()
-        queue.addOperation { ran.record(1) }
+        let (started, release, finished) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
+        Thread.detachNewThread {
+            queue.addOperation {
+                started.signal()
+                release.wait()
+                ran.record(1)
+            }
+            finished.signal()
+        }
+        started.wait()
         // When URLSession's thread adds another one
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -18,33 +28,64 @@ struct DeliveryQueueTests {
         }
         // Then it is held while the queue is full, and goes on once the queue drains
         let heldWhileFull = returned.wait(timeout: .now() + .milliseconds(100)) == .timedOut
-        queue.serial.resume()
+        release.signal()
         let wentOn = returned.wait(timeout: .now() + 5) == .success
+        finished.wait()
         queue.serial.sync {}
         #expect(heldWhileFull)
         #expect(wentOn)
         #expect(ran.all == [1, 2])
     }
 
-    @Test func callbacksRunInOrderOnTheSerialQueueAndKnowIt() {
-        // Given a delivery queue
+    @Test func aCallbackRunsAtOnceOnTheAddingThreadWhenNoneIsQueued() {
+        // Given an idle delivery queue
+        let queue = DeliveryQueue()
+        let ran = Recorder<Int>()
+        // When callbacks are added one after another on this thread
+        for index in 0..<10 {
+            queue.addOperation {
+                ran.record(index)
+                #expect(DeliveryQueue.running == nil)
+            }
+            // Then each has run before `addOperation` returns, here, without a hop
+            #expect(ran.all == Array(0...index))
+        }
+    }
+
+    @Test func callbacksAddedWhileOneRunsQueueInOrderOnTheSerialQueueAndKnowIt() {
+        // Given a delivery queue running a callback on another thread
         let queue = DeliveryQueue()
         let ran = Recorder<Int>()
         let inside = Recorder<Bool>()
-        // When callbacks are added, and an Operation the other way
-        for index in 0..<100 {
+        let (started, release, finished) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
+        Thread.detachNewThread {
+            queue.addOperation {
+                started.signal()
+                release.wait()
+                ran.record(0)
+            }
+            finished.signal()
+        }
+        started.wait()
+        // When more callbacks are added meanwhile, and an Operation the other way
+        for index in 1..<100 {
             queue.addOperation {
                 ran.record(index)
                 inside.record(DeliveryQueue.running === queue)
             }
         }
         queue.addOperation(BlockOperation { ran.record(100) })
+        release.signal()
+        finished.wait()
         queue.waitUntilAllOperationsAreFinished()
         queue.serial.sync {}
-        // Then they ran one by one in the order they came, each knowing its queue, and
-        // nothing outside a callback takes itself for one
-        #expect(ran.all == Array(0...100))
-        #expect(inside.all == Array(repeating: true, count: 100))
+        // Then they ran one by one in the order they came, after the running one, each
+        // knowing its queue; the Operation ran too; nothing outside a callback takes itself for one
+        #expect(ran.all.filter { $0 != 100 } == Array(0..<100))
+        #expect(ran.all.contains(100))
+        #expect(inside.all == Array(repeating: true, count: 99))
         #expect(DeliveryQueue.running == nil)
     }
 }
