@@ -56,8 +56,8 @@ extension Report {
         guard !ended.isEmpty else { return [] }
         var lines = [
             "", "Ended transfers (1 GiB, ended early; medians, worst in brackets):", "",
-            "| Case | Client | Peak RSS over baseline | Server sent in all | Small request, other client | Small request, same client | On disk after | Unexpected |",
-            "|---|---|---:|---:|---:|---:|---:|---|",
+            "| Case | Client | Peak RSS over baseline | Server sent in all | Call completed after | Small request, other client | Call + small request, other client | Small request, same client | On disk after | Unexpected |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
         for measured in ended {
             for side in [Side.fetch, .raw] {
@@ -74,7 +74,9 @@ extension Report {
                     "| \(measured.name) | \(side.title) | "
                         + summary({ Double($0.peakOverBaseline) }, megabytes) + " | "
                         + summary({ $0.serverSent.map(Double.init) }, megabytes) + " | "
-                        + summary(\.otherLatency, milliseconds) + " | " + summary(\.sameLatency, milliseconds) + " | "
+                        + summary(\.endedAfter, milliseconds) + " | " + summary(\.otherLatency, milliseconds) + " | "
+                        + summary({ result in result.otherLatency.map { result.endedAfter + $0 } }, milliseconds) + " | "
+                        + summary(\.sameLatency, milliseconds) + " | "
                         + (measured.end == .downloadCancel
                             ? summary({ $0.bytesOnDisk.map(Double.init) }, megabytes) : "—")
                         + " | " + (failures.isEmpty ? "" : "\(failures.count): \(failures[0].prefix(80))") + " |")

@@ -17,14 +17,35 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    private var fields: [Field]
+    /// The fields, unless they are a response's that no one has needed as a list yet.
+    private var own: [Field]
+    /// The response whose fields these are, read from it only when needed: converting every
+    /// field of a response costs more than the rest of a request's own work, and most callers
+    /// look up one field or none. A change copies them into `own` first.
+    private var response: ResponseFields?
+
+    /// The fields in order.
+    private var fields: [Field] { response?.fields ?? own }
 
     /// Makes an empty list of headers.
-    public init() { fields = [] }
+    public init() { own = [] }
 
     /// Makes headers from name-value pairs, in order; repeated names are kept.
     public init(_ pairs: [(String, String)]) {
-        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+        own = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The header fields of a response, read from it when first needed.
+    init(_ response: ResponseFields) {
+        own = []
+        self.response = response
+    }
+
+    /// Makes the fields this value's own, before a change.
+    private mutating func takeOwnership() {
+        guard let response else { return }
+        own = response.fields
+        self.response = nil
     }
 
     /// Makes headers from a dictionary literal, in the order written.
@@ -43,17 +64,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The values of every field called `name`, in order, whatever their casing.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        if let response { return response.value(for: name).map { [$0] } ?? [] }
+        return own.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
     /// The first value of the field `name`, whatever its casing.
     public func first(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        if let response { return response.value(for: name) }
+        return own.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// Whether a field called `name` is present, whatever its casing.
     public func contains(_ name: String) -> Bool {
-        fields.contains { $0.name.caseInsensitiveEquals(name) }
+        if let response { return response.value(for: name) != nil }
+        return own.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// The values of `name` joined with `", "`, or `nil` when absent.
@@ -71,15 +95,17 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Adds a field, keeping any other field of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append(Field(name: name, value: value))
+        takeOwnership()
+        own.append(Field(name: name, value: value))
     }
 
     /// Replaces every field called `name` with one field holding `value`.
     public mutating func set(_ name: String, _ value: String) {
-        if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-            fields[index].value = value
+        takeOwnership()
+        if let index = own.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+            own[index].value = value
             var seen = false
-            fields.removeAll { field in
+            own.removeAll { field in
                 guard field.name.caseInsensitiveEquals(name) else { return false }
                 defer { seen = true }
                 return seen
@@ -91,7 +117,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Removes every field called `name`.
     public mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+        takeOwnership()
+        own.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// Adds every field of `other` that this list does not name yet.
@@ -104,6 +131,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// The fields as `Name: value` lines.
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// Whether both hold the same fields in the same order.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    /// Hashes the fields in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
     }
 }
 
