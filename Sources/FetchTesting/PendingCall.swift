@@ -78,7 +78,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
                 return fetchError.naming(method: request.method, url: request.url)
             }.map { response in
                 var response = response
-                response.request = request.callersRequest
+                response.request = callersRequest(of: request)
                 if let urlRequest {
                     response.urlRequest = urlRequest
                     response.url = urlRequest.url

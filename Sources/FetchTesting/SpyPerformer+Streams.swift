@@ -46,7 +46,7 @@ public struct ScriptedStream: Sendable {
     /// then the completion.
     func play(to call: PendingCall) {
         var head = self.head
-        head.request = call.request.callersRequest
+        head.request = callersRequest(of: call.request)
         if let urlRequest = call.urlRequest {
             head.urlRequest = urlRequest
             head.url = urlRequest.url

@@ -75,7 +75,8 @@ extension Report {
                         + summary({ Double($0.peakOverBaseline) }, megabytes) + " | "
                         + summary({ $0.serverSent.map(Double.init) }, megabytes) + " | "
                         + summary(\.endedAfter, milliseconds) + " | " + summary(\.otherLatency, milliseconds) + " | "
-                        + summary({ result in result.otherLatency.map { result.endedAfter + $0 } }, milliseconds) + " | "
+                        + summary({ result in result.otherLatency.map { result.endedAfter + $0 } }, milliseconds)
+                        + " | "
                         + summary(\.sameLatency, milliseconds) + " | "
                         + (measured.end == .downloadCancel
                             ? summary({ $0.bytesOnDisk.map(Double.init) }, megabytes) : "—")

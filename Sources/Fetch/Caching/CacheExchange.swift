@@ -16,13 +16,8 @@ struct CacheExchange: Sendable {
     /// The response `stored` gives to `request`, served at `now` without asking the server.
     static func hit(_ stored: CachedResponse, answering request: any Request, at now: Date) -> Response {
         // RFC 9111 section 5.1: a stored response goes out with its age.
-        var headers: HTTPHeaders
-        if let age = stored.currentAge(at: now) {
-            headers = stored.headersWithoutAge
-            headers.add("Age", String(Int(min(age, Double(Int32.max)))))
-        } else {
-            headers = stored.headers
-        }
+        let age = stored.currentAge(at: now).map { Int(min($0, Double(Int32.max))) }
+        let headers = age.map(stored.headers(withAge:)) ?? stored.headers
         var metrics = ResponseMetrics()
         metrics.start = now
         metrics.total = .zero

@@ -51,8 +51,10 @@ public struct CachedResponse: Sendable {
     var expires: Expires { stored.expires }
     /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
     var ageValue: Double? { stored.ageValue }
-    /// Its header fields without `Age`, which a hit sets to the response's current age.
-    var headersWithoutAge: HTTPHeaders { stored.headersWithoutAge }
+    /// Its header fields with `Age` set to `age` seconds, as a hit serves them. The last
+    /// ones made are kept: the hits of one second share them rather than each copying the
+    /// fields and formatting the number.
+    func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
 
     /// What an `Expires` field says.
     enum Expires {
@@ -77,7 +79,10 @@ public struct CachedResponse: Sendable {
         let serverDate: Date?
         let expires: Expires
         let ageValue: Double?
+        /// Its header fields without `Age`, which a hit sets to the response's current age.
         let headersWithoutAge: HTTPHeaders
+        /// The header fields last served, with the age they say.
+        private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
 
         init(
             status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
@@ -112,6 +117,16 @@ public struct CachedResponse: Sendable {
             var withoutAge = headers
             withoutAge.remove("Age")
             headersWithoutAge = withoutAge
+        }
+
+        func headers(withAge age: Int) -> HTTPHeaders {
+            lastServed.withLock { last in
+                if let last, last.age == age { return last.headers }
+                var headers = headersWithoutAge
+                headers.add("Age", String(age))
+                last = (age, headers)
+                return headers
+            }
         }
     }
 

@@ -80,7 +80,7 @@ final class CoalescingFlights: @unchecked Sendable {
             caller.completion(
                 result.map { response in
                     var response = response
-                    response.request = caller.request.callersRequest
+                    response.request = callersRequest(of: caller.request)
                     response.metrics.shared = joined > 1
                     return response
                 })
@@ -100,7 +100,7 @@ final class CoalescingFlights: @unchecked Sendable {
             return (left, flight.handle)
         }
         toCancel?.cancel()
-        if let left { left.completion(.failure(FetchError.cancelled(left.request.callersRequest))) }
+        if let left { left.completion(.failure(FetchError.cancelled(callersRequest(of: left.request)))) }
     }
 
     /// How many flights are in the table.

@@ -45,7 +45,7 @@ final class LayeredRequest: Request {
     ) {
         let layered = request.layered
         attemptLog = log ?? layered?.attemptLog ?? caller?.layered?.attemptLog
-        self.caller = caller?.callersRequest ?? layered?.caller ?? request
+        self.caller = caller.map(callersRequest(of:)) ?? layered?.caller ?? request
         source = layered?.source ?? request
         url = request.url
         method = request.method
@@ -74,11 +74,15 @@ final class LayeredRequest: Request {
     }
 }
 
-extension Request {
-    /// The request the caller passed to the top of a stack of layers: this one, unless a
-    /// layer is passing it down (see ``Response/request``).
-    package var callersRequest: any Request { layered?.caller ?? self }
+/// The request the caller passed to the top of a stack of layers: `request`, unless a layer
+/// is passing it down (see ``Response/request``). A function of the existential rather than
+/// a property of the request, so that `request` is handed back in its own box: a property
+/// would box a copy of it again, an allocation for every response.
+package func callersRequest(of request: any Request) -> any Request {
+    request.layered?.caller ?? request
+}
 
+extension Request {
     /// This request, when it is a `LayeredRequest`. A metatype compare rather than `as?`:
     /// it runs for every response, and a dynamic cast from a generic value costs more than
     /// the rest of a cache hit. `LayeredRequest` is final, so the types match exactly.

@@ -59,7 +59,7 @@ public struct Response: Sendable {
     ) {
         let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
         let request = request ?? BasicRequest(url: fallbackURL)
-        self.request = request.callersRequest
+        self.request = callersRequest(of: request)
         self.urlRequest = urlRequest ?? URLRequest(url: request.url)
         self.status = status
         self.headers = headers

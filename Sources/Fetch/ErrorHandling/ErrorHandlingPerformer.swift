@@ -76,7 +76,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         }
         switch outcome {
         case .recover(var response):
-            response.request = request.callersRequest
+            response.request = callersRequest(of: request)
             return (.success(response), nil)
         case .replace(let newError):
             // The logging layer above names what came, not only what replaced it.
