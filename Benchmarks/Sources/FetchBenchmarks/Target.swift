@@ -8,8 +8,6 @@ enum Target: Sendable {
     case atLeast(Double, unit: String)
     /// At most this value.
     case atMost(Double, unit: String)
-    /// Strictly below this value.
-    case below(Double, unit: String)
 
     /// The target as written in the table.
     var text: String {
@@ -17,7 +15,6 @@ enum Target: Sendable {
         case .none: "—"
         case .atLeast(let limit, let unit): "≥ \(Format.number(limit))\(unit)"
         case .atMost(let limit, let unit): "≤ \(Format.number(limit))\(unit)"
-        case .below(let limit, let unit): "< \(Format.number(limit))\(unit)"
         }
     }
 
@@ -31,8 +28,6 @@ enum Target: Sendable {
             return value >= limit ? "met" : "**missed** by \(Format.number(limit - value))\(unit)"
         case .atMost(let limit, let unit):
             return value <= limit ? "met" : "**missed** by \(Format.number(value - limit))\(unit)"
-        case .below(let limit, let unit):
-            return value < limit ? "met" : "**missed** by \(Format.number(value - limit))\(unit)"
         }
     }
 }
