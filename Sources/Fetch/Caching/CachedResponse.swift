@@ -133,7 +133,8 @@ public struct CachedResponse: Sendable {
     /// Roughly how many bytes it holds: its body, its header fields, its URL, and a fixed
     /// allowance for the rest. A ``MemoryCacheStorage`` counts entries by this.
     public var cost: Int {
-        var total = 256 + body.count + (url?.absoluteString.utf8.count ?? 0)
+        // Two more lists of the fields (without `Age`, and as last served) share their strings.
+        var total = 256 + body.count + (url?.absoluteString.utf8.count ?? 0) + 2 * 32 * headers.count
         for field in headers { total += field.name.utf8.count + field.value.utf8.count + 4 }
         for (name, value) in varying { total += name.utf8.count + (value?.utf8.count ?? 0) }
         return total

@@ -64,20 +64,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The values of every field called `name`, in order, whatever their casing.
     public func values(for name: String) -> [String] {
-        if let response { return response.value(for: name).map { [$0] } ?? [] }
-        return own.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        if let response, response.looksUp(name) { return response.value(for: name).map { [$0] } ?? [] }
+        return fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
     /// The first value of the field `name`, whatever its casing.
     public func first(_ name: String) -> String? {
-        if let response { return response.value(for: name) }
-        return own.first { $0.name.caseInsensitiveEquals(name) }?.value
+        if let response, response.looksUp(name) { return response.value(for: name) }
+        return fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// Whether a field called `name` is present, whatever its casing.
     public func contains(_ name: String) -> Bool {
-        if let response { return response.value(for: name) != nil }
-        return own.contains { $0.name.caseInsensitiveEquals(name) }
+        if let response, response.looksUp(name) { return response.value(for: name) != nil }
+        return fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// The values of `name` joined with `", "`, or `nil` when absent.

@@ -21,6 +21,16 @@ final class ResponseFields: Sendable {
 
     init(_ response: HTTPURLResponse) { self.response = response }
 
+    /// Whether the response itself answers a lookup of `name` the way the list would. Not
+    /// for names starting with `X-`: URLSession canonicalizes the case of every other name,
+    /// so each appears once, but keeps `X-` names as sent, so `x-trace` and `X-Trace` can be
+    /// two fields, and its lookup would pick one of them.
+    func looksUp(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard bytes.count >= 2, let first = bytes.first else { return true }
+        return !((first | 0x20) == UInt8(ascii: "x") && bytes.dropFirst().first == UInt8(ascii: "-"))
+    }
+
     /// The value of the field `name` (compared without case).
     func value(for name: String) -> String? { response.value(forHTTPHeaderField: name) }
 

@@ -10,6 +10,10 @@ import FoundationNetworking
 /// session's sensitive headers) are dropped when the scheme, host or port changes; 307 and
 /// 308 resend the method and the body; 301, 302 and 303 turn a POST into a GET without a
 /// body; only http and https targets are followed.
+///
+/// `decide` runs on the session's delegate thread, one redirect at a time, never on
+/// URLSession's shared work queue: it may wait, even for another request, but the
+/// session's other transfers wait for it meanwhile.
 public struct RedirectPolicy: Sendable {
     /// One redirect about to be followed.
     public struct Hop: Sendable {

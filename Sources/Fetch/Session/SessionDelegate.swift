@@ -78,7 +78,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
-        state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
+        let decide: @Sendable () -> Void = {
+            state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
+        }
+        // The redirect policy is the caller's code, and this runs on URLSession's work queue
+        // (see `DeliveryQueue`): a policy that waited there, or made a task (which waits for
+        // that queue), would stall or deadlock every session of the process. So it runs on the
+        // session's delegate thread; URLSession waits for the answer whenever it comes, and
+        // the task has nothing else to report meanwhile.
+        guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
+        queue.serial.async(execute: decide)
     }
 
     /// Forgets the task and tells its task state how it ended.

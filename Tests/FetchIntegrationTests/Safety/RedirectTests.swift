@@ -83,6 +83,32 @@ struct RedirectTests {
         #expect(echoed.header("x-plain") == "visible")
     }
 
+    @Test func aPolicyMayWaitForARequestOfAnotherSession() async throws {
+        // Given a redirect policy that, before following, waits (up to 10 s) for a request
+        // on another session: the policy runs off URLSession's work queue, which that request needs
+        let servers = try LoopbackServers.require()
+        let other = Session()
+        let probe = BasicRequest(url: servers.faults.url("/echo"))
+        let waited = LockedBox<Duration?>(nil)
+        var configuration = Session.Configuration()
+        configuration.redirectPolicy = RedirectPolicy { _ in
+            let done = DispatchSemaphore(value: 0)
+            let start = ContinuousClock.now
+            other.perform(probe) { _ in done.signal() }
+            if done.wait(timeout: .now() + 10) == .success { waited.withLock { $0 = ContinuousClock.now - start } }
+            return .follow
+        }
+        let request = Self.redirect(on: servers.faults, to: servers.faults.url("/echo"))
+
+        // When the redirected request is performed
+        let echoed = try await Session(configuration: configuration).perform(request, as: EchoedRequest.self)
+
+        // Then the other request completed while the policy waited, and the redirect was followed
+        let wait = try #require(waited.withLock { $0 })
+        #expect(wait < .seconds(5))
+        #expect(echoed.header("authorization") == "Bearer secret-token")
+    }
+
     @Test func sameOriginRedirectKeepsCredentials() async throws {
         // Given a request with credentials redirected to another path of the same origin
         let servers = try LoopbackServers.require()

@@ -50,4 +50,19 @@ struct ResponseHeadersTests {
         #expect(changed.count == 3 && changed != original)
         #expect(original.first("ETag") == "\"v1\"" && original.contains("Content-Type") && original.count == 3)
     }
+
+    @Test func anXNameInTwoCasesIsTwoFieldsForEveryLookup() {
+        // Given a response with the same X- name in two cases, which URLSession keeps apart
+        let response = HTTPURLResponse(
+            url: URL(string: "https://api.example.com/items")!, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["x-trace": "1", "X-Trace": "2", "Content-Type": "text/plain"])!
+        let headers = HTTPHeaders(response)
+        // When the name is looked up
+        let listed = headers.filter { $0.name.lowercased() == "x-trace" }.map(\.value)
+        // Then every lookup agrees with the list: both values, the first one first
+        #expect(listed.sorted() == ["1", "2"])
+        #expect(headers.values(for: "X-TRACE") == listed)
+        #expect(headers.first("x-Trace") == listed.first)
+        #expect(headers.contains("X-trace") && headers.first("Content-Type") == "text/plain")
+    }
 }
