@@ -192,10 +192,13 @@ struct ResumeTests {
         let log = ProgressLog()
         let file = try await session.download(request, to: .file(destination), progress: log.record)
 
-        // Then it resumed where it stopped, and the file is httpbin's whole body
+        // Then it resumed where it stopped, and the file is httpbin's whole body. (In a slow
+        // process the stop can come after the last byte: a partial file that holds the whole
+        // body asks for its last byte again, to confirm it with the validator.)
+        let resumedAt = kept.receivedBytes == 102_400 ? 102_399 : kept.receivedBytes
         #expect(file.status == 206)
-        #expect(file.response.headers["Content-Range"] == "bytes \(kept.receivedBytes)-102399/102400")
-        #expect(log.all.first?.completedBytes == kept.receivedBytes)
+        #expect(file.response.headers["Content-Range"] == "bytes \(resumedAt)-102399/102400")
+        #expect(log.all.first?.completedBytes == resumedAt)
         let expected = Data((0..<102_400).map { UInt8(ascii: "a") + UInt8($0 % 26) })
         #expect(SHA256.hex(try Data(contentsOf: destination)) == SHA256.hex(expected))
         #expect(try folder.contents() == ["range.bin"])
