@@ -25,7 +25,7 @@ enum CacheRules {
     /// at `now`, and how.
     /// `hasFields` false says `request` has no header fields, so none is looked up.
     static func use(
-        _ stored: CachedResponse, for request: URLRequest, hasFields: Bool = true, requestDirectives: CacheDirectives,
+        _ stored: CachedResponse, for request: URLRequest, hasFields: Bool, requestDirectives: CacheDirectives,
         policy: CachePolicy, at now: Date, heuristicFraction: Double?
     ) -> Use {
         let directives = stored.directives

@@ -79,8 +79,6 @@ public struct CachedResponse: Sendable {
         let serverDate: Date?
         let expires: Expires
         let ageValue: Double?
-        /// Its header fields without `Age`, which a hit sets to the response's current age.
-        let headersWithoutAge: HTTPHeaders
         /// The header fields last served, with the age they say.
         private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
 
@@ -114,16 +112,13 @@ public struct CachedResponse: Sendable {
             } else {
                 ageValue = 0
             }
-            var withoutAge = headers
-            withoutAge.remove("Age")
-            headersWithoutAge = withoutAge
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {
             lastServed.withLock { last in
                 if let last, last.age == age { return last.headers }
-                var headers = headersWithoutAge
-                headers.add("Age", String(age))
+                var headers = self.headers
+                headers.set("Age", String(age))
                 last = (age, headers)
                 return headers
             }
@@ -133,8 +128,8 @@ public struct CachedResponse: Sendable {
     /// Roughly how many bytes it holds: its body, its header fields, its URL, and a fixed
     /// allowance for the rest. A ``MemoryCacheStorage`` counts entries by this.
     public var cost: Int {
-        // Two more lists of the fields (without `Age`, and as last served) share their strings.
-        var total = 256 + body.count + (url?.absoluteString.utf8.count ?? 0) + 2 * 32 * headers.count
+        // One more list of the fields (as last served, with its `Age`) shares their strings.
+        var total = 256 + body.count + (url?.absoluteString.utf8.count ?? 0) + 32 * headers.count
         for field in headers { total += field.name.utf8.count + field.value.utf8.count + 4 }
         for (name, value) in varying { total += name.utf8.count + (value?.utf8.count ?? 0) }
         return total

@@ -158,13 +158,12 @@ public struct CachingPerformer: RequestPerforming {
 
     /// Whether the caller made the request conditional or partial itself.
     private static func isConditional(_ fields: [String: String]) -> Bool {
-        !fields.isEmpty
-            && fields.keys.contains { name in
-                switch name.lowercased() {
-                case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
-                default: false
-                }
+        fields.keys.contains { name in
+            switch name.lowercased() {
+            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
+            default: false
             }
+        }
     }
 }
 

@@ -92,8 +92,7 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
             condition.unlock()
             block()
             condition.lock()
-            queued -= 1
-            if queued == lowWater { condition.broadcast() }
+            ran()
             let schedule = !pending.isEmpty
             if !schedule { draining = false }
             condition.unlock()
@@ -120,14 +119,20 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
                 // Counted down one by one, so a waiting `addOperation` goes on as soon as
                 // the queue is down to `lowWater`, not at the end of the batch.
                 condition.lock()
-                queued -= 1
-                if queued == lowWater { condition.broadcast() }
+                ran()
                 condition.unlock()
             }
             condition.lock()
         }
         draining = false
         condition.unlock()
+    }
+
+    /// Counts one callback as run, waking a waiting `addOperation` once the queue is down
+    /// to ``lowWater``; under `condition`.
+    private func ran() {
+        queued -= 1
+        if queued == lowWater { condition.broadcast() }
     }
 
     /// Moves one stream's hold from `old` to `new` (see ``StreamSink``): while a stream's

@@ -8,18 +8,7 @@ struct DeliveryQueueTests {
         // thread, and a new callback would wait up to 10 s for room
         let queue = DeliveryQueue(highWater: 1, lowWater: 0, longestWait: 10)
         let ran = Recorder<Int>()
-        let (started, release, finished) = (
-            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
-        )
-        Thread.detachNewThread {
-            queue.addOperation {
-                started.signal()
-                release.wait()
-                ran.record(1)
-            }
-            finished.signal()
-        }
-        started.wait()
+        let running = RunningCallback(on: queue) { ran.record(1) }
         // When URLSession's thread adds another one
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -28,9 +17,8 @@ struct DeliveryQueueTests {
         }
         // Then it is held while the queue is full, and goes on once the queue drains
         let heldWhileFull = returned.wait(timeout: .now() + .milliseconds(100)) == .timedOut
-        release.signal()
+        running.finish()
         let wentOn = returned.wait(timeout: .now() + 5) == .success
-        finished.wait()
         queue.serial.sync {}
         #expect(heldWhileFull)
         #expect(wentOn)
@@ -57,18 +45,7 @@ struct DeliveryQueueTests {
         let queue = DeliveryQueue()
         let ran = Recorder<Int>()
         let inside = Recorder<Bool>()
-        let (started, release, finished) = (
-            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
-        )
-        Thread.detachNewThread {
-            queue.addOperation {
-                started.signal()
-                release.wait()
-                ran.record(0)
-            }
-            finished.signal()
-        }
-        started.wait()
+        let running = RunningCallback(on: queue) { ran.record(0) }
         // When more callbacks are added meanwhile, and an Operation the other way
         for index in 1..<100 {
             queue.addOperation {
@@ -77,8 +54,7 @@ struct DeliveryQueueTests {
             }
         }
         queue.addOperation(BlockOperation { ran.record(100) })
-        release.signal()
-        finished.wait()
+        running.finish()
         queue.waitUntilAllOperationsAreFinished()
         queue.serial.sync {}
         // Then they ran one by one in the order they came, after the running one, each
@@ -87,5 +63,33 @@ struct DeliveryQueueTests {
         #expect(ran.all.contains(100))
         #expect(inside.all == Array(repeating: true, count: 99))
         #expect(DeliveryQueue.running == nil)
+    }
+}
+
+/// A callback added to a delivery queue from a thread of its own, which runs there (the queue
+/// was idle) and stays running until `finish()`: meanwhile the queue counts it as queued.
+private struct RunningCallback {
+    private let release = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts the callback and returns once it runs; `last` runs when it is let go.
+    init(on queue: DeliveryQueue, then last: @escaping @Sendable () -> Void) {
+        let started = DispatchSemaphore(value: 0)
+        let (release, finished) = (release, finished)
+        Thread.detachNewThread {
+            queue.addOperation {
+                started.signal()
+                release.wait()
+                last()
+            }
+            finished.signal()
+        }
+        started.wait()
+    }
+
+    /// Lets the callback end, and waits until `addOperation` on its thread has returned.
+    func finish() {
+        release.signal()
+        finished.wait()
     }
 }
