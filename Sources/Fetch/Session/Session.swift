@@ -32,7 +32,8 @@ public final class Session: RequestPerforming {
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
     /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
     /// and stalled unrelated requests for seconds. Here one thread per session waits (see
-    /// ``ControlThread``), and every task is made there (see `admit`).
+    /// ``ControlThread``), and every task is made there, except while no task of any session
+    /// is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
@@ -47,7 +48,13 @@ public final class Session: RequestPerforming {
 
     /// Makes a session with its own URLSession and delegate queue.
     /// - Parameter configuration: the settings; safe defaults when omitted.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, tasksInFlight: .process)
+    }
+
+    /// Makes a session whose tasks count in `tasksInFlight`, which tells whether a request
+    /// may start on its caller's thread (see `admit`): every session's count, or a test's own.
+    init(configuration: Configuration, tasksInFlight: TasksInFlight) {
         self.configuration = configuration
         do {
             try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
@@ -72,7 +79,7 @@ public final class Session: RequestPerforming {
         settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
         let queue = DeliveryQueue()
         queue.name = "Fetch.Session.delegate"
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(tasksInFlight: tasksInFlight)
         urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
         completionQueue =
             configuration.completionQueue
@@ -130,8 +137,9 @@ public final class Session: RequestPerforming {
     }
 
     /// Sends `urlRequest` as a new task carrying `state`'s request: the first one, or a
-    /// redirect hop that URLSession would send without its body. Always on the control
-    /// thread, which may wait for URLSession's work queue.
+    /// redirect hop that URLSession would send without its body. On the control thread,
+    /// which may wait for URLSession's work queue, or on the caller's while no task of any
+    /// session is in flight (see `admit`).
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {

@@ -13,15 +13,36 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
 
+    /// Counts the entries of the table, together with the other sessions' (its lock is a leaf).
+    let tasksInFlight: TasksInFlight
+
+    /// A delegate whose tasks count in `tasksInFlight`: every session's, by default.
+    init(tasksInFlight: TasksInFlight = .process) {
+        self.tasksInFlight = tasksInFlight
+    }
+
+    deinit {
+        // Tasks URLSession never reported ended (it is invalidated) count no longer.
+        tasksInFlight.remove(states.withLock { $0.count })
+    }
+
     /// Routes `task`'s callbacks to `state`.
     func register(_ task: URLSessionTask, _ state: TaskState) {
-        states.withLock { $0[task.taskIdentifier] = state }
+        let added = states.withLock { $0.updateValue(state, forKey: task.taskIdentifier) == nil }
+        if added { tasksInFlight.add() }
     }
 
     /// Forgets `task`: it never started, or its request goes on in another task (a redirect
     /// sent again).
     func unregister(_ task: URLSessionTask) {
-        states.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
+        _ = remove(task)
+    }
+
+    /// Removes `task` from the table, returning the state it carried.
+    private func remove(_ task: URLSessionTask) -> TaskState? {
+        let state = states.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        if state != nil { tasksInFlight.remove() }
+        return state
     }
 
     /// The requests whose tasks have not ended.
@@ -53,7 +74,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             } else {
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
                 state.handle(
-                    .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere)
+                    .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere,
+                    reply: response
+                )
             }
         }
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
@@ -92,8 +115,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = states.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        state.handle(.ended(task, error), .elsewhere, reply: task.response)
+        guard let state = remove(task) else { return }
+        state.handle(.ended(task, error), .elsewhere)
     }
 
     /// Reports an upload's progress.

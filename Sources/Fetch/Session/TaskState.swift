@@ -27,13 +27,20 @@ import FoundationNetworking
 /// this state's lock alone; its effects run after it is released and take the others one
 /// at a time (see the top of TaskState.swift).
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
-    // `lock` guards `machine` and `marks`; `originPlace` is guarded by the lock of the session's limiter,
+    // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
     // immutable and Sendable (the URLSession objects are thread-safe).
     private let lock = NSLockShim()
     private var machine: Machine
     /// The moments that become the response's metrics; `nil` when the session collects none.
     private var marks: TaskMarks?
+    /// The head of a response as the delegate was handed it, and the task it came to. The
+    /// task's own `response` is read under a lock of FoundationNetworking's (a queue
+    /// `sync`), so it is read only when no head came this way (a stream or a download).
+    private var heard: (task: URLSessionTask, reply: URLResponse)?
+    /// Whether the request sends a body, whose bytes sent the metrics ask the task for
+    /// (another of its locked reads); a request without one sent none.
+    private let sendsBody: Bool
     /// The request as the caller made it.
     let request: any Request
     /// The origin the request started on: it holds a slot there until it finishes.
@@ -77,7 +84,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// at once) with its backpressure on, and what a transfer still reads after its end is
     /// never held.
     enum Caller {
-        /// The session's control thread: a cancel or a new task is made at once.
+        /// The session's control thread, or a caller's thread starting a request while no
+        /// task of any session is in flight: a cancel or a new task is made at once.
         case control
         /// Any other thread (a caller's, the deadline timer's, URLSession's delegate queue):
         /// a cancel or a new task is made on the control thread.
@@ -93,6 +101,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     ) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
+        sendsBody = urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil
         origin = Origin(urlRequest.url)
         (control, delegate, queue) = (
             owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue
@@ -130,7 +139,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// sends ``TaskMachine/Event/started(_:)`` (from the control thread), the delegate sends
     /// what URLSession reports (from its delegate queue).
     /// - Parameters:
-    ///   - reply: the response of the task that ended, to complete with.
+    ///   - reply: the head of the response that came with a ``TaskMachine/Event/responded(_:status:expectedLength:)``,
+    ///     kept to complete with once its task ends.
     ///   - redirect: the redirect URLSession waits for a decision about, and how to hand the
     ///     decision back; it is never called when the request has finished (the task's
     ///     cancel ends the task).
@@ -140,11 +150,15 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     ) {
         // Read before taking the lock: the task's own lock is not one of ours.
         var sent: Int64 = 0
-        if case .ended(let task, _) = event { sent = task.countOfBytesSent }
-        let (effects, marks) = lock.withLock { () -> ([Machine.Effect], TaskMarks?) in
+        var ended: URLSessionTask?
+        if case .ended(let task, _) = event {
+            ended = task
+            if sendsBody { sent = task.countOfBytesSent }
+        }
+        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], TaskMarks?, URLResponse?) in
             let effects = machine.handle(event)
             note(event, sent: sent)
-            return (effects, self.marks)
+            return (effects, self.marks, hear(event, reply))
         }
         for effect in effects {
             switch effect {
@@ -174,6 +188,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 // queue, which every session of the process shares (see `DeliveryQueue`).
                 let metrics = metrics(marks, outcome)
                 let (request, completion) = (self.request, self.completion)
+                let reply = heardReply ?? ended?.response
                 queue.async { completion(Self.result(outcome, reply: reply, request: request, metrics: metrics)) }
             case .release(let owner):
                 owner.release(self)
@@ -191,6 +206,20 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         case .received, .redirected, .decided, .failed: break
         }
         marks?.redirects = machine.hops
+    }
+
+    /// Keeps the head of a response that came with `event`, or for a task that ended, gives
+    /// back the one that came to it; under the lock.
+    private func hear(_ event: Machine.Event, _ reply: URLResponse?) -> URLResponse? {
+        switch event {
+        case .responded(let task, _, _):
+            if let reply { heard = (task, reply) }
+        case .ended(let task, _):
+            if let heard, heard.task === task { return heard.reply }
+        case .started, .received, .redirected, .decided, .failed:
+            break
+        }
+        return nil
     }
 
     /// Notes the head of a download's response, which goes to its file rather than to the machine.
