@@ -30,16 +30,17 @@ struct StartThreadTests {
     struct Outcome: Sendable {
         /// The tasks registered when `perform` returned.
         let registeredAtReturn: Int
-        /// Whether the call completed within 200 ms, while the control thread was still held.
+        /// Whether the call completed while the control thread was still held.
         let completedWhileHeld: Bool
         /// The status it completed with, or its error.
         let result: String
     }
 
-    /// Performs a 204 request with `session`'s control thread held, on a thread of its own
+    /// Performs a 204 request with `session`'s control thread held for up to `held` (freed
+    /// as soon as the call completes), on a thread of its own
     /// (a task made on the caller's thread waits for URLSession's work queue, which another
     /// test may hold: that must never be a thread of the Swift concurrency pool).
-    static func performWithControlHeld(_ session: Session, url: URL) async -> Outcome {
+    static func performWithControlHeld(_ session: Session, url: URL, held: Duration) async -> Outcome {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let control = HeldControl(session)
@@ -56,7 +57,8 @@ struct StartThreadTests {
                     done.signal()
                 }
                 let registered = session.delegate.allStates.count
-                let completedWhileHeld = done.wait(timeout: .now() + .milliseconds(200)) == .success
+                let completedWhileHeld =
+                    done.wait(timeout: .now() + .milliseconds(Int(held.components.seconds * 1000))) == .success
                 control.free()
                 if !completedWhileHeld { _ = done.wait(timeout: .now() + 10) }
                 continuation.resume(
@@ -73,7 +75,8 @@ struct StartThreadTests {
         // Given a session whose count of tasks in flight is its own and empty
         let session = Session(configuration: .init(), tasksInFlight: TasksInFlight())
         // When a request is performed while its control thread is held busy
-        let outcome = await Self.performWithControlHeld(session, url: servers.faults.url("/status?code=204"))
+        let outcome = await Self.performWithControlHeld(
+            session, url: servers.faults.url("/status?code=204"), held: .seconds(10))
         // Then its task was made and counted before `perform` returned, and the call
         // completed without the control thread
         #expect(outcome.registeredAtReturn == 1)
@@ -89,7 +92,8 @@ struct StartThreadTests {
         inFlight.add()
         let session = Session(configuration: .init(), tasksInFlight: inFlight)
         // When a request is performed while its control thread is held busy
-        let outcome = await Self.performWithControlHeld(session, url: servers.faults.url("/status?code=204"))
+        let outcome = await Self.performWithControlHeld(
+            session, url: servers.faults.url("/status?code=204"), held: .seconds(1))
         // Then no task was made on the caller's thread: the call waited for the control
         // thread, and completed once it was free
         #expect(outcome.registeredAtReturn == 0)
