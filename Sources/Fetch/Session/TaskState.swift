@@ -38,9 +38,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// task's own `response` is read under a lock of FoundationNetworking's (a queue
     /// `sync`), so it is read only when no head came this way (a stream or a download).
     private var heard: (task: URLSessionTask, reply: URLResponse)?
-    /// Whether the request sends a body, whose bytes sent the metrics ask the task for
-    /// (another of its locked reads); a request without one sent none.
-    private let sendsBody: Bool
+    /// Whether the metrics ask the task for the bytes it sent (another of its locked reads):
+    /// only when they are collected and the request sends a body; one without sent none.
+    private let asksBytesSent: Bool
     /// The request as the caller made it.
     let request: any Request
     /// The origin the request started on: it holds a slot there until it finishes.
@@ -101,7 +101,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     ) {
         machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
         marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
-        sendsBody = urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil
+        asksBytesSent =
+            marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
         (control, delegate, queue) = (
             owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue
@@ -153,7 +154,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         var ended: URLSessionTask?
         if case .ended(let task, _) = event {
             ended = task
-            if sendsBody { sent = task.countOfBytesSent }
+            if asksBytesSent { sent = task.countOfBytesSent }
         }
         let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], TaskMarks?, URLResponse?) in
             let effects = machine.handle(event)
