@@ -125,7 +125,8 @@ extension Session {
         admit(state)
         let keepSwitch = request.options.transfer?.keepSwitch
         handle.setAction {
-            // The file is settled before the call fails, so the caller finds it kept or gone.
+            // No byte is written after this; the completion keeps or deletes the file before
+            // the caller hears (see `TransferState.stop`).
             transfer.stop(keeping: keepSwitch?.keepsPartial ?? false)
             state.fail(state.error(.cancelled, "cancelled"))
         }

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import Fetch
+
+/// A download the caller cancels: it writes nothing more at once, and its file is kept or
+/// deleted by the completion (after the task's cancel is on its way), as the cancel decided.
+struct TransferStopTests {
+    let request = BasicRequest(url: URL(string: "https://example.com/big.bin")!)
+
+    /// A download to `file` that has taken a resumable 200 of 1,000 bytes and its first 100.
+    func downloading(to file: URL) throws -> TransferState {
+        var urlRequest = URLRequest(url: request.url)
+        let staged = try StagedDownload(.file(file), for: request, sending: &urlRequest)
+        let transfer = TransferState(
+            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil,
+            queue: DispatchQueue(label: "TransferStopTests"))
+        let response = HTTPURLResponse(
+            url: request.url, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Length": "1000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])!
+        #expect(transfer.receive(response) == nil)
+        #expect(transfer.receive(Data(count: 100)) == nil)
+        return transfer
+    }
+
+    @Test func aStoppedDownloadWritesNothingMoreAndIsDeletedWhenItCloses() throws {
+        // Given a download under way
+        let folder = try TemporaryFolder()
+        let transfer = try downloading(to: folder.file("big.bin"))
+        // When the caller cancels it, and more bytes arrive before the engine's cancel lands
+        transfer.stop(keeping: false)
+        #expect(transfer.receive(Data(count: 100)) == nil)
+        // Then nothing more is taken, and the file is still there for the completion to settle
+        #expect(transfer.receivedBytes == 100)
+        #expect(try folder.contents() == ["big.bin.fetchpart", "big.bin.fetchpart.json"])
+        // When the completion closes it, even asking to keep it (as after a lost connection)
+        transfer.close(keepingPartial: true)
+        // Then the cancel's decision holds: nothing is left
+        #expect(try folder.contents() == [])
+    }
+
+    @Test func aDownloadStoppedToBeKeptIsKeptWithWhatItGatheredWhenItCloses() throws {
+        // Given a download under way, its 100 bytes still gathered in memory
+        let folder = try TemporaryFolder()
+        let transfer = try downloading(to: folder.file("big.bin"))
+        // When the caller cancels it keeping the partial file, and the completion closes it
+        transfer.stop(keeping: true)
+        transfer.close(keepingPartial: false)
+        // Then the partial file and its record are kept, with the 100 bytes written out
+        #expect(try folder.contents() == ["big.bin.fetchpart", "big.bin.fetchpart.json"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.file("big.bin.fetchpart").path)
+        #expect(attributes[.size] as? Int == 100)
+        #expect(PartialDownload.discard(for: folder.file("big.bin")))
+    }
+
+    @Test func aStoppedDownloadWhoseBodyHadAllArrivedIsNotMovedIntoPlace() throws {
+        // Given a download under way
+        let folder = try TemporaryFolder()
+        let transfer = try downloading(to: folder.file("big.bin"))
+        // When the caller cancels it just as its completion commits it
+        transfer.stop(keeping: false)
+        // Then it fails as cancelled, and once closed nothing is left
+        #expect { _ = try transfer.commitDownload() } throws: { ($0 as? FetchError)?.code == .cancelled }
+        transfer.close()
+        #expect(try folder.contents() == [])
+    }
+}
