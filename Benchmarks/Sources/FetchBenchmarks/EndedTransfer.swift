@@ -43,8 +43,12 @@ enum EndedTransfer {
         var endedAfter = 0.0
         /// Bytes the server had sent when the connection closed (nginx `$bytes_sent`).
         var serverSent: Int?
-        /// Seconds a small GET on another client took, started as the call ended.
+        /// Seconds a small GET on another client took, started as the call completed.
         var otherLatency: Double?
+        /// Seconds a small GET on a third client took, sent the moment the caller ended the
+        /// call (as it cancels), while the transfer drains; `nil` for the ends Fetch
+        /// makes itself (body limit, deadline), which complete at the end.
+        var atEndLatency: Double?
         /// Seconds a small GET on the same client took, started after the other one.
         var sameLatency: Double?
         /// Bytes left in the download's file or partial file after the end (downloads only).
@@ -66,16 +70,18 @@ enum EndedTransfer {
         defer { try? FileManager.default.removeItem(at: folder) }
         let client: any EndingClient = side == .fetch ? FetchEnding(folder: folder) : RawEnding(folder: folder)
         let other: any EndingClient = side == .fetch ? FetchEnding(folder: folder) : RawEnding(folder: folder)
-        // Warm both clients up, so libraries and connections are in place.
-        _ = client.small(server.url("/small.txt"))
-        _ = other.small(server.url("/small.txt"))
+        let third: any EndingClient = side == .fetch ? FetchEnding(folder: folder) : RawEnding(folder: folder)
+        // Warm the clients up, so libraries and connections are in place.
+        for warming in [client, other, third] { _ = warming.small(server.url("/small.txt")) }
+        let atEnd = Probe(client: third, url: server.url("/small.txt"))
         var result = Result()
         result.baselineBytes = ProcessStats.residentBytes()
         _ = ProcessStats.resetPeak()
         let start = ContinuousClock.now
-        result.failure = client.end(url, how: end)
+        result.failure = client.end(url, how: end, atEnd: atEnd.start)
         result.endedAfter = (ContinuousClock.now - start).seconds
         result.otherLatency = other.small(server.url("/small.txt"))
+        result.atEndLatency = end.hasRawEquivalent ? atEnd.wait() : nil
         result.sameLatency = client.small(server.url("/small.txt"))
         result.serverSent = sentBytes(tag: tag, log: transferLog)
         result.peakBytes = ProcessStats.peakBytes()
@@ -109,11 +115,54 @@ enum EndedTransfer {
 
 /// A client that can end a call early and time a small request.
 protocol EndingClient: Sendable {
-    /// Starts a call of `url`, ends it as `how` says, and waits for its completion.
+    /// Starts a call of `url`, ends it as `how` says, calls `atEnd` as it cancels it, and
+    /// waits for its completion.
     /// - Returns: `nil` when it ended with the expected error, otherwise what happened.
-    func end(_ url: URL, how: EndedTransfer.End) -> String?
+    func end(_ url: URL, how: EndedTransfer.End, atEnd: @escaping @Sendable () -> Void) -> String?
+    /// Sends a GET of `url` and hands `done` its outcome.
+    func get(_ url: URL, done: @escaping @Sendable (Result<Void, any Error>) -> Void)
+}
+
+extension EndingClient {
     /// The seconds a GET of `url` takes, or `nil` when it fails.
-    func small(_ url: URL) -> Double?
+    func small(_ url: URL) -> Double? {
+        timed { done in get(url, done: done) }
+    }
+}
+
+/// A small GET on a client of its own, sent from a thread of its own the moment `start` is
+/// called: the caller's cancel (which waits for URLSession's work queue
+/// with raw URLSession) goes on at once.
+final class Probe: Sendable {
+    private let client: any EndingClient
+    private let url: URL
+    // Set once: the GET's seconds (or `nil` on failure).
+    private let seconds = Locked<Double??>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(client: any EndingClient, url: URL) {
+        self.client = client
+        self.url = url
+    }
+
+    /// Sends the GET; called once.
+    func start() {
+        let began = ContinuousClock.now
+        let (client, url, seconds, done) = (self.client, self.url, self.seconds, self.done)
+        Thread.detachNewThread {
+            client.get(url) { outcome in
+                let elapsed: Double? = if case .success = outcome { (ContinuousClock.now - began).seconds } else { nil }
+                seconds.set(.some(elapsed))
+                done.signal()
+            }
+        }
+    }
+
+    /// The GET's seconds, once it has completed (at most 60 s), or `nil` when it failed.
+    func wait() -> Double? {
+        if done.wait(timeout: .now() + 60) == .timedOut { return nil }
+        return seconds.get() ?? nil
+    }
 }
 
 /// Fetch's `Session`, with a 1 MiB body limit for `tooLarge`.
@@ -121,7 +170,7 @@ struct FetchEnding: EndingClient {
     let session = Session(configuration: sharedConfiguration(maximumConnections: 4))
     let folder: URL
 
-    func end(_ url: URL, how: EndedTransfer.End) -> String? {
+    func end(_ url: URL, how: EndedTransfer.End, atEnd: @escaping @Sendable () -> Void) -> String? {
         var request = BasicRequest(url: url)
         // Large enough for the whole body, as raw URLSession has no limit; `tooLarge` lowers it.
         request.options.maximumBodySize = 2 << 30
@@ -144,14 +193,17 @@ struct FetchEnding: EndingClient {
                 handle = session.perform(request) { done($0.map { _ in }) }
             }
             if how == .cancel || how == .downloadCancel {
-                DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) { handle.cancel() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) {
+                    atEnd()
+                    handle.cancel()
+                }
             }
         }
         return surprise(in: outcome) { ($0 as? FetchError)?.code == expected }
     }
 
-    func small(_ url: URL) -> Double? {
-        timed { done in session.perform(BasicRequest(url: url)) { done($0.map { _ in }) } }
+    func get(_ url: URL, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        session.perform(BasicRequest(url: url)) { done($0.map { _ in }) }
     }
 }
 
@@ -160,7 +212,7 @@ struct RawEnding: EndingClient {
     let session = URLSession(configuration: .mirroring(sharedConfiguration(maximumConnections: 4)))
     let folder: URL
 
-    func end(_ url: URL, how: EndedTransfer.End) -> String? {
+    func end(_ url: URL, how: EndedTransfer.End, atEnd: @escaping @Sendable () -> Void) -> String? {
         guard how.hasRawEquivalent else { return "raw URLSession cannot end a call so" }
         let outcome = waitFor { (done: @escaping @Sendable (Swift.Result<Void, any Error>) -> Void) in
             let task: URLSessionTask
@@ -173,15 +225,16 @@ struct RawEnding: EndingClient {
                 task = session.dataTask(with: url) { _, _, error in done(error.map { .failure($0) } ?? .success(())) }
             }
             task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) { task.cancel() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + EndedTransfer.delay) {
+                atEnd()
+                task.cancel()
+            }
         }
         return surprise(in: outcome) { ($0 as? URLError)?.code == .cancelled }
     }
 
-    func small(_ url: URL) -> Double? {
-        timed { done in
-            session.dataTask(with: url) { _, _, error in done(error.map { .failure($0) } ?? .success(())) }.resume()
-        }
+    func get(_ url: URL, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        session.dataTask(with: url) { _, _, error in done(error.map { .failure($0) } ?? .success(())) }.resume()
     }
 }
 
