@@ -125,8 +125,7 @@ extension Session {
         admit(state)
         let keepSwitch = request.options.transfer?.keepSwitch
         handle.setAction {
-            // No byte is written after this; the completion keeps or deletes the file before
-            // the caller hears (see `TransferState.stop`).
+            // The file is settled before the call fails, so the caller finds it kept or gone.
             transfer.stop(keeping: keepSwitch?.keepsPartial ?? false)
             state.fail(state.error(.cancelled, "cancelled"))
         }

@@ -38,8 +38,6 @@ final class TransferState: @unchecked Sendable {
     private var resumable: Bool
     /// Whether the caller cancelled the transfer (see ``stop(keeping:)``).
     private var stopped = false
-    /// Whether the partial file is kept for a resume once a stopped transfer is closed.
-    private var keepsWhenStopped = false
 
     /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
     /// per 16 KiB chunk, so the delegate queue keeps up with the network.
@@ -213,22 +211,23 @@ final class TransferState: @unchecked Sendable {
     }
 
     /// Ends a download the caller cancelled, at once, before its request fails: no more
-    /// bytes are written, and what is gathered is written out when the partial file will be
-    /// kept for a later resume (when `keeping` and it can be resumed). The file is kept or
-    /// deleted by ``close(keepingPartial:)``, which the request's completion calls before the
-    /// caller hears of the cancellation. Deleting a large partial file takes milliseconds
-    /// (15 ms for 60 MB measured on loopback), and until the task's cancel is sent the engine
-    /// reads on at full speed, so the cancel goes first. A download whose body had all
-    /// arrived completes with ``FetchError/Code-swift.enum/cancelled`` instead of moving the
-    /// file into place.
+    /// bytes are written, and the partial file is kept for a later resume (when `keeping`
+    /// and it can be resumed) or deleted, before the caller hears of the cancellation.
+    /// A download whose body had all arrived completes with
+    /// ``FetchError/Code-swift.enum/cancelled`` instead of moving the file into place.
     func stop(keeping: Bool) {
-        guard staged != nil else { return }
-        lock.withLock {
-            if stopped || settled { return }
+        guard let staged else { return }
+        let keep: Bool? = lock.withLock {
             stopped = true
-            keepsWhenStopped = keeping && flushesForResume()
-            closed = true
+            if settled { return nil }
+            defer {
+                closed = true
+                settled = true
+            }
+            return keeping && flushesForResume()
         }
+        guard let keep else { return }
+        if keep { staged.keep() } else { staged.discard() }
     }
 
     /// Whether the partial file can be kept for a resume, after writing out what is
@@ -268,8 +267,7 @@ final class TransferState: @unchecked Sendable {
 
     /// Ends the transfer: deletes the temporary upload file, and the partial download unless
     /// `keepingPartial` and it can be resumed (then it is kept, with what is gathered written
-    /// out); after ``stop(keeping:)``, what the stop decided instead. Later bytes are dropped.
-    /// Safe to call more than once.
+    /// out); later bytes are dropped. Safe to call more than once.
     func close(keepingPartial: Bool = false) {
         let keep: Bool? = lock.withLock {
             if settled { return nil }
@@ -277,7 +275,7 @@ final class TransferState: @unchecked Sendable {
                 closed = true
                 settled = true
             }
-            return stopped ? keepsWhenStopped : keepingPartial && flushesForResume()
+            return keepingPartial && flushesForResume()
         }
         if let staged, let keep {
             if keep { staged.keep() } else { staged.discard() }

@@ -5,8 +5,8 @@ import FoundationNetworking
 import Testing
 @testable import Fetch
 
-/// A download the caller cancels: it writes nothing more at once, and its file is kept or
-/// deleted by the completion (after the task's cancel is on its way), as the cancel decided.
+/// A download the caller cancels: it writes nothing more, and its file is kept or deleted
+/// before `cancel()` returns, so the next download to the same destination can start at once.
 struct TransferStopTests {
     let request = BasicRequest(url: URL(string: "https://example.com/big.bin")!)
 
@@ -25,27 +25,27 @@ struct TransferStopTests {
         return transfer
     }
 
-    @Test func aStoppedDownloadWritesNothingMoreAndIsDeletedWhenItCloses() throws {
+    @Test func aStoppedDownloadIsDeletedAtOnceAndWritesNothingMore() throws {
         // Given a download under way
         let folder = try TemporaryFolder()
         let transfer = try downloading(to: folder.file("big.bin"))
         // When the caller cancels it, and more bytes arrive before the engine's cancel lands
         transfer.stop(keeping: false)
         #expect(transfer.receive(Data(count: 100)) == nil)
-        // Then nothing more is taken, and the file is still there for the completion to settle
+        // Then nothing more is taken, and nothing is left on disk
         #expect(transfer.receivedBytes == 100)
-        #expect(try folder.contents() == ["big.bin.fetchpart", "big.bin.fetchpart.json"])
-        // When the completion closes it, even asking to keep it (as after a lost connection)
-        transfer.close(keepingPartial: true)
-        // Then the cancel's decision holds: nothing is left
         #expect(try folder.contents() == [])
+        // And the next download to the same destination can start at once
+        var urlRequest = URLRequest(url: request.url)
+        let next = try StagedDownload(.file(folder.file("big.bin")), for: request, sending: &urlRequest)
+        next.discard()
     }
 
-    @Test func aDownloadStoppedToBeKeptIsKeptWithWhatItGatheredWhenItCloses() throws {
+    @Test func aDownloadStoppedToBeKeptIsKeptWithWhatItGathered() throws {
         // Given a download under way, its 100 bytes still gathered in memory
         let folder = try TemporaryFolder()
         let transfer = try downloading(to: folder.file("big.bin"))
-        // When the caller cancels it keeping the partial file, and the completion closes it
+        // When the caller cancels it keeping the partial file, and the completion then closes it
         transfer.stop(keeping: true)
         transfer.close(keepingPartial: false)
         // Then the partial file and its record are kept, with the 100 bytes written out
@@ -61,7 +61,7 @@ struct TransferStopTests {
         let transfer = try downloading(to: folder.file("big.bin"))
         // When the caller cancels it just as its completion commits it
         transfer.stop(keeping: false)
-        // Then it fails as cancelled, and once closed nothing is left
+        // Then it fails as cancelled, and nothing is left
         #expect { _ = try transfer.commitDownload() } throws: { ($0 as? FetchError)?.code == .cancelled }
         transfer.close()
         #expect(try folder.contents() == [])
