@@ -49,6 +49,9 @@ enum EndedTransfer {
         /// call (as it cancels), while the transfer drains; `nil` for the ends Fetch
         /// makes itself (body limit, deadline), which complete at the end.
         var atEndLatency: Double?
+        /// Seconds a small GET on the same client took, sent at the same moment as
+        /// `atEndLatency`'s; `nil` for the ends Fetch makes itself.
+        var sameAtEndLatency: Double?
         /// Seconds a small GET on the same client took, started after the other one.
         var sameLatency: Double?
         /// Bytes left in the download's file or partial file after the end (downloads only).
@@ -74,14 +77,19 @@ enum EndedTransfer {
         // Warm the clients up, so libraries and connections are in place.
         for warming in [client, other, third] { _ = warming.small(server.url("/small.txt")) }
         let atEnd = Probe(client: third, url: server.url("/small.txt"))
+        let sameAtEnd = Probe(client: client, url: server.url("/small.txt"))
         var result = Result()
         result.baselineBytes = ProcessStats.residentBytes()
         _ = ProcessStats.resetPeak()
         let start = ContinuousClock.now
-        result.failure = client.end(url, how: end, atEnd: atEnd.start)
+        result.failure = client.end(url, how: end) {
+            atEnd.start()
+            sameAtEnd.start()
+        }
         result.endedAfter = (ContinuousClock.now - start).seconds
         result.otherLatency = other.small(server.url("/small.txt"))
         result.atEndLatency = end.hasRawEquivalent ? atEnd.wait() : nil
+        result.sameAtEndLatency = end.hasRawEquivalent ? sameAtEnd.wait() : nil
         result.sameLatency = client.small(server.url("/small.txt"))
         result.serverSent = sentBytes(tag: tag, log: transferLog)
         result.peakBytes = ProcessStats.peakBytes()

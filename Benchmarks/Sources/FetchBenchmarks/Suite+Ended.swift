@@ -47,7 +47,8 @@ extension Suite {
             + "\(result.serverSent.map { Format.megabytes(Double($0)) } ?? "?"), small request "
             + "\(result.otherLatency.map { Format.number($0 * 1000) } ?? "?") ms (other), "
             + "\(result.sameLatency.map { Format.number($0 * 1000) } ?? "?") ms (same), "
-            + "\(result.atEndLatency.map { Format.number($0 * 1000) } ?? "?") ms (sent at the end)"
+            + "\(result.atEndLatency.map { Format.number($0 * 1000) } ?? "?") ms (sent at the end), "
+            + "\(result.sameAtEndLatency.map { Format.number($0 * 1000) } ?? "?") ms (same, sent at the end)"
     }
 }
 
@@ -57,8 +58,8 @@ extension Report {
         guard !ended.isEmpty else { return [] }
         var lines = [
             "", "Ended transfers (1 GiB, ended early; medians, worst in brackets):", "",
-            "| Case | Client | Peak RSS over baseline | Server sent in all | Call completed after | Small request sent at the end, other client | Small request after the completion, other client | Call + small request, other client | Small request, same client | On disk after | Unexpected |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+            "| Case | Client | Peak RSS over baseline | Server sent in all | Call completed after | Small request sent at the end, other client | Small request sent at the end, same client | Small request after the completion, other client | Call + small request, other client | Small request, same client | On disk after | Unexpected |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         ]
         for measured in ended {
             for side in [Side.fetch, .raw] {
@@ -77,6 +78,7 @@ extension Report {
                         + summary({ $0.serverSent.map(Double.init) }, megabytes) + " | "
                         + summary(\.endedAfter, milliseconds) + " | "
                         + (measured.end.hasRawEquivalent ? summary(\.atEndLatency, milliseconds) : "—") + " | "
+                        + (measured.end.hasRawEquivalent ? summary(\.sameAtEndLatency, milliseconds) : "—") + " | "
                         + summary(\.otherLatency, milliseconds) + " | "
                         + summary({ result in result.otherLatency.map { result.endedAfter + $0 } }, milliseconds)
                         + " | "
