@@ -138,9 +138,9 @@ extension EndingClient {
     }
 }
 
-/// A small GET on a client of its own, sent from a thread of its own the moment `start` is
-/// called: the caller's cancel (which waits for URLSession's work queue
-/// with raw URLSession) goes on at once.
+/// A small GET on `client`, sent from a thread of its own the moment `start` is called, so
+/// that the caller's cancel goes on at once (with raw URLSession, `cancel()` waits for the
+/// work queue).
 final class Probe: Sendable {
     private let client: any EndingClient
     private let url: URL
