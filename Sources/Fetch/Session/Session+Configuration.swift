@@ -47,8 +47,10 @@ extension Session {
         /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that
         /// are removed when a redirect leaves the origin.
         public var sensitiveHeaders: Set<String> = []
-        /// The queue completions are called on; a private concurrent queue when `nil`.
-        /// Never the transport's own queue.
+        /// The queue completions are called on. When `nil`, the session's own queues: a
+        /// private concurrent one, and for a call that ends while no other request is in
+        /// flight a private serial one, which starts its thread sooner (completions may run
+        /// side by side either way). Never the transport's own queue.
         public var completionQueue: DispatchQueue?
         /// The `User-Agent` sent unless a request sets its own.
         public var userAgent: String = "Fetch/\(Session.version)"

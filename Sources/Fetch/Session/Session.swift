@@ -13,8 +13,9 @@ import FoundationNetworking
 /// A `Session` handles what a URLSession user otherwise must (see the README's "Safety on
 /// Linux"): it validates every request before sending it, follows redirects itself without
 /// leaking credentials, enforces an overall deadline, bounds bodies in memory, uses
-/// ephemeral storage, and calls completions on its own queue, never the main one.
-/// Completions are called exactly once, on ``Configuration-swift.struct/completionQueue``.
+/// ephemeral storage, and calls completions on its own queues, never the main one.
+/// Completions are called exactly once, on ``Configuration-swift.struct/completionQueue``
+/// when one is set.
 ///
 /// A session runs at most ``Configuration-swift.struct/maximumConnectionsPerHost`` requests
 /// at once per origin (scheme, host and port), 4 by default, and queues the others in the
@@ -28,6 +29,9 @@ public final class Session: RequestPerforming {
     let urlSession: URLSession
     let delegate: SessionDelegate
     let completionQueue: DispatchQueue
+    /// Where a lone request's completion runs when no completion queue is configured (see
+    /// ``SoloLane``); `nil` with a configured one, which every completion then uses.
+    let soloLane: SoloLane?
     /// Where tasks are made, resumed and cancelled while other requests run. On Linux
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
     /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
@@ -84,6 +88,7 @@ public final class Session: RequestPerforming {
         completionQueue =
             configuration.completionQueue
             ?? DispatchQueue(label: "Fetch.Session.completion", attributes: .concurrent)
+        soloLane = configuration.completionQueue == nil ? SoloLane() : nil
     }
 
     deinit {

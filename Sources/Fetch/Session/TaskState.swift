@@ -63,6 +63,10 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// serial queue of events on it. The transfer's completion then follows its last progress
     /// report on the same queue without waiting for another thread.
     private let queue: DispatchQueue
+    /// Where the completion runs instead when no other task is in flight (see ``SoloLane``):
+    /// the session's lane for a plain call, `nil` for a transfer, a stream, or a session with
+    /// a configured completion queue.
+    private let soloLane: SoloLane?
     /// The session's thread for calls into URLSession tasks (see `Session.control`).
     private let control: ControlThread
     /// Routes tasks' callbacks to their request.
@@ -107,6 +111,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         (control, delegate, queue) = (
             owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue
         )
+        soloLane = transfer == nil && stream == nil ? owner.soloLane : nil
         self.stream = stream
         self.request = request
         self.deadline = deadline
@@ -190,7 +195,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 let metrics = metrics(marks, outcome)
                 let (request, completion) = (self.request, self.completion)
                 let reply = heardReply ?? ended?.response
-                queue.async { completion(Self.result(outcome, reply: reply, request: request, metrics: metrics)) }
+                let deliver: @Sendable () -> Void = {
+                    completion(Self.result(outcome, reply: reply, request: request, metrics: metrics))
+                }
+                if let soloLane, delegate.tasksInFlight.isEmpty, soloLane.async(deliver) { continue }
+                queue.async(execute: deliver)
             case .release(let owner):
                 owner.release(self)
             }

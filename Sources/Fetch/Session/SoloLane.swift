@@ -1,0 +1,41 @@
+import Foundation
+
+/// Where a ``Session`` without a configured completion queue calls the completion of a
+/// request that ends while no other task is in flight: a serial queue of its own, used by
+/// one completion at a time.
+///
+/// The default completion queue is concurrent, and libdispatch runs a concurrent queue on
+/// a pool of as many threads as cores, where a completion can wait for a thread; a serial
+/// queue runs on a pool that starts a thread at once. Measured at one request in flight on
+/// two cores: 0.94x raw URLSession's requests per second with the concurrent queue, 0.98x
+/// with this lane (two runs of 15 rounds). With many requests in flight, serial queues
+/// measured 3 to 7 % slower than the concurrent one, so the lane takes only a lone
+/// completion. It never queues one completion behind another: while it runs one, the next
+/// goes to the concurrent queue, so a completion that waits for another request of the
+/// same session cannot deadlock, and completions still run side by side.
+final class SoloLane: Sendable {
+    private let queue = DispatchQueue(label: "Fetch.Session.completion.solo")
+    /// Whether the lane is running, or about to run, a completion.
+    private let busy = Locked(false)
+
+    /// Marks the lane's queue, so that a test can tell where a completion ran.
+    static let key = DispatchSpecificKey<Bool>()
+
+    init() { queue.setSpecific(key: Self.key, value: true) }
+
+    /// Runs `work` on the lane, unless the lane is busy with another.
+    /// - Returns: whether the lane took `work`.
+    func async(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let taken = busy.withLock { busy in
+            if busy { return false }
+            busy = true
+            return true
+        }
+        guard taken else { return false }
+        queue.async { [busy] in
+            work()
+            busy.withLock { $0 = false }
+        }
+        return true
+    }
+}
