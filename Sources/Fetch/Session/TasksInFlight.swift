@@ -1,7 +1,8 @@
 /// How many tasks URLSession still works on for the sessions that share this count: made
-/// and registered with a ``SessionDelegate``, and not yet reported ended. A task whose call
-/// has ended counts until URLSession reports it ended, so the tail it may still be reading
-/// counts too.
+/// and registered with a ``SessionDelegate``, and neither reported ended nor forgotten (a
+/// task that never started, or a 3xx whose redirect goes on in a new task). A task whose
+/// call has ended counts until URLSession reports it ended, so the tail it may still be
+/// reading counts too.
 ///
 /// Every ``Session`` of the process shares ``process``: when it is zero, URLSession's one
 /// work queue has nothing of Fetch's to do, and a request may be started on the caller's
