@@ -31,6 +31,12 @@ public final class CancellationHandle: Cancellable, @unchecked Sendable {
         if runNow { newAction() }
     }
 
+    /// Drops the action without running it, once the work it would stop has ended: the
+    /// action may hold that work's state, which may hold this handle.
+    func release() {
+        lock.withLock { action = nil }
+    }
+
     /// Runs the action the first time; does nothing afterwards.
     public func cancel() {
         let toRun: (@Sendable () -> Void)? = lock.withLock {

@@ -26,6 +26,10 @@ extension Session {
             completion(stream.settle(result))
         }
         admit(state)
-        return CancellationHandle { state.fail(state.error(.cancelled, "cancelled")) }
+        // Weakly, as in `perform`: a handle kept after the end keeps nothing of the call.
+        return CancellationHandle { [weak state] in
+            guard let state else { return }
+            state.fail(state.error(.cancelled, "cancelled"))
+        }
     }
 }

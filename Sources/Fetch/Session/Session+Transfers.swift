@@ -119,6 +119,10 @@ extension Session {
             }
             let outcome = result.flatMap { response in Result { try settle(response, transfer) } }
             transfer.close(keepingPartial: Self.keepsPartial(after: outcome))
+            // The handle's action holds this call's state, whose completion (this closure)
+            // holds the handle: dropped here, or every finished transfer stayed in memory
+            // with its 256 KiB write buffer, completion included.
+            handle.release()
             transfer.events.async { completion(outcome.mapError { Self.naming($0, request) }) }
         }
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.

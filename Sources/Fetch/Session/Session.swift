@@ -123,7 +123,12 @@ public final class Session: RequestPerforming {
             completion: completion
         )
         admit(state)
-        return CancellationHandle { state.fail(state.error(.cancelled, "cancelled")) }
+        // Weakly: the session holds the state while the call runs, and a handle kept after
+        // the end must not keep the state and its completion in memory.
+        return CancellationHandle { [weak state] in
+            guard let state else { return }
+            state.fail(state.error(.cancelled, "cancelled"))
+        }
     }
 
     /// Makes the state of one request with the session's settings and the request's options.

@@ -190,6 +190,10 @@ public final class StreamSink: @unchecked Sendable {
                 defer { headWaiters = [] }
                 return (headWaiters, head.map { .success($0) } ?? outcome)
             }
+        // The call has ended, so there is nothing left to cancel; and its handle holds the
+        // call's state, whose completion holds this sink: kept, every finished stream stayed
+        // in memory.
+        stopCall.release()
         for waiter in waiters { waiter.resume(with: headResult!) }
         wakeReader()
         scheduleDrain()
