@@ -86,6 +86,9 @@ extension RequestPerforming {
             request: request, scheduler: scheduler, send: { perform(request, completion: $0) },
             report: completion)
         loop.start()
-        return loop
+        // Weakly: the attempt in flight, the wait or a `CallerRetry` holds the loop while it
+        // can still do something, and a handle kept after the end must not keep the loop's
+        // `report`, and with it the caller's completion, in memory.
+        return CancellationHandle { [weak loop] in loop?.cancel() }
     }
 }

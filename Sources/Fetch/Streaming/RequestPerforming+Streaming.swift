@@ -82,6 +82,8 @@ extension RequestPerforming {
         )
         let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
         sink.cancelling(call)
-        return CancellationHandle { sink.cancel() }
+        // Weakly: the call holds the sink until its last callback has run, and a handle kept
+        // after that must not keep the sink, and with it the callbacks, in memory.
+        return CancellationHandle { [weak sink] in sink?.cancel() }
     }
 }

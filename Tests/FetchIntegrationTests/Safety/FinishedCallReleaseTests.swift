@@ -21,26 +21,31 @@ struct FinishedCallReleaseTests {
     }
 
     /// Starts a call with `start`, handing it a completion that holds a canary, and drops the
-    /// call's handle, as a caller that ignores it does; then waits up to 10 s for the
-    /// completion and 10 s more for the canary to be freed. On a thread of its own: making
-    /// a task may wait for URLSession's work queue.
+    /// call's handle, as a caller that ignores it does, or keeps it (`keepingHandle`), as an
+    /// app that may cancel does; then waits up to 10 s for the completion and 10 s more for
+    /// the canary to be freed, and cancels a kept handle, which must do nothing by then. On a
+    /// thread of its own: making a task may wait for URLSession's work queue.
     static func fate(
+        keepingHandle: Bool = false,
         _ start: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> any Cancellable
     ) async -> Fate {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 let freed = DispatchSemaphore(value: 0)
                 let completed = DispatchSemaphore(value: 0)
+                var kept: (any Cancellable)?
                 do {
                     let canary = Canary(freed)
-                    _ = start {
+                    let handle = start {
                         canary.sing()
                         completed.signal()
                     }
+                    if keepingHandle { kept = handle }
                 }
                 var fate = Fate()
                 fate.completed = completed.wait(timeout: .now() + 10) == .success
                 fate.canaryFreed = freed.wait(timeout: .now() + 10) == .success
+                kept?.cancel()
                 continuation.resume(returning: fate)
             }
         }
@@ -66,16 +71,12 @@ struct FinishedCallReleaseTests {
         let folder = try ScratchFolder()
         let session = Session()
         let request = BasicRequest(url: servers.faults.url("/bytes?size=65536"))
-        let kept = LockedBox<DownloadHandle?>(nil)
         // When it finishes
-        let fate = await Self.fate { done in
-            let handle = session.download(request, to: .file(folder.file("kept.bin"))) { _ in done() }
-            kept.withLock { $0 = handle }
-            return handle
+        let fate = await Self.fate(keepingHandle: true) { done in
+            session.download(request, to: .file(folder.file("kept.bin"))) { _ in done() }
         }
-        // Then the canary is freed all the same, and cancelling the finished download does nothing
+        // Then the canary is freed all the same, and cancelling the finished download did nothing
         #expect(fate == Fate(completed: true, canaryFreed: true))
-        kept.withLock { $0?.cancel() }
         #expect(FileManager.default.fileExists(atPath: folder.file("kept.bin").path))
     }
 
@@ -123,15 +124,37 @@ struct FinishedCallReleaseTests {
         // Given a plain call whose handle the caller keeps
         let session = Session()
         let request = BasicRequest(url: servers.faults.url("/status?code=204"))
-        let kept = LockedBox<(any Cancellable)?>(nil)
         // When it finishes
-        let fate = await Self.fate { done in
-            let handle = session.perform(request) { _ in done() }
-            kept.withLock { $0 = handle }
-            return handle
+        let fate = await Self.fate(keepingHandle: true) { done in
+            session.perform(request) { _ in done() }
         }
         // Then the canary is freed all the same: the handle does not hold the call's state
         #expect(fate == Fate(completed: true, canaryFreed: true))
-        kept.withLock { $0?.cancel() }
+    }
+
+    @Test func aFinishedStreamWhoseHandleIsKeptLetsGoOfItsCallbacks() async throws {
+        let servers = try LoopbackServers.require()
+        // Given a streamed call whose handle the caller keeps
+        let session = Session()
+        let request = BasicRequest(url: servers.faults.url("/bytes?size=65536"))
+        // When it finishes
+        let fate = await Self.fate(keepingHandle: true) { done in
+            session.stream(request, onChunk: { _ in }) { _ in done() }
+        }
+        // Then the canary is freed all the same: the handle does not hold the stream's sink
+        #expect(fate == Fate(completed: true, canaryFreed: true))
+    }
+
+    @Test func aFinishedRetriedCallWhoseHandleIsKeptLetsGoOfItsCompletion() async throws {
+        let servers = try LoopbackServers.require()
+        // Given a session that retries, and a call whose handle the caller keeps
+        let api = Session().retrying(.exponential(maxAttempts: 2))
+        let request = BasicRequest(url: servers.faults.url("/status?code=204"))
+        // When it finishes
+        let fate = await Self.fate(keepingHandle: true) { done in
+            api.perform(request) { _ in done() }
+        }
+        // Then the canary is freed: the retry loop behind the handle is gone
+        #expect(fate == Fate(completed: true, canaryFreed: true))
     }
 }

@@ -81,6 +81,39 @@ import FetchTesting
         #expect(spy.calls.count == 1)
     }
 
+    @Test func aHandleKeptAfterTheEndDoesNotKeepTheCompletion() {
+        // Given a call retried once and answered, whose handle the caller keeps
+        let spy = SpyPerformer([.status(503), .status(200)])
+        let retrying = spy.retrying(policy, scheduler: ImmediateScheduler())
+
+        // When it has completed
+        let (handle, canary) = callHoldingACanary { done in
+            retrying.perform(get("http://x")) { _ in done() }
+        }
+
+        // Then its completion, and what the completion holds, are freed; cancelling does nothing
+        #expect(spy.calls.count == 2)
+        #expect(canary.isFreed)
+        handle.cancel()
+        #expect(spy.calls.count == 2)
+    }
+
+    @Test func aDroppedHandleStillLetsTheWaitRunAndComplete() {
+        // Given a call waiting to be retried, whose handle the caller dropped
+        let spy = SpyPerformer([.status(503), .status(200)])
+        let scheduler = ManualScheduler()
+        let recorder = Recorder<Result<Response, any Error>>()
+        _ = spy.retrying(policy, scheduler: scheduler).perform(get("http://x")) { recorder.record($0) }
+        #expect(recorder.count == 0)
+
+        // When the wait passes
+        scheduler.runAll()
+
+        // Then the retry went out and the caller got its answer
+        #expect(spy.calls.count == 2)
+        #expect(outcome(recorder.single) == "200")
+    }
+
     @Test func cancellingDuringAnAttemptCancelsItAndStops() {
         // Given a retry in flight (the first attempt got 503, the second is held)
         let spy = SpyPerformer([.status(503), .hold])
