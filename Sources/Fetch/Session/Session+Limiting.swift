@@ -59,11 +59,11 @@ extension Session {
         cancelAllCount.withLock { $0 += 1 }
         // Queued requests end at once, without ever starting a task.
         for state in limiter.withLock({ $0.waiting }) {
-            state.fail(state.error(.cancelled, "cancelled"))
+            state.cancel()
         }
         control.async { [delegate] in
             for state in delegate.allStates {
-                state.fail(state.error(.cancelled, "cancelled"), from: .control)
+                state.cancel(from: .control)
             }
         }
     }

@@ -26,10 +26,6 @@ extension Session {
             completion(stream.settle(result))
         }
         admit(state)
-        // Weakly, as in `perform`: a handle kept after the end keeps nothing of the call.
-        return CancellationHandle { [weak state] in
-            guard let state else { return }
-            state.fail(state.error(.cancelled, "cancelled"))
-        }
+        return state.cancellingHandle
     }
 }

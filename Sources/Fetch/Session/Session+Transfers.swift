@@ -131,7 +131,7 @@ extension Session {
         handle.setAction {
             // The file is settled before the call fails, so the caller finds it kept or gone.
             transfer.stop(keeping: keepSwitch?.keepsPartial ?? false)
-            state.fail(state.error(.cancelled, "cancelled"))
+            state.cancel()
         }
     }
 

@@ -123,12 +123,7 @@ public final class Session: RequestPerforming {
             completion: completion
         )
         admit(state)
-        // Weakly: the session holds the state while the call runs, and a handle kept after
-        // the end must not keep the state and its completion in memory.
-        return CancellationHandle { [weak state] in
-            guard let state else { return }
-            state.fail(state.error(.cancelled, "cancelled"))
-        }
+        return state.cancellingHandle
     }
 
     /// Makes the state of one request with the session's settings and the request's options.

@@ -135,6 +135,18 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         handle(.failed(error), caller)
     }
 
+    /// Fails the request as cancelled unless it has finished, and stops its task.
+    func cancel(from caller: Caller = .elsewhere) {
+        fail(error(.cancelled, "cancelled"), from: caller)
+    }
+
+    /// A handle that cancels the request. It holds this state weakly: the session holds it
+    /// while the call runs, and a handle kept after the end must keep nothing of the call
+    /// (its completion, and what that holds) in memory.
+    var cancellingHandle: CancellationHandle {
+        CancellationHandle { [weak self] in self?.cancel() }
+    }
+
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
         let what = transfer == nil ? "response" : "transfer"
