@@ -25,23 +25,15 @@ struct LogFormatter {
             level = .error
             let fetchError = error as? FetchError
             let failure = describe(error)
-            if let response = fetchError?.response {
+            if let last = attempts.last, let replaced = last.replaced {
+                lines = describe(replaced, replacedBy: failure, sent: last.sent, of: request, duration: duration)
+            } else if let response = fetchError?.response {
                 lines = describe(response, of: request, outcome: failure, duration: duration)
-            } else if let last = attempts.last, case .success(let response)? = last.result {
-                // An error handler below replaced the error of a response that came.
-                lines = describe(
-                    response, of: request, outcome: "\(response.status), replaced by \(failure)",
-                    duration: duration)
             } else if let last = attempts.last {
-                let came =
-                    last.result.map { result -> String in
-                        if case .failure(let original) = result { return describe(original) + ", replaced by " }
-                        return ""
-                    } ?? ""
                 lines = [
                     summary(
                         method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
-                        outcome: came + failure, duration: duration)
+                        outcome: failure, duration: duration)
                 ]
             } else {
                 lines = [
@@ -52,6 +44,30 @@ struct LogFormatter {
             }
         }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The lines for a call whose outcome, `replaced`, an error handler below replaced with
+    /// the error written as `failure`: what came (its response, as the options ask), then
+    /// what was delivered.
+    private func describe(
+        _ replaced: Result<Response, any Error>, replacedBy failure: String, sent: URLRequest,
+        of request: any Request, duration: Duration?
+    ) -> [String] {
+        switch replaced {
+        case .success(let response):
+            return describe(
+                response, of: request, outcome: "\(response.status), replaced by \(failure)", duration: duration)
+        case .failure(let original):
+            let outcome = describe(original) + ", replaced by " + failure
+            if let response = (original as? FetchError)?.response {
+                return describe(response, of: request, outcome: outcome, duration: duration)
+            }
+            return [
+                summary(
+                    method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
+                    outcome: outcome, duration: duration)
+            ]
+        }
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
