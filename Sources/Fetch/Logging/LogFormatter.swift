@@ -17,6 +17,9 @@ struct LogFormatter {
     ) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
+        if let event = streamEvent(for: request, result: result, duration: duration, sent: attempts.last?.sent) {
+            return event
+        }
         switch result {
         case .success(let response):
             level = .info
@@ -43,6 +46,26 @@ struct LogFormatter {
                 ]
             }
         }
+        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The entry for a streamed call whose reader got the head: that head, then how the
+    /// stream ended and how many bytes it carried; `nil` for any other call.
+    private func streamEvent(
+        for request: any Request, result: Result<Response, any Error>, duration: Duration?, sent: URLRequest?
+    ) -> LogEvent? {
+        guard let tally = request.options.stream?.tally,
+            let (head, outcome) = tally.outcome(of: result, describe: describe(_:))
+        else { return nil }
+        var response = head
+        var level = LogEvent.Level.error
+        if case .success(let final) = result {
+            response.urlRequest = final.urlRequest
+            level = .info
+        } else if let sent {
+            response.urlRequest = sent
+        }
+        let lines = describe(response, of: request, outcome: outcome, duration: duration)
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 

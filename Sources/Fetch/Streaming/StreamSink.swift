@@ -48,6 +48,9 @@ public final class StreamSink: @unchecked Sendable {
     private var headDelivered = false
     private var queue: DispatchQueue?
     private let stopCall = CancellationHandle()
+    /// Body bytes the sink took from the performer, and those handed to the reader.
+    private var receivedBytes = 0
+    private var readBytes = 0
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -111,8 +114,10 @@ public final class StreamSink: @unchecked Sendable {
         guard !data.isEmpty else { return }
         let waiter: CheckedContinuation<Data?, any Error>? = lock.withLock {
             guard !closed, deliversBody, end == nil else { return nil }
+            receivedBytes += data.count
             if let waiter = chunkWaiter {
                 chunkWaiter = nil
+                readBytes += data.count
                 return waiter
             }
             chunks.append(data)
@@ -177,6 +182,7 @@ public final class StreamSink: @unchecked Sendable {
                         head = bodiless
                         deliversBody = true
                         if !closed, !response.body.isEmpty {
+                            receivedBytes += response.body.count
                             chunks.append(response.body)
                             unread += response.body.count
                         }
@@ -273,6 +279,15 @@ public final class StreamSink: @unchecked Sendable {
         }
     }
 
+    /// Where the stream stands, for the log line of its call.
+    var tally: StreamTally {
+        lock.withLock {
+            StreamTally(
+                head: head, received: receivedBytes, read: readBytes, stoppedByReader: closed,
+                acceptsAnyStatus: acceptsAnyStatus)
+        }
+    }
+
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { lock.withLock { endTaken || closed } }
 
@@ -289,6 +304,7 @@ public final class StreamSink: @unchecked Sendable {
             firstChunk = 0
         }
         unread -= chunk.count
+        readBytes += chunk.count
         updatePressure()
         return chunk
     }
