@@ -55,6 +55,9 @@ public final class StreamSink: @unchecked Sendable {
     private var headDelivered = false
     private var queue: DispatchQueue?
     private let stopCall = CancellationHandle()
+    /// Body bytes the sink took from the performer, and those handed to the reader.
+    private var receivedBytes = 0
+    private var readBytes = 0
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -121,9 +124,13 @@ public final class StreamSink: @unchecked Sendable {
             guard !closed, deliversBody, end == nil else { return .ignored }
             if let waiter = chunkWaiter {
                 chunkWaiter = nil
+                receivedBytes += data.count
+                readBytes += data.count
                 return .handed(waiter)
             }
-            switch buffer.append(data) {
+            let arrival = buffer.append(data)
+            if arrival != .overflow { receivedBytes += data.count }
+            switch arrival {
             case .kept:
                 return .kept
             case .write(let bytes, let offset):
@@ -193,7 +200,10 @@ public final class StreamSink: @unchecked Sendable {
                         head = bodiless
                         deliversBody = true
                         // Held in memory already: whatever its size, it stays there.
-                        if !closed, !response.body.isEmpty { _ = buffer.append(response.body) }
+                        if !closed, !response.body.isEmpty {
+                            receivedBytes += response.body.count
+                            _ = buffer.append(response.body)
+                        }
                         outcome = .success(bodiless)
                     } else {
                         outcome = .failure(FetchError.httpStatus(response))
@@ -286,6 +296,15 @@ public final class StreamSink: @unchecked Sendable {
         }
     }
 
+    /// Where the stream stands, for the log line of its call.
+    var tally: StreamTally {
+        lock.withLock {
+            StreamTally(
+                head: head, received: receivedBytes, read: readBytes, stoppedByReader: closed,
+                acceptsAnyStatus: acceptsAnyStatus)
+        }
+    }
+
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { lock.withLock { endTaken || closed } }
 
@@ -297,6 +316,7 @@ public final class StreamSink: @unchecked Sendable {
         case .none:
             return (nil, false)
         case .chunk(let chunk):
+            readBytes += chunk.count
             return (chunk, false)
         case .read(let offset, let count, let thenEmpty):
             guard let spill else {
@@ -308,6 +328,7 @@ public final class StreamSink: @unchecked Sendable {
             do {
                 let chunk = try spill.read(at: offset, count: count)
                 if thenEmpty { spill.empty() }
+                readBytes += chunk.count
                 return (chunk, false)
             } catch {
                 _ = buffer.removeAll()
