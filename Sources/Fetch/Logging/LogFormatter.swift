@@ -137,13 +137,15 @@ struct LogFormatter {
             lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
         }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            lines.append("> " + body.preview(limit: configuration.bodyLimit))
+            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
+            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.responseHeaders) {
             lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
         }
         if options.contains(.responseBody), !response.body.isEmpty {
-            lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
+            let shown = redaction.body(response.body, contentType: response.headers.first("Content-Type"))
+            lines.append("< " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }
