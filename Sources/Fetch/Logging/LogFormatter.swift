@@ -7,6 +7,8 @@ import FoundationNetworking
 struct LogFormatter {
     let configuration: LogConfiguration
     let options: LogOptions
+    /// The kind of the call logged: where its response body went.
+    var kind = CallKind.Name.plain
 
     private var redaction: Redaction { configuration.redaction }
 
@@ -103,8 +105,18 @@ struct LogFormatter {
         if options.contains(.responseHeaders) {
             lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
         }
-        if options.contains(.responseBody), !response.body.isEmpty {
-            lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
+        if options.contains(.responseBody) {
+            switch kind {
+            case .plain, .upload:
+                if !response.body.isEmpty { lines.append("< " + response.body.preview(limit: configuration.bodyLimit)) }
+            case .download:
+                // Unless a layer answered with the body in memory, it went to a file.
+                let body = response.body
+                lines.append(
+                    body.isEmpty ? "< (body written to a file)" : "< " + body.preview(limit: configuration.bodyLimit))
+            case .stream:
+                lines.append("< (body streamed to the reader)")
+            }
         }
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }
