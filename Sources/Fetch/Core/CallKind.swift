@@ -5,7 +5,7 @@
 /// from ``RequestOptions/kind``: `perform` (and everything built on it) makes a plain call,
 /// ``RequestPerforming/download(_:to:progress:completion:)`` a download,
 /// ``RequestPerforming/upload(_:progress:completion:)`` an upload and
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:onResponse:onChunk:completion:)``
+/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:onResponse:onChunk:completion:)``
 /// a stream. A layer that treats kinds differently decides with one exhaustive `switch`,
 /// so a new kind does not compile until every layer says what it does with it:
 ///

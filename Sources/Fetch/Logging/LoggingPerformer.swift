@@ -34,7 +34,7 @@ public struct LoggingPerformer: RequestPerforming {
         let options = request.options.logOptions ?? configuration.options
         guard !options.isEmpty else { return base.perform(request, completion: completion) }
         let started = options.contains(.time) ? configuration.clock() : nil
-        let formatter = LogFormatter(configuration: configuration, options: options, kind: request.options.kind.name)
+        let formatter = LogFormatter(configuration: configuration, options: options)
         var onEarlierAttempt: (@Sendable (AttemptLog.Attempt, Int) -> Void)?
         if options.contains(.attempts) {
             onEarlierAttempt = { [configuration] attempt, number in
