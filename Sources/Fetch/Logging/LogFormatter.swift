@@ -142,20 +142,23 @@ struct LogFormatter {
             lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
         }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            lines.append("> " + body.preview(limit: configuration.bodyLimit))
+            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
+            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.responseHeaders) {
             lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
         }
         if options.contains(.responseBody) {
+            let body = response.body
+            let shown = { redaction.body(body, contentType: response.headers.first("Content-Type")) }
             switch request.options.kind {
             case .plain, .upload:
-                if !response.body.isEmpty { lines.append("< " + response.body.preview(limit: configuration.bodyLimit)) }
+                if !body.isEmpty { lines.append("< " + shown().preview(limit: configuration.bodyLimit)) }
             case .download:
                 // Unless a layer answered with the body in memory, it went to a file.
-                let body = response.body
                 lines.append(
-                    body.isEmpty ? "< (body written to a file)" : "< " + body.preview(limit: configuration.bodyLimit))
+                    body.isEmpty ? "< (body written to a file)" : "< " + shown().preview(limit: configuration.bodyLimit)
+                )
             case .stream:
                 lines.append("< (body streamed to the reader)")
             }
