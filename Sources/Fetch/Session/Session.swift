@@ -73,6 +73,8 @@ public final class Session: RequestPerforming {
         settings.httpCookieStorage = configuration.cookieStorage
         settings.httpShouldSetCookies = configuration.cookieStorage != nil
         settings.httpCookieAcceptPolicy = configuration.cookieStorage == nil ? .never : .always
+        // No credential is ever sent on URLSession's own: a 401 is the caller's response.
+        settings.urlCredentialStorage = nil
         let perOrigin = OriginLimiter<TaskState>(limit: configuration.maximumConnectionsPerHost)
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
