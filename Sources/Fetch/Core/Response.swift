@@ -27,9 +27,13 @@ public struct Response: Sendable {
     public var body: Data
     /// The URL the response finally came from, after any redirects.
     public var url: URL?
-    /// The file the performer wrote the body to, for a call that asked for a download
-    /// (``RequestOptions/transfer``); the body is then empty. `nil` otherwise.
+    /// The file the performer wrote the body to, for a download (``CallKind/download(_:)``);
+    /// the body is then empty. `nil` otherwise.
     public var fileURL: URL?
+    /// Whether the body went to a stream's reader as it arrived (``CallKind/stream(_:)``):
+    /// the head of a stream and the response it ends with have an empty ``body`` although
+    /// the server sent one. `false` otherwise.
+    public var isStreamed = false
     /// How the call went: timings, redirects, bytes, and what layers did (retries,
     /// refreshes, cache, sharing). Empty for a response made by hand.
     public var metrics: ResponseMetrics
@@ -91,10 +95,13 @@ public struct Response: Sendable {
         return nil
     }
 
-    /// The first bytes of the body as text, for error messages and logs.
-    /// - Parameter limit: how many bytes at most.
-    public func bodyPreview(limit: Int = 200) -> String {
-        body.preview(limit: limit)
+    /// The first bytes of the body as text, for error messages and logs, with the values of
+    /// secret form fields and JSON keys hidden (``Redaction/body(_:contentType:)``).
+    /// - Parameters:
+    ///   - limit: how many bytes at most.
+    ///   - redaction: what to hide; ``Redaction/default`` by default.
+    public func bodyPreview(limit: Int = 200, redaction: Redaction = .default) -> String {
+        redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }
 }
 
