@@ -253,6 +253,13 @@ func loggingBlock() {
     use(printed, forwarded)
 }
 
+func redactionBlock() {
+    var redaction = Redaction.default.adding(bodyFields: ["iban"])
+    redaction.secretWords.remove("key")                 // "key" fields are shown again
+    let quiet = Session().logging(LogConfiguration(options: .all, redaction: redaction) { print($0) })
+    use(quiet)
+}
+
 // Activity
 func activityBlock() {
     let activity = ActivityCounter { busy in DispatchQueue.main.async { spinner.isHidden = !busy } }

@@ -91,10 +91,13 @@ public struct Response: Sendable {
         return nil
     }
 
-    /// The first bytes of the body as text, for error messages and logs.
-    /// - Parameter limit: how many bytes at most.
-    public func bodyPreview(limit: Int = 200) -> String {
-        body.preview(limit: limit)
+    /// The first bytes of the body as text, for error messages and logs, with the values of
+    /// secret form fields and JSON keys hidden (``Redaction/body(_:contentType:)``).
+    /// - Parameters:
+    ///   - limit: how many bytes at most.
+    ///   - redaction: what to hide; ``Redaction/default`` by default.
+    public func bodyPreview(limit: Int = 200, redaction: Redaction = .default) -> String {
+        redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }
 }
 

@@ -80,7 +80,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
             return (.success(response), nil)
         case .replace(let newError):
             // The logging layer above names what came, not only what replaced it.
-            request.attemptLog?.received(result)
+            request.attemptLog?.replaced(result)
             return (.failure(newError), newError)
         case .pass: return (result, error)
         }

@@ -11,13 +11,16 @@ import FoundationNetworking
 /// request built at the bottom records itself (`LayeredRequest.adjust`); layers that do
 /// not deliver an attempt's result as it came record it: retry and refresh before sending
 /// again, a post-request hook before sending another request, an error handler before
-/// replacing the error. A request built again before its attempt has a result (a spy
+/// replacing the error. An error handler that replaces what came also records what it
+/// replaced (``replaced(_:)``), so the log says "replaced by" only then. A request built again before its attempt has a result (a spy
 /// matching on it, say) counts as the same attempt.
 final class AttemptLog: @unchecked Sendable {
     /// One attempt.
     struct Attempt {
         var sent: URLRequest
         var result: Result<Response, any Error>?
+        /// What an error handler replaced with another error, when one did.
+        var replaced: Result<Response, any Error>?
     }
 
     // `lock` guards `attempts`; `onEarlierAttempt` is immutable.
@@ -55,6 +58,15 @@ final class AttemptLog: @unchecked Sendable {
         lock.withLock {
             guard !attempts.isEmpty, attempts[attempts.count - 1].result == nil else { return }
             attempts[attempts.count - 1].result = result
+        }
+    }
+
+    /// An error handler replaced `result`, what reached it, with another error.
+    func replaced(_ result: Result<Response, any Error>) {
+        received(result)
+        lock.withLock {
+            guard !attempts.isEmpty else { return }
+            attempts[attempts.count - 1].replaced = result
         }
     }
 }

@@ -17,6 +17,9 @@ struct LogFormatter {
     ) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
+        if let event = streamEvent(for: request, result: result, duration: duration, sent: attempts.last?.sent) {
+            return event
+        }
         switch result {
         case .success(let response):
             level = .info
@@ -25,23 +28,15 @@ struct LogFormatter {
             level = .error
             let fetchError = error as? FetchError
             let failure = describe(error)
-            if let response = fetchError?.response {
+            if let last = attempts.last, let replaced = last.replaced {
+                lines = describe(replaced, replacedBy: failure, sent: last.sent, of: request, duration: duration)
+            } else if let response = fetchError?.response {
                 lines = describe(response, of: request, outcome: failure, duration: duration)
-            } else if let last = attempts.last, case .success(let response)? = last.result {
-                // An error handler below replaced the error of a response that came.
-                lines = describe(
-                    response, of: request, outcome: "\(response.status), replaced by \(failure)",
-                    duration: duration)
             } else if let last = attempts.last {
-                let came =
-                    last.result.map { result -> String in
-                        if case .failure(let original) = result { return describe(original) + ", replaced by " }
-                        return ""
-                    } ?? ""
                 lines = [
                     summary(
                         method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
-                        outcome: came + failure, duration: duration)
+                        outcome: failure, duration: duration)
                 ]
             } else {
                 lines = [
@@ -52,6 +47,50 @@ struct LogFormatter {
             }
         }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The entry for a streamed call whose reader got the head: that head, then how the
+    /// stream ended and how many bytes it carried; `nil` for any other call.
+    private func streamEvent(
+        for request: any Request, result: Result<Response, any Error>, duration: Duration?, sent: URLRequest?
+    ) -> LogEvent? {
+        guard let tally = request.options.stream?.tally,
+            let (head, outcome) = tally.outcome(of: result, describe: describe(_:))
+        else { return nil }
+        var response = head
+        var level = LogEvent.Level.error
+        if case .success(let final) = result {
+            response.urlRequest = final.urlRequest
+            level = .info
+        } else if let sent {
+            response.urlRequest = sent
+        }
+        let lines = describe(response, of: request, outcome: outcome, duration: duration)
+        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+    }
+
+    /// The lines for a call whose outcome, `replaced`, an error handler below replaced with
+    /// the error written as `failure`: what came (its response, as the options ask), then
+    /// what was delivered.
+    private func describe(
+        _ replaced: Result<Response, any Error>, replacedBy failure: String, sent: URLRequest,
+        of request: any Request, duration: Duration?
+    ) -> [String] {
+        switch replaced {
+        case .success(let response):
+            return describe(
+                response, of: request, outcome: "\(response.status), replaced by \(failure)", duration: duration)
+        case .failure(let original):
+            let outcome = describe(original) + ", replaced by " + failure
+            if let response = (original as? FetchError)?.response {
+                return describe(response, of: request, outcome: outcome, duration: duration)
+            }
+            return [
+                summary(
+                    method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
+                    outcome: outcome, duration: duration)
+            ]
+        }
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
@@ -98,13 +137,15 @@ struct LogFormatter {
             lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
         }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            lines.append("> " + body.preview(limit: configuration.bodyLimit))
+            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
+            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.responseHeaders) {
             lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
         }
         if options.contains(.responseBody), !response.body.isEmpty {
-            lines.append("< " + response.body.preview(limit: configuration.bodyLimit))
+            let shown = redaction.body(response.body, contentType: response.headers.first("Content-Type"))
+            lines.append("< " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }

@@ -6,7 +6,8 @@ import FoundationNetworking
 extension URLRequest {
     /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
     ///
-    /// Headers are sorted by name. A text body is included; a body that is not UTF-8
+    /// Headers are sorted by name. A text body is included, with secret form fields and JSON
+    /// keys hidden (``Redaction/body(_:contentType:)``); a body that is not UTF-8
     /// text is left out and named in a comment. A relative URL (one a `BaseURL` enhancer
     /// would complete) is said so in a first comment line, since curl cannot send it.
     /// - Parameter redaction: what to hide; the default headers by default.
@@ -30,7 +31,8 @@ extension URLRequest {
             lines.append("-H " + shellQuoted("\(name): \(redaction.value(value, ofHeader: name))"))
         }
         if let body = httpBody, !body.isEmpty {
-            if let text = String(data: body, encoding: .utf8) {
+            let shown = redaction.body(body, contentType: value(forHTTPHeaderField: "Content-Type"))
+            if let text = String(data: shown, encoding: .utf8) {
                 lines.append("--data-binary " + shellQuoted(text))
             } else {
                 lines.append("# a body of \(body.count) bytes that are not UTF-8 text is left out")

@@ -7,7 +7,9 @@
 /// succeeded and fails afterwards is resent without another run. When the work fails,
 /// every waiting call fails with a ``FetchError/Code-swift.enum/layer`` error that names
 /// the handler and the call, with the work's own error as its `underlying` error (find it
-/// with `error.thrown(as:)`). A resent call that fails again is delivered
+/// with `error.thrown(as:)`) and the response that called for the work (the 401) as its
+/// ``FetchError/response``, so a ``StatusErrorHandler`` for that status above this layer
+/// handles it. A resent call that fails again is delivered
 /// as it is: nothing loops. Cancelling a waiting call completes it with
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
 public struct ResumingPerformer: RequestPerforming {
@@ -47,7 +49,7 @@ public struct ResumingPerformer: RequestPerforming {
         call.request.attemptLog?.received(result)
         flight.join(after: seen, start: handler.run) { outcome in
             switch outcome {
-            case .failure(let error): call.finish(.failure(refreshFailed(error, for: call.request)))
+            case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
                 call.run { base.perform(call.request) { call.finish($0.recordingMetrics { $0.refreshes += 1 }) } }
             }
@@ -58,11 +60,20 @@ public struct ResumingPerformer: RequestPerforming {
 extension ResumingPerformer {
     /// The error a waiting call gets when the work failed: a ``FetchError/Code-swift.enum/layer``
     /// error naming the handler and the call it was for, carrying the work's own error
-    /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`.
-    private func refreshFailed(_ error: any Error, for request: any Request) -> FetchError {
-        FetchError(
+    /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`, and
+    /// the response that called for the work (`result`'s, delivered or carried by its error)
+    /// as `response`, so that its status is the error's ``FetchError/status``.
+    private func refreshFailed(
+        _ error: any Error, after result: Result<Response, any Error>, for request: any Request
+    ) -> FetchError {
+        let response: Response?
+        switch result {
+        case .success(let delivered): response = delivered
+        case .failure(let failure): response = (failure as? FetchError)?.response
+        }
+        return FetchError(
             .layer, reason: "\(handler.name) failed, so the call was not resent: \(error)",
-            method: request.method, url: request.url, underlying: error, layer: handler.name)
+            method: request.method, url: request.url, response: response, underlying: error, layer: handler.name)
     }
 }
 

@@ -7,10 +7,10 @@ extension Session {
     /// Performs a streamed call (``RequestOptions/stream``): the body goes to the call's
     /// ``StreamSink`` as it arrives rather than into memory, so no body limit applies.
     ///
-    /// While the sink holds more unread bytes than its buffer size, the session's delegate
-    /// queue makes URLSession wait before each callback (see ``DeliveryQueue/hold(_:)``),
-    /// which stops libcurl reading. A stream has no overall deadline unless the request
-    /// sets ``RequestOptions/deadline``; the idle timeout applies.
+    /// The body is read as fast as it comes, whatever the reader does: the sink keeps what
+    /// the reader has not taken (in memory, then in a temporary file) and never makes
+    /// URLSession wait, since its work queue is every session's. A stream has no overall
+    /// deadline unless the request sets ``RequestOptions/deadline``; the idle timeout applies.
     func performStream(
         _ request: any Request, options: RequestOptions, sink: StreamSink,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -18,8 +18,7 @@ extension Session {
         guard let urlRequest = prepare(request, options: options, failing: completion) else {
             return CancellationHandle()
         }
-        let stream = StreamState(
-            sink: sink, queue: completionQueue, pressure: urlSession.delegateQueue as? DeliveryQueue)
+        let stream = StreamState(sink: sink, queue: completionQueue)
         let state = taskState(
             for: request, urlRequest, options: options, deadline: options.deadline, stream: stream
         ) { result in

@@ -25,11 +25,10 @@ final class StreamState: @unchecked Sendable {
     /// kept for the error.
     static let errorBodyLimit = 64 * 1024
 
-    init(sink: StreamSink, queue: DispatchQueue, pressure: DeliveryQueue?) {
+    init(sink: StreamSink, queue: DispatchQueue) {
         self.sink = sink
         events = DispatchQueue(label: "Fetch.Session.stream", target: queue)
         sink.deliver(on: queue)
-        if let pressure { sink.onPressure { pressure.hold(from: $0, to: $1) } }
     }
 
     /// Takes the head of a response that `state` received: opens the sink with it.

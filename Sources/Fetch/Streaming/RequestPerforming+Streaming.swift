@@ -19,17 +19,22 @@ extension RequestPerforming {
     ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
     ///     other than 2xx throws ``FetchError/Code-swift.enum/httpStatus``, whose `response`
     ///     holds the status, the headers and the first bytes of the body.
-    ///   - bufferSize: how many bytes the stream holds that the loop has not read before
-    ///     the performer stops reading (``StreamSink/defaultBufferSize``, 2 MiB, by default).
+    ///   - bufferSize: how many bytes the loop has not read the stream holds in memory before
+    ///     it keeps the rest in a temporary file (``StreamSink/defaultBufferSize``, 2 MiB, by
+    ///     default).
+    ///   - spillLimit: how many more bytes that file keeps (``StreamSink/defaultSpillLimit``,
+    ///     256 MiB, by default; 0 for no file); a loop that falls further behind reads what
+    ///     was kept, then throws ``FetchError/Code-swift.enum/bodyTooLarge``.
     ///   - maximumLineLength: the longest line (or, for ``ResponseStream/events``, the
     ///     most data of one event) held before its end; 1 MiB by default.
     /// - Returns: the stream, with its ``ResponseStream/response``.
     /// - Throws: a ``FetchError`` (or a layer's error) when no response head could be had.
     public func stream(
         _ request: any Request, acceptingAnyStatus: Bool = false, bufferSize: Int = StreamSink.defaultBufferSize,
-        maximumLineLength: Int = EventStreamParser.defaultLimit
+        spillLimit: Int = StreamSink.defaultSpillLimit, maximumLineLength: Int = EventStreamParser.defaultLimit
     ) async throws -> ResponseStream {
-        let sink = StreamSink(bufferSize: bufferSize, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
+        let sink = StreamSink(
+            bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
         if Task.isCancelled { throw FetchError.cancelled(request) }
         let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
         sink.cancelling(call)
@@ -51,13 +56,17 @@ extension RequestPerforming {
     /// Callbacks run one at a time, in order: `onResponse` with the head, `onChunk` with
     /// each piece, then `completion` with the response (its body empty) or the error that
     /// ended the stream, after the pieces that arrived before it. Over a spy they all run
-    /// before this returns; with ``Session`` they run on its completion queue. While
-    /// `onChunk` is behind by more than `bufferSize` bytes, the performer stops reading.
+    /// before this returns; with ``Session`` they run on its completion queue. The body is
+    /// read on whatever `onChunk` does: what it has not taken is kept in memory up to
+    /// `bufferSize` bytes, then in a temporary file up to `spillLimit` bytes; past that the
+    /// call is stopped, and `completion` gets ``FetchError/Code-swift.enum/bodyTooLarge``
+    /// after the pieces kept.
     /// - Parameters:
     ///   - request: what to send.
     ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
     ///     other than 2xx completes with ``FetchError/Code-swift.enum/httpStatus`` and no chunk.
-    ///   - bufferSize: how many bytes may wait for `onChunk` before the performer stops reading.
+    ///   - bufferSize: how many bytes waiting for `onChunk` are held in memory (2 MiB by default).
+    ///   - spillLimit: how many more are kept in a temporary file (256 MiB by default; 0 for no file).
     ///   - onResponse: called with the head before the first chunk.
     ///   - onChunk: called with each piece of the body.
     ///   - completion: called once, last.
@@ -65,12 +74,12 @@ extension RequestPerforming {
     @discardableResult
     public func stream(
         _ request: any Request, acceptingAnyStatus: Bool = false, bufferSize: Int = StreamSink.defaultBufferSize,
-        onResponse: (@Sendable (Response) -> Void)? = nil,
+        spillLimit: Int = StreamSink.defaultSpillLimit, onResponse: (@Sendable (Response) -> Void)? = nil,
         onChunk: @escaping @Sendable (Data) -> Void,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let sink = StreamSink(
-            bufferSize: bufferSize, acceptsAnyStatus: acceptingAnyStatus,
+            bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus,
             reader: .push(
                 head: onResponse, chunk: onChunk,
                 completion: { result in

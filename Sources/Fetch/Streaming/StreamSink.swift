@@ -3,8 +3,8 @@ import Foundation
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:maximumLineLength:)`` and
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:onResponse:onChunk:completion:)``
+/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:maximumLineLength:)`` and
+/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:onResponse:onChunk:completion:)``
 /// put one in the request's ``RequestOptions/stream`` and call `perform` like any call, so
 /// every layer applies. A performer that streams calls ``open(_:)`` with the head of each
 /// response, then ``receive(_:)`` with each piece of the body, and completes the call with
@@ -15,39 +15,49 @@ import Foundation
 /// retry and refresh layers deliver a later failure as it is rather than sending the
 /// request again.
 ///
-/// The sink holds at most about ``bufferSize`` bytes that the reader has not taken; past
-/// that it asks the performer to stop reading (``Session`` does), and it never drops bytes.
+/// The sink never makes the performer wait for the reader: what the reader has not taken
+/// stays in memory up to ``bufferSize`` bytes, then goes to a temporary file (in the
+/// temporary directory, unlinked while open) up to ``spillLimit`` bytes. A reader that falls
+/// further behind gets every byte that was kept, then
+/// ``FetchError/Code-swift.enum/bodyTooLarge``, and the call is cancelled: nothing is dropped
+/// silently.
 public final class StreamSink: @unchecked Sendable {
-    // `lock` guards every `var` below; the `let`s are immutable. The pressure handler is
-    // called under `lock` so that its calls keep their order; it takes only a leaf lock of
-    // its own (``DeliveryQueue``'s condition).
+    // `lock` guards every `var` below and the spill file, which is written and read under it
+    // (one write of at most 256 KiB, one read of at most 64 KiB); the `let`s are immutable.
     private let lock = NSLockShim()
     /// The default ``bufferSize``: 2 MiB.
     public static let defaultBufferSize = 2 << 20
+    /// The default ``spillLimit``: 256 MiB.
+    public static let defaultSpillLimit = 256 << 20
 
-    /// How many unread bytes make the sink ask the performer to stop reading.
+    /// How many unread bytes the sink holds in memory before it keeps the rest in a file.
     public let bufferSize: Int
+    /// How many unread bytes the sink keeps in its temporary file, past ``bufferSize``,
+    /// before it ends the stream; 0 keeps none in a file.
+    public let spillLimit: Int
     /// Whether a head with a status other than 2xx is delivered like any other; when not,
     /// the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     public let acceptsAnyStatus: Bool
     private let reader: Reader
+    /// Where the spill file is made: the temporary directory.
+    private let spillDirectory: String
 
     private var head: Response?
     private var deliversBody = false
-    private var chunks: [Data] = []
-    private var firstChunk = 0
-    private var unread = 0
+    private var buffer: StreamBuffer
+    private var spill: SpillFile?
     private var end: Result<Response, any Error>?
     private var endTaken = false
     private var closed = false
-    private var pressure = Pressure.none
-    private var pressureHandler: (@Sendable (_ from: Pressure, _ to: Pressure) -> Void)?
     private var headWaiters: [CheckedContinuation<Response, any Error>] = []
     private var chunkWaiter: CheckedContinuation<Data?, any Error>?
     private var draining = false
     private var headDelivered = false
     private var queue: DispatchQueue?
     private let stopCall = CancellationHandle()
+    /// Body bytes the sink took from the performer, and those handed to the reader.
+    private var receivedBytes = 0
+    private var readBytes = 0
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -59,22 +69,16 @@ public final class StreamSink: @unchecked Sendable {
             completion: @Sendable (Result<Response, any Error>) -> Void)
     }
 
-    /// How hard the sink asks the performer to stop reading.
-    enum Pressure: Int, Comparable, Sendable {
-        /// Read on.
-        case none
-        /// ``bufferSize`` unread bytes: stop reading, but not for long at a time.
-        case soft
-        /// Twice ``bufferSize``: the reader has stopped for a while; stop reading until it goes on.
-        case hard
-
-        static func < (lhs: Pressure, rhs: Pressure) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
-
-    init(bufferSize: Int, acceptsAnyStatus: Bool, reader: Reader) {
+    init(
+        bufferSize: Int, spillLimit: Int = StreamSink.defaultSpillLimit, acceptsAnyStatus: Bool, reader: Reader,
+        spillDirectory: String = NSTemporaryDirectory()
+    ) {
         self.bufferSize = max(1, bufferSize)
+        self.spillDirectory = spillDirectory
+        self.spillLimit = max(0, spillLimit)
         self.acceptsAnyStatus = acceptsAnyStatus
         self.reader = reader
+        buffer = StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit)
     }
 
     // MARK: The performer's side
@@ -106,24 +110,50 @@ public final class StreamSink: @unchecked Sendable {
         return accepted
     }
 
-    /// Takes the next piece of the body; ignored once the reader has stopped.
+    /// Takes the next piece of the body; ignored once the reader has stopped or the stream
+    /// has ended. Never waits for the reader.
     public func receive(_ data: Data) {
         guard !data.isEmpty else { return }
-        let waiter: CheckedContinuation<Data?, any Error>? = lock.withLock {
-            guard !closed, deliversBody, end == nil else { return nil }
+        enum Outcome {
+            case handed(CheckedContinuation<Data?, any Error>)
+            case kept
+            case ended
+            case ignored
+        }
+        let outcome: Outcome = lock.withLock {
+            guard !closed, deliversBody, end == nil else { return .ignored }
             if let waiter = chunkWaiter {
                 chunkWaiter = nil
-                return waiter
+                receivedBytes += data.count
+                readBytes += data.count
+                return .handed(waiter)
             }
-            chunks.append(data)
-            unread += data.count
-            updatePressure()
-            return nil
+            let arrival = buffer.append(data)
+            if arrival != .overflow { receivedBytes += data.count }
+            switch arrival {
+            case .kept:
+                return .kept
+            case .write(let bytes, let offset):
+                do {
+                    let file = try spill ?? SpillFile(in: spillDirectory)
+                    spill = file
+                    try file.write(bytes, at: offset)
+                    return .kept
+                } catch {
+                    spill = nil
+                    end = .failure(error)
+                    return .ended
+                }
+            case .overflow:
+                end = .failure(overflow())
+                return .ended
+            }
         }
-        if let waiter {
-            waiter.resume(returning: data)
-        } else {
-            scheduleDrain()
+        switch outcome {
+        case .handed(let waiter): waiter.resume(returning: data)
+        case .kept: scheduleDrain()
+        case .ended: endedEarly()
+        case .ignored: break
         }
     }
 
@@ -136,29 +166,22 @@ public final class StreamSink: @unchecked Sendable {
         }
     }
 
-    /// Calls `handler` whenever the pressure changes, under the sink's lock, so in order.
-    func onPressure(_ handler: @escaping @Sendable (_ from: Pressure, _ to: Pressure) -> Void) {
-        lock.withLock { pressureHandler = handler }
+    /// The error that ends a stream whose reader fell behind by more than the sink keeps.
+    private func overflow() -> FetchError {
+        let memory = ByteCountFormatter.string(fromByteCount: Int64(bufferSize), countStyle: .binary)
+        let file = ByteCountFormatter.string(fromByteCount: Int64(spillLimit), countStyle: .binary)
+        return FetchError(
+            .bodyTooLarge,
+            reason: "the stream's reader fell behind by more than its buffer (\(memory)) and spill file (\(file)) "
+                + "keep; the bytes kept were delivered, the rest was not read", response: head)
     }
 
-    /// Sets the pressure from the unread bytes; under `lock`.
-    private func updatePressure() {
-        let next: Pressure
-        if closed || end != nil {
-            next = .none
-        } else if unread >= 2 * bufferSize {
-            next = .hard
-        } else if unread >= bufferSize {
-            next = max(pressure, .soft)
-        } else if unread <= bufferSize / 4 {
-            next = .none
-        } else {
-            next = pressure
-        }
-        guard next != pressure else { return }
-        let previous = pressure
-        pressure = next
-        pressureHandler?(previous, next)
+    /// Stops the call once the sink has ended the stream itself (its reader fell too far
+    /// behind, or the spill file failed): the reader gets what is kept, then the error.
+    private func endedEarly() {
+        stopCall.cancel()
+        wakeReader()
+        scheduleDrain()
     }
 
     // MARK: The end
@@ -176,9 +199,10 @@ public final class StreamSink: @unchecked Sendable {
                         bodiless.body = Data()
                         head = bodiless
                         deliversBody = true
+                        // Held in memory already: whatever its size, it stays there.
                         if !closed, !response.body.isEmpty {
-                            chunks.append(response.body)
-                            unread += response.body.count
+                            receivedBytes += response.body.count
+                            _ = buffer.append(response.body)
                         }
                         outcome = .success(bodiless)
                     } else {
@@ -186,7 +210,6 @@ public final class StreamSink: @unchecked Sendable {
                     }
                 }
                 end = outcome
-                updatePressure()
                 defer { headWaiters = [] }
                 return (headWaiters, head.map { .success($0) } ?? outcome)
             }
@@ -199,18 +222,16 @@ public final class StreamSink: @unchecked Sendable {
         scheduleDrain()
     }
 
-    /// Stops the stream for its reader: drops what is unread, ignores what still arrives,
-    /// releases the pressure and cancels the call (which then completes as cancelled).
+    /// Stops the stream for its reader: drops what is unread (and the spill file), ignores
+    /// what still arrives and cancels the call (which then completes as cancelled).
     func cancel() {
         let (chunkWaiter, headWaiters):
             (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Response, any Error>]) =
                 lock.withLock {
                     guard !closed else { return (nil, []) }
                     closed = true
-                    chunks = []
-                    firstChunk = 0
-                    unread = 0
-                    updatePressure()
+                    _ = buffer.removeAll()
+                    spill = nil
                     defer {
                         self.chunkWaiter = nil
                         self.headWaiters = []
@@ -255,17 +276,19 @@ public final class StreamSink: @unchecked Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Data?, any Error>) in
-                let ready: Result<Data?, any Error>? = lock.withLock {
-                    if closed { return endTaken ? .success(nil) : .failure(FetchError.cancelled()) }
-                    if let chunk = takeChunk() { return .success(chunk) }
+                let (ready, failed): (Result<Data?, any Error>?, Bool) = lock.withLock {
+                    if closed { return (endTaken ? .success(nil) : .failure(FetchError.cancelled()), false) }
+                    let (chunk, failed) = takeChunk()
+                    if let chunk { return (.success(chunk), false) }
                     if let end {
-                        if endTaken { return .success(nil) }
+                        if endTaken { return (.success(nil), failed) }
                         endTaken = true
-                        return end.map { _ in nil }
+                        return (end.map { _ in nil }, failed)
                     }
                     chunkWaiter = waiter
-                    return nil
+                    return (nil, false)
                 }
+                if failed { stopCall.cancel() }
                 if let ready { waiter.resume(with: ready) }
             }
         } onCancel: {
@@ -273,34 +296,59 @@ public final class StreamSink: @unchecked Sendable {
         }
     }
 
+    /// Where the stream stands, for the log line of its call.
+    var tally: StreamTally {
+        lock.withLock {
+            StreamTally(
+                head: head, received: receivedBytes, read: readBytes, stoppedByReader: closed,
+                acceptsAnyStatus: acceptsAnyStatus)
+        }
+    }
+
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { lock.withLock { endTaken || closed } }
 
-    /// Takes the first unread chunk; under `lock`.
-    private func takeChunk() -> Data? {
-        guard firstChunk < chunks.count else { return nil }
-        let chunk = chunks[firstChunk]
-        firstChunk += 1
-        if firstChunk == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
-            firstChunk = 0
-        } else if firstChunk >= 64 {
-            chunks.removeFirst(firstChunk)
-            firstChunk = 0
+    /// Takes the first unread chunk, from memory or from the spill file; under `lock`.
+    /// - Returns: the chunk, `nil` when none is held; and whether the spill file failed
+    ///   (then the stream has ended with that error, and the call is to be stopped).
+    private func takeChunk() -> (Data?, failed: Bool) {
+        switch buffer.next() {
+        case .none:
+            return (nil, false)
+        case .chunk(let chunk):
+            readBytes += chunk.count
+            return (chunk, false)
+        case .read(let offset, let count, let thenEmpty):
+            guard let spill else {
+                // A write failed and ended the stream with its error: the file's bytes are
+                // not all there, so none of it is read, and the reader gets that error next.
+                _ = buffer.removeAll()
+                return (nil, false)
+            }
+            do {
+                let chunk = try spill.read(at: offset, count: count)
+                if thenEmpty { spill.empty() }
+                readBytes += chunk.count
+                return (chunk, false)
+            } catch {
+                _ = buffer.removeAll()
+                self.spill = nil
+                end = .failure(error)
+                return (nil, true)
+            }
         }
-        unread -= chunk.count
-        updatePressure()
-        return chunk
     }
 
     /// Hands the end to a pull reader waiting for a chunk.
     private func wakeReader() {
         let delivery: (CheckedContinuation<Data?, any Error>, Result<Data?, any Error>)? = lock.withLock {
-            guard let waiter = chunkWaiter, let end else { return nil }
+            guard let waiter = chunkWaiter, let ended = end else { return nil }
             chunkWaiter = nil
-            if let chunk = takeChunk() { return (waiter, .success(chunk)) }
+            // Only an end wakes the reader, and by then the call is over or being stopped:
+            // a failed read has nothing left to stop, and its error is the end now.
+            if case (let chunk?, _) = takeChunk() { return (waiter, .success(chunk)) }
             endTaken = true
-            return (waiter, end.map { _ in nil })
+            return (waiter, (end ?? ended).map { _ in nil })
         }
         if let (waiter, result) = delivery { waiter.resume(with: result) }
     }
@@ -322,6 +370,7 @@ public final class StreamSink: @unchecked Sendable {
     /// Delivers the head, the chunks in order, then the completion once.
     private func drain() {
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
+        var stop = false
         while true {
             enum Step {
                 case head(Response)
@@ -334,9 +383,10 @@ public final class StreamSink: @unchecked Sendable {
                     headDelivered = true
                     return .head(head)
                 }
-                if !closed, firstChunk < chunks.count {
-                    let chunk = chunks[firstChunk]
-                    return .chunk(chunk)
+                if !closed {
+                    let (chunk, failed) = takeChunk()
+                    if let chunk { return .chunk(chunk) }
+                    if failed { stop = true }
                 }
                 if let end, !endTaken {
                     endTaken = true
@@ -345,11 +395,13 @@ public final class StreamSink: @unchecked Sendable {
                 draining = false
                 return .idle
             }
+            if stop {
+                stop = false
+                stopCall.cancel()
+            }
             switch step {
             case .head(let response): onHead?(response)
-            case .chunk(let chunk):
-                onChunk(chunk)
-                lock.withLock { if !closed { _ = takeChunk() } }
+            case .chunk(let chunk): onChunk(chunk)
             case .end(let result):
                 completion(result)
             case .idle:

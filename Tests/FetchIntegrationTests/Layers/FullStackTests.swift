@@ -69,6 +69,34 @@ struct FullStackTests {
         #expect(!log.contains("fresh-token"))
     }
 
+    @Test func aFailedRefreshReachesTheStatusHandlerAboveAsTheSignOut() async throws {
+        // Given the README's sign-out stack over a Session: a 401 handler above a refresh
+        // that fails, and a token httpbin's /bearer will not accept (none)
+        enum AppError: Error { case signedOut, refreshTokenExpired }
+        let servers = try LoopbackServers.require()
+        let store = TokenStore(nil)
+        let probe = Probe()
+        let api = Session()
+            .enhanced(by: BaseURL(servers.httpbin.url("/")), BearerToken(store))
+            .retrying(.exponential(maxAttempts: 3))
+            .resuming(with: RefreshTokenHandler(store) { throw AppError.refreshTokenExpired })
+            .handlingErrors([
+                StatusErrorHandler(401) { response, _ in
+                    probe.recordLine("handled \(response.status)")
+                    return .replace(AppError.signedOut)
+                }
+            ])
+
+        // When a call gets the 401 and the refresh fails
+        let error = await #expect(throws: AppError.self) {
+            try await api.perform(BasicRequest(url: URL(string: "bearer")!), as: Data.self)
+        }
+
+        // Then the handler saw the 401 and the caller got its replacement
+        #expect(error == .signedOut)
+        #expect(probe.log == ["handled 401"])
+    }
+
     @Test func aServerErrorIsRetriedUpToTheLimitThenReported() async throws {
         // Given the stack with a valid token
         let servers = try LoopbackServers.require()

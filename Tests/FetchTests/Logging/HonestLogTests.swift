@@ -85,3 +85,66 @@ import FetchTesting
         #expect(events.all.map(\.message) == ["GET https://api.example.com/jobs -> 200"])
     }
 }
+
+@Suite struct NoFalseReplacementLogTests {
+    enum AppError: Error { case refreshTokenExpired, signedOut }
+
+    private func configuration() -> (LogConfiguration, Recorder<LogEvent>) {
+        let events = Recorder<LogEvent>()
+        return (LogConfiguration(options: [.method, .url, .status]) { events.record($0) }, events)
+    }
+
+    @Test func aFailedRefreshIsNotLoggedAsAReplacement() {
+        // Given a refresh that fails after a 401, and no error handler
+        let (configuration, events) = configuration()
+        let api = SpyPerformer([.status(401)])
+            .enhanced(by: BaseURL("https://api.example.com"))
+            .resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+            .logging(configuration)
+
+        // When a call gets the 401
+        _ = performNow(api, BasicRequest(url: URL(string: "me")!))
+
+        // Then the line says the refresh failed, and nothing about a replacement
+        #expect(
+            events.all.map(\.message) == [
+                "GET https://api.example.com/me -> layer: RefreshTokenHandler failed, so the call was not resent: "
+                    + "refreshTokenExpired"
+            ])
+    }
+
+    @Test func aHandlerThatReplacesTheFailedRefreshIsNamedAfterIt() {
+        // Given the sign-out stack: a 401 handler above a refresh that fails
+        let (configuration, events) = configuration()
+        let api = SpyPerformer([.status(401)])
+            .enhanced(by: BaseURL("https://api.example.com"))
+            .resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+            .handlingErrors([StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) }])
+            .logging(configuration)
+
+        // When a call gets the 401
+        _ = performNow(api, BasicRequest(url: URL(string: "me")!))
+
+        // Then the line says what failed, then what replaced it
+        #expect(
+            events.all.map(\.message) == [
+                "GET https://api.example.com/me -> layer: RefreshTokenHandler failed, so the call was not resent: "
+                    + "refreshTokenExpired, replaced by signedOut"
+            ])
+    }
+
+    @Test func aCancelledRetryWaitIsLoggedAsCancelledNotReplaced() {
+        // Given a 503 whose retry waits on a clock that never moves
+        let (configuration, events) = configuration()
+        let api = SpyPerformer([.status(503)])
+            .retrying(.constant(maxAttempts: 2, delay: .seconds(1)), scheduler: ManualScheduler())
+            .logging(configuration)
+
+        // When the call is cancelled during the wait
+        let handle = api.perform(get("https://api.example.com/jobs")) { _ in }
+        handle.cancel()
+
+        // Then the line says cancelled, at the URL sent, and nothing about a replacement
+        #expect(events.all.map(\.message) == ["GET https://api.example.com/jobs -> cancelled: cancelled"])
+    }
+}

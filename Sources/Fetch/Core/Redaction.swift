@@ -1,44 +1,73 @@
 import Foundation
 
-/// What logs and cURL descriptions hide: the values of sensitive headers and query items,
-/// and passwords in URLs.
+/// What logs and cURL descriptions hide: the values of sensitive headers, query items, form
+/// fields and JSON keys, and passwords in URLs.
 ///
-/// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden by default;
-/// add your own names:
+/// By default `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden,
+/// and so is the value of every query item, form field and JSON key named like a secret:
+/// `password`, `access_token`, `apiKey`, `client_secret`... (see ``defaultSecretWords`` and
+/// ``hides(name:)``), at every log level and in every cURL command. Add your own names:
 ///
 /// ```swift
-/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryItems: ["token"])
+/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryItems: ["sig"], bodyFields: ["iban"])
 /// ```
 ///
-/// Names are compared without regard to case.
+/// or change the words (``secretWords`` is a plain set):
+///
+/// ```swift
+/// var redaction = Redaction.default
+/// redaction.secretWords.remove("key")          // show "key" fields
+/// redaction.secretWords.insert("birthdate")    // hide these too
+/// ```
+///
+/// Names are compared without regard to case. A name given as a query item is hidden in
+/// bodies too, and a body field name in query strings.
 public struct Redaction: Sendable {
     /// The header names hidden by default.
     public static let defaultHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
     /// Header names whose values are hidden, lowercased.
     public private(set) var headers: Set<String>
-    /// Query item names whose values are hidden, lowercased.
+    /// Query item names whose values are hidden, lowercased (in bodies too).
     public private(set) var queryItems: Set<String>
+    /// Form field and JSON key names whose values are hidden, lowercased (in query strings too).
+    public private(set) var bodyFields: Set<String>
+    /// Words that make a query item, form field or JSON key secret (see ``hides(name:)``);
+    /// ``defaultSecretWords`` by default. Lowercase.
+    public var secretWords: Set<String>
     /// What stands in for a hidden value.
     public var replacement = "<redacted>"
 
-    /// Makes a redaction of `headers` and `queryItems`.
-    public init(headers: Set<String> = Redaction.defaultHeaders, queryItems: Set<String> = []) {
+    /// Makes a redaction.
+    /// - Parameters:
+    ///   - headers: header names whose values are hidden; ``defaultHeaders`` by default.
+    ///   - queryItems: query item names whose values are hidden; none by default.
+    ///   - bodyFields: form field and JSON key names whose values are hidden; none by default.
+    ///   - secretWords: words that make a name secret; ``defaultSecretWords`` by default.
+    public init(
+        headers: Set<String> = Redaction.defaultHeaders, queryItems: Set<String> = [],
+        bodyFields: Set<String> = [], secretWords: Set<String> = Redaction.defaultSecretWords
+    ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryItems = Set(queryItems.map { $0.lowercased() })
+        self.bodyFields = Set(bodyFields.map { $0.lowercased() })
+        self.secretWords = Set(secretWords.map { $0.lowercased() })
     }
 
-    /// Hides the default headers and no query items.
+    /// Hides the default headers and whatever is named like a secret.
     public static let `default` = Redaction()
 
     /// Hides nothing, for local debugging only.
-    public static let none = Redaction(headers: [], queryItems: [])
+    public static let none = Redaction(headers: [], queryItems: [], bodyFields: [], secretWords: [])
 
-    /// A copy that also hides `headers` and `queryItems`.
-    public func adding(headers: Set<String> = [], queryItems: Set<String> = []) -> Redaction {
+    /// A copy that also hides `headers`, `queryItems` and `bodyFields`.
+    public func adding(
+        headers: Set<String> = [], queryItems: Set<String> = [], bodyFields: Set<String> = []
+    ) -> Redaction {
         var copy = self
         copy.headers.formUnion(headers.map { $0.lowercased() })
         copy.queryItems.formUnion(queryItems.map { $0.lowercased() })
+        copy.bodyFields.formUnion(bodyFields.map { $0.lowercased() })
         return copy
     }
 
@@ -87,7 +116,7 @@ public struct Redaction: Sendable {
     }
 
     private func string(forURLText text: String) -> String {
-        guard text.contains("@") || (!queryItems.isEmpty && text.contains("?")) else { return text }
+        guard text.contains("@") || text.contains("?") else { return text }
         let afterScheme = text.range(of: "://")?.upperBound ?? text.startIndex
         let authorityEnd = text[afterScheme...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
         var authority = String(text[afterScheme..<authorityEnd])
@@ -95,21 +124,14 @@ public struct Redaction: Sendable {
             authority.replaceSubrange(authority.index(after: colon)..<at, with: replacement)
         }
         var rest = String(text[authorityEnd...])
-        if !queryItems.isEmpty, let question = rest.firstIndex(of: "?") {
+        if let question = rest.firstIndex(of: "?") {
             let queryEnd = rest[question...].firstIndex(of: "#") ?? rest.endIndex
             let query = rest[rest.index(after: question)..<queryEnd]
                 .split(separator: "&", omittingEmptySubsequences: false)
-                .map { redactQueryPair(String($0)) }
+                .map { redactPair(String($0)) }
                 .joined(separator: "&")
             rest.replaceSubrange(rest.index(after: question)..<queryEnd, with: query)
         }
         return String(text[..<afterScheme]) + authority + rest
-    }
-
-    private func redactQueryPair(_ pair: String) -> String {
-        guard let equals = pair.firstIndex(of: "=") else { return pair }
-        let name = String(pair[..<equals])
-        let decoded = (name.removingPercentEncoding ?? name).lowercased()
-        return queryItems.contains(decoded) ? name + "=" + replacement : pair
     }
 }

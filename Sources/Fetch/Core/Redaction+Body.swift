@@ -1,0 +1,140 @@
+import Foundation
+
+extension Redaction {
+    /// `body` with the values of secret form fields and JSON keys replaced (see
+    /// ``hides(name:)``), for logs and cURL descriptions.
+    ///
+    /// A body is read as JSON when `contentType` names JSON, or when it has none (or
+    /// `text/plain`) and the body starts with `{` or `[`; as a form when `contentType` is
+    /// `application/x-www-form-urlencoded`, or when it has none and the body looks like
+    /// `name=value&...`. JSON is scanned as text, so its spacing and order stay as sent and a
+    /// body cut short is still redacted; any other body is returned as it is.
+    /// - Parameters:
+    ///   - body: the body as sent or received.
+    ///   - contentType: the `Content-Type` that came with it, if any.
+    /// - Returns: the body with secret values replaced by ``replacement``.
+    public func body(_ body: Data, contentType: String?) -> Data {
+        guard !body.isEmpty else { return body }
+        switch Self.format(of: body, contentType: contentType) {
+        case .json: return redactingJSON(body)
+        case .form:
+            guard let text = String(data: body, encoding: .utf8) else { return body }
+            let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { redactPair(String($0)) }
+            return Data(pairs.joined(separator: "&").utf8)
+        case .other: return body
+        }
+    }
+
+    /// `name=value` with the value replaced when the decoded name is secret.
+    func redactPair(_ pair: String) -> String {
+        guard let equals = pair.firstIndex(of: "=") else { return pair }
+        let name = String(pair[..<equals])
+        let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
+        return hides(name: decoded) ? name + "=" + replacement : pair
+    }
+
+    private enum Format { case json, form, other }
+
+    private static func format(of body: Data, contentType: String?) -> Format {
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        switch mediaType {
+        case let type? where type == "application/json" || type.hasSuffix("+json"): return .json
+        case "application/x-www-form-urlencoded"?: return .form
+        case nil, "text/plain"?:
+            let first = body.first { !Self.isJSONSpace($0) }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
+            if mediaType == nil, Self.looksLikeForm(body) { return .form }
+            return .other
+        default: return .other
+        }
+    }
+
+    /// Whether `body` is `name=value` pairs joined by `&`: printable ASCII without spaces.
+    private static func looksLikeForm(_ body: Data) -> Bool {
+        body.contains(UInt8(ascii: "=")) && body.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    private static func isJSONSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// `json` with the value of every secret key replaced by the replacement as a JSON string.
+    /// Scans bytes: a string followed by `:` is a key; the value after a secret key (a
+    /// string, a number, a literal, or a whole object or array) is skipped.
+    private func redactingJSON(_ json: Data) -> Data {
+        let bytes = [UInt8](json)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        let quote = UInt8(ascii: "\"")
+        let replacementJSON = Array(("\"" + replacement + "\"").utf8)
+        while index < bytes.count {
+            guard bytes[index] == quote else {
+                output.append(bytes[index])
+                index += 1
+                continue
+            }
+            let end = Self.endOfString(bytes, from: index)
+            output += bytes[index..<end]
+            var next = end
+            while next < bytes.count, Self.isJSONSpace(bytes[next]) { next += 1 }
+            guard next < bytes.count, bytes[next] == UInt8(ascii: ":") else {
+                index = end
+                continue
+            }
+            let key = String(decoding: bytes[(index + 1)..<max(index + 1, end - 1)], as: UTF8.self)
+            guard hides(name: key) else {
+                index = end
+                continue
+            }
+            next += 1
+            while next < bytes.count, Self.isJSONSpace(bytes[next]) { next += 1 }
+            output += bytes[end..<next]
+            output += replacementJSON
+            index = Self.endOfValue(bytes, from: next)
+        }
+        return Data(output)
+    }
+
+    /// The index just past the string that starts at `start` (a quote), or the end.
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return bytes.count
+    }
+
+    /// The index just past the value that starts at `start`, or the end.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        guard start < bytes.count else { return start }
+        switch bytes[start] {
+        case UInt8(ascii: "\""): return endOfString(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, from: index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return bytes.count
+        default:
+            var index = start
+            while index < bytes.count, !",}] \n\r\t".utf8.contains(bytes[index]) { index += 1 }
+            return index
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// What a stream holds that its reader has not taken, in the order it arrived: up to
+/// ``memoryLimit`` bytes in memory, then the rest in a spill file up to ``spillLimit`` bytes.
+///
+/// A pure value: it does no I/O. ``append(_:)`` and ``next()`` say which file write or read
+/// to carry out, at which offset, and ``StreamSink`` carries it out under its lock, so the
+/// offsets here always match the file.
+///
+/// The bytes come out in three parts, oldest first: the chunks in memory, the file's unread
+/// range (`fileRead..<fileWritten`), then the bytes gathered for the next write
+/// (``gathered``). A chunk goes to memory only while nothing is spilled; once something is,
+/// every chunk goes behind it until the reader has taken it all. The file starts again at
+/// offset 0 each time the reader has read all of it, so ``spillLimit`` bounds the file's
+/// size, not only what is unread.
+struct StreamBuffer: Sendable, Equatable {
+    /// How many bytes memory holds before chunks go to the file (one chunk may pass it).
+    let memoryLimit: Int
+    /// The largest the file may grow; 0 keeps nothing in a file.
+    let spillLimit: Int
+    /// How many bytes are gathered before one write to the file.
+    let writeSize: Int
+    /// The most bytes one read from the file hands to the reader.
+    let readSize: Int
+
+    private(set) var memory: [Data] = []
+    private var firstInMemory = 0
+    private(set) var memoryBytes = 0
+    private(set) var fileRead = 0
+    private(set) var fileWritten = 0
+    /// Bytes behind the file's, waiting for the next write.
+    private(set) var gathered = Data()
+
+    /// What became of an arriving chunk.
+    enum Arrival: Equatable {
+        /// Kept in memory (in memory proper, or gathered for the file).
+        case kept
+        /// Kept: write these bytes to the file at this offset.
+        case write(Data, at: Int)
+        /// Not kept: the file would grow past ``spillLimit``.
+        case overflow
+    }
+
+    /// What the reader gets next.
+    enum Next: Equatable {
+        /// This chunk.
+        case chunk(Data)
+        /// The bytes of the file at `offset..<offset + count`; when `thenEmpty`, the reader
+        /// has taken the whole file, which can be emptied.
+        case read(at: Int, count: Int, thenEmpty: Bool)
+        /// Nothing is held.
+        case none
+    }
+
+    init(memoryLimit: Int, spillLimit: Int, writeSize: Int = 256 << 10, readSize: Int = 64 << 10) {
+        self.memoryLimit = max(1, memoryLimit)
+        self.spillLimit = max(0, spillLimit)
+        self.writeSize = max(1, writeSize)
+        self.readSize = max(1, readSize)
+    }
+
+    /// The bytes held and not yet taken.
+    var unread: Int { memoryBytes + fileWritten - fileRead + gathered.count }
+
+    /// Whether anything is in the file or gathered for it.
+    var isSpilling: Bool { fileWritten > fileRead || !gathered.isEmpty }
+
+    /// Keeps `data` behind everything held.
+    mutating func append(_ data: Data) -> Arrival {
+        guard !data.isEmpty else { return .kept }
+        if !isSpilling && memoryBytes < memoryLimit {
+            memory.append(data)
+            memoryBytes += data.count
+            return .kept
+        }
+        guard fileWritten + gathered.count + data.count <= spillLimit else { return .overflow }
+        gathered.append(data)
+        guard gathered.count >= writeSize else { return .kept }
+        defer {
+            fileWritten += gathered.count
+            gathered = Data()
+        }
+        return .write(gathered, at: fileWritten)
+    }
+
+    /// Takes what the reader gets next.
+    mutating func next() -> Next {
+        if firstInMemory < memory.count {
+            let chunk = memory[firstInMemory]
+            firstInMemory += 1
+            memoryBytes -= chunk.count
+            if firstInMemory == memory.count {
+                memory.removeAll(keepingCapacity: true)
+                firstInMemory = 0
+            } else if firstInMemory >= 64 {
+                memory.removeFirst(firstInMemory)
+                firstInMemory = 0
+            }
+            return .chunk(chunk)
+        }
+        if fileRead < fileWritten {
+            let offset = fileRead
+            let count = min(readSize, fileWritten - fileRead)
+            fileRead += count
+            let drained = fileRead == fileWritten
+            if drained { (fileRead, fileWritten) = (0, 0) }
+            return .read(at: offset, count: count, thenEmpty: drained)
+        }
+        if !gathered.isEmpty {
+            defer { gathered = Data() }
+            return .chunk(gathered)
+        }
+        return .none
+    }
+
+    /// Drops everything held.
+    /// - Returns: whether the file held something, and so can be emptied.
+    mutating func removeAll() -> Bool {
+        let hadFile = fileWritten > 0
+        memory = []
+        firstInMemory = 0
+        memoryBytes = 0
+        (fileRead, fileWritten) = (0, 0)
+        gathered = Data()
+        return hadFile
+    }
+}
