@@ -99,6 +99,6 @@ struct CacheExchange: Sendable {
     /// Whether `sent` carries the credentials the request carried as this layer built it: not
     /// when a layer below added or changed some, which a later lookup cannot see.
     private func isInPartition(_ sent: URLRequest) -> Bool {
-        CachePartition(sent, of: request, configuration) == CachePartition(urlRequest, of: request, configuration)
+        CachePartition.of(sent, request, configuration) == CachePartition.of(urlRequest, request, configuration)
     }
 }

@@ -31,13 +31,32 @@ struct CachePartition: Hashable, Sendable {
 
     private init(digest: String?) { self.digest = digest }
 
+    /// The storage key of `method` on `url` for `request`, whose header fields as built are
+    /// `fields`, in a cache configured by `configuration`.
+    static func key(
+        _ method: HTTPMethod, _ url: URL, fields: [String: String], of request: any Request,
+        _ configuration: CacheConfiguration
+    ) -> String {
+        // A request without fields (most of them) costs nothing more than its key.
+        guard !fields.isEmpty else { return CachingPerformer.key(method, url) }
+        return of(fields, request, configuration).key(method, url)
+    }
+
+    /// The partition of `urlRequest`, built from `request`, in a cache configured by
+    /// `configuration`.
+    static func of(_ urlRequest: URLRequest, _ request: any Request, _ configuration: CacheConfiguration)
+        -> CachePartition
+    {
+        of(urlRequest.allHTTPHeaderFields ?? [:], request, configuration)
+    }
+
     /// The partition of `request`, whose header fields as built are `fields`, in a cache
-    /// configured by `configuration`.
-    init(_ fields: [String: String], of request: any Request, _ configuration: CacheConfiguration) {
-        guard !fields.isEmpty else {
-            self = .common
-            return
-        }
+    /// configured by `configuration`. (Functions rather than initializers: their arguments are
+    /// borrowed, where an initializer's are copied.)
+    static func of(_ fields: [String: String], _ request: any Request, _ configuration: CacheConfiguration)
+        -> CachePartition
+    {
+        guard !fields.isEmpty else { return .common }
         let own = request.options.sensitiveHeaders
         let extra =
             own.isEmpty
@@ -50,24 +69,27 @@ struct CachePartition: Hashable, Sendable {
         {
             credentials.append((name.lowercased(), value))
         }
-        guard !credentials.isEmpty else {
-            self = .common
-            return
-        }
+        guard !credentials.isEmpty else { return .common }
         credentials.sort { $0.name < $1.name }
         var message: [UInt8] = []
         for (name, value) in credentials {
-            Self.append(name, to: &message)
-            Self.append(value, to: &message)
+            append(name, to: &message)
+            append(value, to: &message)
         }
-        let hexDigits = Array("0123456789abcdef".utf8)
-        let code = Self.authenticator.authenticate(message)
-        digest = String(decoding: code.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0f)]] }, as: UTF8.self)
+        let code = authenticator.authenticate(message)
+        let digest = String(unsafeUninitializedCapacity: 2 * code.count) { text in
+            for (index, byte) in code.enumerated() {
+                text[2 * index] = hexDigit(byte >> 4)
+                text[2 * index + 1] = hexDigit(byte & 0x0f)
+            }
+            return 2 * code.count
+        }
+        return CachePartition(digest: digest)
     }
 
-    /// The partition of `urlRequest`, built from `request`.
-    init(_ urlRequest: URLRequest, of request: any Request, _ configuration: CacheConfiguration) {
-        self.init(urlRequest.allHTTPHeaderFields ?? [:], of: request, configuration)
+    /// The lowercase hex digit of `value` (below 16), as UTF-8.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// The storage key of `method` on `url` in this partition.
@@ -81,7 +103,10 @@ struct CachePartition: Hashable, Sendable {
     /// lists of fields make the same message.
     private static func append(_ text: String, to message: inout [UInt8]) {
         let count = UInt32(truncatingIfNeeded: text.utf8.count)
-        message += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: count >> $0) }
-        message += text.utf8
+        message.append(UInt8(truncatingIfNeeded: count >> 24))
+        message.append(UInt8(truncatingIfNeeded: count >> 16))
+        message.append(UInt8(truncatingIfNeeded: count >> 8))
+        message.append(UInt8(truncatingIfNeeded: count))
+        message.append(contentsOf: text.utf8)
     }
 }

@@ -91,7 +91,7 @@ public struct CachingPerformer: RequestPerforming {
         if Self.isConditional(fields) { return base.perform(request, completion: completion) }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
-        let key = CachePartition(fields, of: request, configuration).key(method, url)
+        let key = CachePartition.key(method, url, fields: fields, of: request, configuration)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: key) {
@@ -132,7 +132,7 @@ public struct CachingPerformer: RequestPerforming {
             return base.perform(request, completion: completion)
         }
         // The caller's own entries, and those without credentials: other users' are theirs.
-        let partitions: Set = [.common, CachePartition(urlRequest, of: request, configuration)]
+        let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
         let storage = configuration.storage
         return base.perform(request) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {

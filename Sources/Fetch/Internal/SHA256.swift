@@ -49,8 +49,11 @@ struct SHA256 {
         for index in 0..<8 { padding[zeros + 1 + index] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * index)) }
         copy.update(padding)
         var digest = [UInt8](repeating: 0, count: Self.digestLength)
-        for index in 0..<Self.digestLength {
-            digest[index] = UInt8(truncatingIfNeeded: copy.state[index / 4] >> (24 - 8 * (index % 4)))
+        for word in 0..<8 {
+            let value = copy.state[word]
+            for byte in 0..<4 {
+                digest[4 * word + byte] = UInt8(truncatingIfNeeded: value &>> (24 &- 8 &* UInt32(byte)))
+            }
         }
         return digest
     }
@@ -58,33 +61,38 @@ struct SHA256 {
     /// Runs the compression function over one 64-byte block.
     private mutating func compress(_ block: Slice<UnsafeBufferPointer<UInt8>>) {
         length &+= UInt64(Self.blockLength)
-        let start = block.startIndex
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            for index in 0..<16 {
-                let at = start + 4 * index
-                schedule[index] =
-                    UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8
-                    | UInt32(block[at + 3])
+        let bytes = UnsafeBufferPointer(rebasing: block)
+        let initial = state
+        // The working variables live inside the closures, where they stay in registers; captured
+        // from outside, each use would go through memory.
+        state &+= Self.roundConstants.withUnsafeBufferPointer { constants in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                for index in 0..<16 {
+                    let at = 4 * index
+                    schedule[index] =
+                        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8
+                        | UInt32(bytes[at + 3])
+                }
+                for index in 16..<64 {
+                    let early = schedule[index - 15]
+                    let late = schedule[index - 2]
+                    let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early &>> 3)
+                    let sigma1 = late.rotatedRight(17) ^ late.rotatedRight(19) ^ (late &>> 10)
+                    schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+                }
+                var (a, b, c, d) = (initial[0], initial[1], initial[2], initial[3])
+                var (e, f, g, h) = (initial[4], initial[5], initial[6], initial[7])
+                for index in 0..<64 {
+                    let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let first = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                    let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    (h, g, f, e) = (g, f, e, d &+ first)
+                    (d, c, b, a) = (c, b, a, first &+ sum0 &+ majority)
+                }
+                return SIMD8(a, b, c, d, e, f, g, h)
             }
-            for index in 16..<64 {
-                let early = schedule[index - 15]
-                let late = schedule[index - 2]
-                let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early >> 3)
-                let sigma1 = late.rotatedRight(17) ^ late.rotatedRight(19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var (a, b, c, d) = (state[0], state[1], state[2], state[3])
-            var (e, f, g, h) = (state[4], state[5], state[6], state[7])
-            for index in 0..<64 {
-                let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-                let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                (h, g, f, e) = (g, f, e, d &+ first)
-                (d, c, b, a) = (c, b, a, first &+ sum0 &+ majority)
-            }
-            state &+= SIMD8(a, b, c, d, e, f, g, h)
         }
     }
 
@@ -104,6 +112,7 @@ struct SHA256 {
 extension UInt32 {
     /// The bits rotated right by `count` (below 32).
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 {
-        self >> count | self << (32 - count)
+        // Masking shifts: the compiler makes one rotate instruction of them.
+        self &>> count | self &<< (32 &- count)
     }
 }
