@@ -10,12 +10,11 @@ import Fetch
 /// let spy = SpyPerformer([.stream(events: [
 ///     ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo"),
 /// ], then: FetchError(.connectionLost, reason: "reset"))])
-/// var received: [Data] = []
-/// spy.stream(Completions(), onChunk: { received.append($0) }) { result in ... }
+/// spy.stream(Completions(prompt: "Hello"), onChunk: { chunk in show(chunk) }) { result in finished(result) }
 /// // every chunk and the completion have run here
 /// ```
 ///
-/// A streamed call (`RequestOptions.stream`) gets the head, then each piece as it comes,
+/// A streamed call (`RequestOptions.kind` `.stream`) gets the head, then each piece as it comes,
 /// all before `perform` returns; a failure part ends the call with that error after the
 /// pieces before it. Any other call gets the head with every piece as its body, or the
 /// failure. A head whose status the stream does not accept gets the pieces as the body of
@@ -52,7 +51,7 @@ public struct ScriptedStream: Sendable {
             head.url = urlRequest.url
         }
         head.body = Data()
-        guard let sink = call.request.options.stream, sink.open(head) else {
+        guard let sink = call.sink, sink.open(head) else {
             for part in parts {
                 switch part {
                 case .chunk(let data): head.body.append(data)
@@ -70,6 +69,17 @@ public struct ScriptedStream: Sendable {
             }
         }
         call.respond(head)
+    }
+}
+
+extension PendingCall {
+    /// Where a streamed call's body goes (`RequestOptions.kind` `.stream`), to `open` with a
+    /// head and `receive` chunks one by one; `nil` for a call of another kind.
+    public var sink: StreamSink? {
+        switch request.options.kind {
+        case .stream(let sink): sink
+        case .plain, .download, .upload: nil
+        }
     }
 }
 

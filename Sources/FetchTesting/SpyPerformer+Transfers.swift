@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import Fetch
 
-/// Downloads and uploads reach the spy as calls whose request asks for a transfer
-/// (`RequestOptions.transfer`): they are recorded as such (``RecordedCall/kind``,
+/// Downloads and uploads reach the spy as calls of their kind (`RequestOptions.kind`):
+/// they are recorded as such (``RecordedCall/kind``,
 /// ``RecordedCall/destination``) and answered from the script like any call.
 ///
 /// A 2xx answer to a download reports ``SpyPerformer/progressFractions`` of its body's

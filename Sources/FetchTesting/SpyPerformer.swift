@@ -11,9 +11,9 @@ import Fetch
 ///
 /// ```swift
 /// let spy = SpyPerformer([try .json(User(id: 7, name: "Ada"))])
-/// let result = Mutex<Result<User, any Error>?>(nil)   // import Synchronization
-/// spy.perform(GetUser(id: 7), as: User.self) { answer in result.withLock { $0 = answer } }
-/// #expect(try result.withLock { try $0?.get().name } == "Ada")
+/// spy.perform(GetUser(id: 7)) { result in
+///     #expect((try? result.get())?.name == "Ada")   // runs before `perform` returns
+/// }
 /// #expect(spy.requests.count == 1)
 /// ```
 ///
@@ -55,6 +55,8 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     private var recorded: [RecordedCall] = []
     private var held: [PendingCall] = []
     private var fractions: [Double] = [0.5]
+    /// Every call, for tests that await them (``nextCall(timeout:scheduler:)``); has a lock of its own.
+    let arrivals = CallArrivals()
 
     /// Makes a spy that answers calls in order from `answers`, then asks `match`.
     /// - Parameters:
@@ -95,13 +97,16 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let transfer = request.options.transfer else {
-            return answer(request, kind: .perform, destination: nil, completion: completion)
+        let kind = request.options.kind
+        let transfer: TransferOptions
+        switch kind {
+        case .plain, .stream:
+            // A stream's script plays to its sink (SpyPerformer+Streams.swift).
+            return answer(request, kind: kind.name, destination: nil, completion: completion)
+        case .download(let options), .upload(let options): transfer = options
         }
         let fractions = progressFractions
-        return answer(
-            request, kind: transfer.destination == nil ? .upload : .download, destination: transfer.destination
-        ) { result in
+        return answer(request, kind: kind.name, destination: transfer.destination) { result in
             guard case .success(let response) = result else { return completion(result) }
             completion(
                 Result {
@@ -113,7 +118,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
 
     /// Records a call of `kind` and answers it from the script, unless `Session` would refuse it.
     private func answer(
-        _ request: any Request, kind: RecordedCall.Kind, destination: DownloadDestination?,
+        _ request: any Request, kind: CallKind.Name, destination: DownloadDestination?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> PendingCall {
         let checked = Result { try request.checkedURLRequest() }
@@ -123,12 +128,14 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
             // Refused before anything would be sent: recorded, but the script is left as it is.
             lock.withLock { recorded.append(call) }
             pendingCall.complete(with: .failure(refusal))
+            arrivals.add(pendingCall)
             return pendingCall
         }
         let answer: Answer? = lock.withLock {
             recorded.append(call)
             return answers.isEmpty ? nil : answers.removeFirst()
         }
+        defer { arrivals.add(pendingCall) }
         switch answer ?? matcher?(request) {
         case .response(let response):
             pendingCall.complete(with: .success(response))
@@ -152,22 +159,11 @@ public struct RecordedCall: Sendable {
     public let request: any Request
     /// What the request became, or `nil` if the spy refused it (see ``SpyPerformer``).
     public let urlRequest: URLRequest?
-    /// Which method of the spy was called.
-    public var kind: Kind = .perform
+    /// The call's kind (`RequestOptions.kind`): `.plain` for `perform` and what is built
+    /// on it, `.download`, `.upload` or `.stream` for the calls those verbs started.
+    public var kind: CallKind.Name = .plain
     /// Where a download was to be written; `nil` for other calls.
     public var destination: DownloadDestination?
-
-    /// Which method of the spy a call went through.
-    public enum Kind: Sendable, Hashable {
-        /// `perform(_:completion:)`.
-        case perform
-        /// `download(_:to:progress:completion:)`: a request whose
-        /// `RequestOptions.transfer` has a destination.
-        case download
-        /// `upload(_:progress:completion:)`: a request whose `RequestOptions.transfer`
-        /// has no destination.
-        case upload
-    }
 
     /// The request's body: bytes, a file (`RequestBody.fileURL`) or a form
     /// (`RequestBody.streamedForm`).

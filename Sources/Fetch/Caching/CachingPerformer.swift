@@ -42,9 +42,12 @@ import FoundationNetworking
 ///   TRACE removes what is stored for its URL, and for its `Location` and
 ///   `Content-Location` on the same origin, for the call's credentials and for calls without
 ///   any; other users' entries stay, as their own caches would.
+/// - **Kinds** (``CallKind``): only a plain call is answered from storage or stored. A
+///   download, an upload and a stream pass through untouched (a download's body goes to a
+///   file and a stream's to its reader: the cache never has it whole); an unsafe method
+///   invalidates whatever the kind.
 /// - **Passed through untouched**: a call with its own conditional or `Range` header, a
-///   body, a download or upload, or a request that does not build (the layer below reports
-///   why).
+///   body, or a request that does not build (the layer below reports why).
 ///
 /// Malformed input never fails a call: a malformed or repeated `max-age`, an `Expires` that
 /// is not a date (`0`), or a malformed `Age` make the response stale; a `Date` that is not a
@@ -80,8 +83,14 @@ public struct CachingPerformer: RequestPerforming {
         // Built without the checks of `checkedURLRequest()`: a hit sends nothing, and what is
         // sent below is checked there.
         let options = request.options
-        guard request.body == nil, options.transfer == nil,
-            let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
+        switch options.kind {
+        case .plain: break
+        case .download, .upload, .stream:
+            // The body goes to a file or to a reader, or the call sends one: this layer never
+            // has a whole response to store, and answers none from storage.
+            return base.perform(request, completion: completion)
+        }
+        guard request.body == nil, let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
             let url = urlRequest.url
         else {
             return base.perform(request, completion: completion)

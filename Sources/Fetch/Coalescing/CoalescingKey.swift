@@ -11,12 +11,18 @@ struct CoalescingKey: Hashable, Sendable {
     /// Header fields with lowercased names, sorted, so that order and casing do not matter.
     let headers: [String]
 
-    /// The key of `request`, or `nil` when it is never coalesced: a method other than GET
-    /// or HEAD, a body, a download or upload, or a request that does not build (the
-    /// performer below reports why).
+    /// The key of `request`, or `nil` when it is never coalesced: a call of another kind
+    /// than plain, a method other than GET or HEAD, a body, or a request that does not
+    /// build (the performer below reports why).
     init?(_ request: any Request, ignoring ignored: Set<String>) {
+        switch request.options.kind {
+        case .plain: break
+        case .download, .upload, .stream:
+            // Each caller's body goes to its own file or reader: there is nothing to share.
+            return nil
+        }
         let method = request.method
-        guard method == .get || method == .head, request.body == nil, request.options.transfer == nil,
+        guard method == .get || method == .head, request.body == nil,
             let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url
         else { return nil }
         self.method = method.rawValue

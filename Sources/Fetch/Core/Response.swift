@@ -27,9 +27,13 @@ public struct Response: Sendable {
     public var body: Data
     /// The URL the response finally came from, after any redirects.
     public var url: URL?
-    /// The file the performer wrote the body to, for a call that asked for a download
-    /// (``RequestOptions/transfer``); the body is then empty. `nil` otherwise.
+    /// The file the performer wrote the body to, for a download (``CallKind/download(_:)``);
+    /// the body is then empty. `nil` otherwise.
     public var fileURL: URL?
+    /// Whether the body went to a stream's reader as it arrived (``CallKind/stream(_:)``):
+    /// the head of a stream and the response it ends with have an empty ``body`` although
+    /// the server sent one. `false` otherwise.
+    public var isStreamed = false
     /// How the call went: timings, redirects, bytes, and what layers did (retries,
     /// refreshes, cache, sharing). Empty for a response made by hand.
     public var metrics: ResponseMetrics

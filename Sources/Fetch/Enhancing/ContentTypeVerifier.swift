@@ -1,8 +1,11 @@
 /// Fails every response with a body whose media type is not an accepted one, with
 /// ``FetchError/Code-swift.enum/badServerResponse`` (the error carries the response).
 ///
-/// A response with an empty body (a 204, a HEAD) passes whatever its `Content-Type`.
-/// Media types are compared without case and without parameters such as `charset`.
+/// A response without a body (a 204, a 304, an answer to HEAD, an empty body in memory)
+/// passes whatever its `Content-Type`. A body that is not in memory is checked all the
+/// same: a download's (``Response/fileURL``), and a stream's, whose head is checked before
+/// the reader gets any of it (``Response/isStreamed``). Media types are compared without
+/// case and without parameters such as `charset`.
 public struct ContentTypeVerifier: Enhancer {
     /// The accepted media types, lowercased.
     public let mediaTypes: Set<String>
@@ -16,7 +19,7 @@ public struct ContentTypeVerifier: Enhancer {
     /// Checks the media type.
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for another media type.
     public func enhance(_ response: inout Response) throws {
-        guard !response.body.isEmpty else { return }
+        guard Self.hasBody(response) else { return }
         let mediaType = response.mediaType
         guard let mediaType, mediaTypes.contains(mediaType) else {
             let expected = mediaTypes.sorted().joined(separator: " or ")
@@ -26,5 +29,14 @@ public struct ContentTypeVerifier: Enhancer {
                 url: response.urlRequest.url ?? response.url, response: response
             )
         }
+    }
+
+    /// Whether `response` has a body to check: in memory, in a file, or streamed.
+    private static func hasBody(_ response: Response) -> Bool {
+        if !response.body.isEmpty { return true }
+        guard response.fileURL != nil || response.isStreamed else { return false }
+        let method = response.urlRequest.httpMethod ?? "GET"
+        let length = response.headers.first("Content-Length")
+        return method != "HEAD" && response.status != 204 && response.status != 304 && length != "0"
     }
 }

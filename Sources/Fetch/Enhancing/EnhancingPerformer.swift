@@ -34,8 +34,40 @@ public struct EnhancingPerformer: RequestPerforming {
             return performPreparing(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
         }
         let outgoing = LayeredRequest(request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered)
-        return base.perform(outgoing) { result in
-            completion(Self.enhance(result, with: ordered, for: request))
+        return send(outgoing, with: ordered, for: request, completion: completion)
+    }
+
+    /// Sends `outgoing` below and passes what comes back through `ordered`, in reverse order:
+    /// the response of a plain call or an upload when the call ends; a download's too, whose
+    /// file is deleted when an enhancer refuses the response; a stream's head before its
+    /// reader gets any of the body (or, when the performer below did not stream, the whole
+    /// response when the call ends).
+    private func send(
+        _ outgoing: LayeredRequest, with ordered: [any Enhancer], for request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        switch outgoing.options.kind {
+        case .plain, .upload:
+            return base.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
+        case .download:
+            return base.perform(outgoing) { result in
+                let enhanced = Self.enhance(result, with: ordered, for: request)
+                if case .failure = enhanced, case .success(let response) = result, let file = response.fileURL {
+                    // The caller gets an error and no file: none is left behind. A file that
+                    // cannot be removed stays; the call has failed either way.
+                    try? FileManager.default.removeItem(at: file)
+                }
+                completion(enhanced)
+            }
+        case .stream(let sink):
+            // Added for this attempt only: a retry above sends through here again.
+            let check = sink.addHeadCheck { head in
+                head = try Self.enhance(.success(head), with: ordered, for: request).get()
+            }
+            return base.perform(outgoing) { result in
+                sink.removeHeadCheck(check)
+                completion(sink.hasStarted ? result : Self.enhance(result, with: ordered, for: request))
+            }
         }
     }
 
@@ -47,7 +79,6 @@ public struct EnhancingPerformer: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let call = LayerCall(request: request, completion: completion)
-        let base = self.base
         call.run {
             let task = Task {
                 var prepared: [any Enhancer] = []
@@ -64,9 +95,7 @@ public struct EnhancingPerformer: RequestPerforming {
                 }
                 let ready = prepared
                 let outgoing = LayeredRequest(request, options: { if dropOwn { $0.enhancers = [] } }, adding: ready)
-                call.run {
-                    base.perform(outgoing) { result in call.finish(Self.enhance(result, with: ready, for: request)) }
-                }
+                call.run { send(outgoing, with: ready, for: request) { call.finish($0) } }
             }
             return CancellationHandle { task.cancel() }
         }

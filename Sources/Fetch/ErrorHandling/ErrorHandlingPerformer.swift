@@ -76,6 +76,13 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         }
         switch outcome {
         case .recover(var response):
+            switch request.options.kind {
+            case .plain, .upload, .download: break
+            case .stream(let sink):
+                // The reader has the head and perhaps part of the body: no response can stand
+                // in for the rest, so the failure is delivered as it is.
+                if sink.hasStarted { return (result, error) }
+            }
             response.request = callersRequest(of: request)
             return (.success(response), nil)
         case .replace(let newError):

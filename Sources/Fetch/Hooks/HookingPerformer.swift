@@ -37,8 +37,10 @@ public struct HookingPerformer: RequestPerforming {
                 return CancellationHandle()
             }
         }
-        // What a hook sent goes down as the caller's request, so responses name the caller's.
-        let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request)
+        // What a hook sent goes down as the caller's request, so responses name the caller's,
+        // and as a call of the caller's kind, so a stream or a download stays one.
+        let kind = request.options.kind
+        let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
         let call = LayerCall(request: request, completion: completion)
         send(outgoing, for: call, thenFrom: 0)
@@ -62,14 +64,41 @@ public struct HookingPerformer: RequestPerforming {
                 case .continue: continue
                 case .completed: return call.finish(result)
                 case .send(let next):
+                    let kind = try Self.kind(ofNextAfter: response, for: call.request, hook: hook)
                     call.request.attemptLog?.received(result)
-                    return send(LayeredRequest(next, for: call.request), for: call, thenFrom: index + 1)
+                    let outgoing = LayeredRequest(next, for: call.request, options: { $0.kind = kind })
+                    return send(outgoing, for: call, thenFrom: index + 1)
                 }
             } catch {
                 return call.finish(.failure(FetchError.wrapping(error, layer: hook.name, request: call.request)))
             }
         }
         call.finish(result)
+    }
+
+    /// The kind of the request a post-request hook sends in place of `response`: a plain
+    /// call's or an upload's is plain (it has its own body, or none); a download's goes to the
+    /// same destination, once the file of the response it replaces is deleted; a stream's
+    /// goes to the same reader while the reader has no head.
+    /// - Throws: ``FetchError/Code-swift.enum/layer`` for a stream whose reader has its head
+    ///   and perhaps its body: nothing can replace what it read.
+    private static func kind(
+        ofNextAfter response: Response, for request: any Request, hook: PostRequestHook
+    ) throws -> CallKind {
+        let kind = request.options.kind
+        switch kind {
+        case .plain, .upload: return .plain
+        case .download:
+            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            return kind
+        case .stream(let sink):
+            guard !sink.hasStarted else {
+                throw FetchError(
+                    .layer, reason: "\(hook.name) sent another request after the stream's reader had its response",
+                    method: request.method, url: request.url, layer: hook.name)
+            }
+            return kind
+        }
     }
 }
 

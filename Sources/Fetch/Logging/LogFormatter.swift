@@ -17,8 +17,14 @@ struct LogFormatter {
     ) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
-        if let event = streamEvent(for: request, result: result, duration: duration, sent: attempts.last?.sent) {
-            return event
+        switch request.options.kind {
+        case .plain, .upload, .download: break
+        case .stream(let sink):
+            if let event = streamEvent(
+                for: request, of: sink, result: result, duration: duration, sent: attempts.last?.sent)
+            {
+                return event
+            }
         }
         switch result {
         case .success(let response):
@@ -52,11 +58,10 @@ struct LogFormatter {
     /// The entry for a streamed call whose reader got the head: that head, then how the
     /// stream ended and how many bytes it carried; `nil` for any other call.
     private func streamEvent(
-        for request: any Request, result: Result<Response, any Error>, duration: Duration?, sent: URLRequest?
+        for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
+        sent: URLRequest?
     ) -> LogEvent? {
-        guard let tally = request.options.stream?.tally,
-            let (head, outcome) = tally.outcome(of: result, describe: describe(_:))
-        else { return nil }
+        guard let (head, outcome) = sink.tally.outcome(of: result, describe: describe(_:)) else { return nil }
         var response = head
         var level = LogEvent.Level.error
         if case .success(let final) = result {
@@ -143,9 +148,20 @@ struct LogFormatter {
         if options.contains(.responseHeaders) {
             lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
         }
-        if options.contains(.responseBody), !response.body.isEmpty {
-            let shown = redaction.body(response.body, contentType: response.headers.first("Content-Type"))
-            lines.append("< " + shown.preview(limit: configuration.bodyLimit))
+        if options.contains(.responseBody) {
+            let body = response.body
+            let shown = { redaction.body(body, contentType: response.headers.first("Content-Type")) }
+            switch request.options.kind {
+            case .plain, .upload:
+                if !body.isEmpty { lines.append("< " + shown().preview(limit: configuration.bodyLimit)) }
+            case .download:
+                // Unless a layer answered with the body in memory, it went to a file.
+                lines.append(
+                    body.isEmpty ? "< (body written to a file)" : "< " + shown().preview(limit: configuration.bodyLimit)
+                )
+            case .stream:
+                lines.append("< (body streamed to the reader)")
+            }
         }
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }

@@ -9,7 +9,9 @@
 /// error) that came, then the error delivered; URLs quoted in an error's reason are
 /// redacted like the request's. With ``LogOptions/attempts``, every attempt that another
 /// followed (a retry, a resend after a refresh, a request a post-request hook sent) gets a
-/// line of its own when the next one is sent. A call with no options to log (see
+/// line of its own when the next one is sent. The response body of a download is logged as
+/// written to a file, a stream's as streamed to its reader (neither is read back). A call
+/// with no options to log (see
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
 public struct LoggingPerformer: RequestPerforming {
     /// The performer the calls go to.

@@ -12,7 +12,7 @@ extension Request {
     /// http or https with a host; method and header names are tokens and no value holds a
     /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
     /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
-    /// an upload (``RequestOptions/transfer`` without a destination) has a body.
+    /// an upload (``CallKind/upload(_:)``) has a body.
     /// A download whose destination has a partial download to resume gets `Range` and
     /// `If-Range` for the rest (see ``PartialDownload``).
     /// Every header field is checked once, on the finished request.
@@ -23,8 +23,14 @@ extension Request {
     public func checkedURLRequest() throws -> URLRequest {
         let method = self.method
         let url = self.url
-        if let transfer = options.transfer, transfer.destination == nil, body == nil {
-            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
+        var destination: DownloadDestination?
+        switch options.kind {
+        case .plain, .stream: break
+        case .download(let transfer): destination = transfer.destination
+        case .upload:
+            if body == nil {
+                throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
+            }
         }
         var urlRequest: URLRequest
         do {
@@ -49,7 +55,7 @@ extension Request {
                 throw error.naming(method: method, url: url)
             }
         }
-        if let destination = options.transfer?.destination { urlRequest.askForRest(of: destination) }
+        if let destination { urlRequest.askForRest(of: destination) }
         return urlRequest
     }
 }

@@ -40,10 +40,13 @@ public struct ResumingPerformer: RequestPerforming {
     }
 
     private func resumeIfNeeded(_ call: LayerCall, after result: Result<Response, any Error>, seen: Int) {
-        // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
-        guard !call.isFinished, call.request.options.stream?.hasStarted != true,
-            handler.shouldResume(after: result, for: call.request)
-        else {
+        switch call.request.options.kind {
+        case .plain, .upload, .download: break
+        case .stream(let sink):
+            // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
+            if sink.hasStarted { return call.finish(result) }
+        }
+        guard !call.isFinished, handler.shouldResume(after: result, for: call.request) else {
             return call.finish(result)
         }
         call.request.attemptLog?.received(result)

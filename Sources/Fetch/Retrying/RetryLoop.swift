@@ -83,8 +83,14 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))
         }
-        // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
-        if number > 1, request.options.stream?.hasStarted == true { return false }
+        if number > 1 {
+            switch request.options.kind {
+            case .plain, .upload, .download: break
+            case .stream(let sink):
+                // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
+                if sink.hasStarted { return false }
+            }
+        }
         let granted: Bool = lock.withLock {
             guard !isCancelled, (latest?.number ?? 0) == number - 1 else { return false }
             latest = (number, call)

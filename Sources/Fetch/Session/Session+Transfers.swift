@@ -5,7 +5,8 @@ import FoundationNetworking
 
 extension Session {
     /// Performs a call that moves a body between a file and the network: a download or an
-    /// upload asked for through ``RequestOptions/transfer``, or a body streamed from files.
+    /// upload (`transfer`, from ``RequestOptions/kind``), or a plain call whose body is
+    /// streamed from files (`transfer` `nil`).
     ///
     /// A download's body is written to disk as it arrives, in writes of 256 KiB, so memory
     /// stays bounded whatever its size; a 2xx response comes back with the file in
@@ -17,10 +18,9 @@ extension Session {
     /// idle timeout still applies. Progress and the completion come on the completion
     /// queue, in order.
     func performTransfer(
-        _ request: any Request, options: RequestOptions,
+        _ request: any Request, options: RequestOptions, transfer: TransferOptions?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let transfer = options.transfer
         let deadline = transfer == nil ? options.deadline ?? configuration.deadline : options.deadline
         let download = transfer?.destination != nil
         return startTransfer(
@@ -191,5 +191,15 @@ extension Session {
 
     private static func naming(_ error: any Error, _ request: any Request) -> any Error {
         (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+    }
+}
+
+extension RequestOptions {
+    /// What a download or an upload carries; `nil` for the other kinds.
+    fileprivate var transfer: TransferOptions? {
+        switch kind {
+        case .download(let transfer), .upload(let transfer): transfer
+        case .plain, .stream: nil
+        }
     }
 }

@@ -73,6 +73,8 @@ public final class Session: RequestPerforming {
         settings.httpCookieStorage = configuration.cookieStorage
         settings.httpShouldSetCookies = configuration.cookieStorage != nil
         settings.httpCookieAcceptPolicy = configuration.cookieStorage == nil ? .never : .always
+        // No credential is ever sent on URLSession's own: a 401 is the caller's response.
+        settings.urlCredentialStorage = nil
         let perOrigin = OriginLimiter<TaskState>(limit: configuration.maximumConnectionsPerHost)
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
@@ -107,13 +109,18 @@ public final class Session: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options
-        // A streamed call: the body goes to its sink as it arrives (Session+Streams.swift).
-        if let sink = options.stream {
+        switch options.kind {
+        case .stream(let sink):
+            // The body goes to its sink as it arrives (Session+Streams.swift).
             return performStream(request, options: options, sink: sink, completion: completion)
-        }
-        // A download, an upload with progress, or a body streamed from files (Session+Transfers.swift).
-        if options.transfer != nil || request.body?.isStreamed == true {
-            return performTransfer(request, options: options, completion: completion)
+        case .download(let transfer), .upload(let transfer):
+            // The body goes to or comes from a file, with progress (Session+Transfers.swift).
+            return performTransfer(request, options: options, transfer: transfer, completion: completion)
+        case .plain:
+            // A body streamed from files is sent as an upload is, without progress.
+            if request.body?.isStreamed == true {
+                return performTransfer(request, options: options, transfer: nil, completion: completion)
+            }
         }
         guard let urlRequest = prepare(request, options: options, failing: completion) else {
             return CancellationHandle()

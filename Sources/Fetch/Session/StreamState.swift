@@ -31,6 +31,9 @@ final class StreamState: @unchecked Sendable {
         sink.deliver(on: queue)
     }
 
+    /// How many body bytes went to the sink.
+    var deliveredBytes: Int64 { lock.withLock { delivering ? delivered : 0 } }
+
     /// Takes the head of a response that `state` received: opens the sink with it.
     func receive(_ reply: URLResponse, for state: TaskState) {
         let sent = state.urlRequest

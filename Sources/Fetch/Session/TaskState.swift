@@ -147,6 +147,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         CancellationHandle { [weak self] in self?.cancel() }
     }
 
+    /// Completes the request with the 401 that `task` received whole, then has its
+    /// authentication challenge answered on the control thread: the answer cancels the task,
+    /// which waits for URLSession's work queue, where the delegate's callback may be running.
+    func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
+        handle(.ended(task, nil), .elsewhere)
+        control.async(answer)
+    }
+
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
         let what = transfer == nil ? "response" : "transfer"
@@ -252,8 +260,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// The metrics of the request ending with `outcome`, from `marks` taken with it.
     private func metrics(_ marks: TaskMarks?, _ outcome: Machine.Outcome) -> ResponseMetrics {
         guard let marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
-        let download = transfer.flatMap { $0.isDownload ? $0 : nil }
-        return marks.metrics(bytesReceived: download?.receivedBytes ?? Int64(body.count))
+        // Counted where the body went: into memory, into the file, or to the stream's reader.
+        let received: Int64
+        switch request.options.kind {
+        case .plain, .upload: received = Int64(body.count)
+        case .download: received = transfer?.receivedBytes ?? Int64(body.count)
+        case .stream: received = stream?.deliveredBytes ?? Int64(body.count)
+        }
+        return marks.metrics(bytesReceived: received)
     }
 
     /// The result an outcome stands for: a response built from the task's reply, or the error.

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Streamed calls are calls like any other: each puts a ``StreamSink`` in the request's
-/// ``RequestOptions/stream`` and goes through `perform`, so enhancers, hooks, logging,
-/// activity reporting, retry and refresh all apply (retry and refresh only until the
-/// stream has started: see ``StreamSink/hasStarted``).
+/// ``RequestOptions/kind`` (``CallKind/stream(_:)``) and goes through `perform`, so
+/// enhancers, hooks, logging, activity reporting, retry and refresh all apply (retry and
+/// refresh only until the stream has started: see ``StreamSink/hasStarted``); caching and
+/// coalescing pass a stream through. Enhancers check the head before the reader gets it.
 ///
 /// ```swift
 /// let stream = try await api.stream(Completions(prompt: "Hello"))
@@ -36,7 +37,7 @@ extension RequestPerforming {
         let sink = StreamSink(
             bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
         if Task.isCancelled { throw FetchError.cancelled(request) }
-        let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
+        let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
         sink.cancelling(call)
         do {
             let head = try await sink.response()
@@ -89,7 +90,7 @@ extension RequestPerforming {
                         })
                 })
         )
-        let call = perform(LayeredRequest(request, options: { $0.stream = sink })) { sink.finish($0) }
+        let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
         sink.cancelling(call)
         // Weakly: the call holds the sink until its last callback has run, and a handle kept
         // after that must not keep the sink, and with it the callbacks, in memory.

@@ -5,11 +5,15 @@ import Foundation
 ///
 /// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:maximumLineLength:)`` and
 /// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:onResponse:onChunk:completion:)``
-/// put one in the request's ``RequestOptions/stream`` and call `perform` like any call, so
-/// every layer applies. A performer that streams calls ``open(_:)`` with the head of each
+/// put one in the request's ``RequestOptions/kind`` (``CallKind/stream(_:)``) and call
+/// `perform` like any call, so every layer applies. A performer that streams calls ``open(_:)`` with the head of each
 /// response, then ``receive(_:)`` with each piece of the body, and completes the call with
 /// the response and an empty body. A performer that does not stream needs to do nothing:
 /// the response it completes with is delivered as the head and one chunk.
+///
+/// Layers that check responses (enhancers such as ``ContentTypeVerifier``) check the head
+/// in ``open(_:)``, before the reader gets it: a head they refuse is not delivered, and the
+/// call fails with their error.
 ///
 /// Once a head has been accepted (``hasStarted``), the call is under way for its reader:
 /// retry and refresh layers deliver a later failure as it is rather than sending the
@@ -58,6 +62,15 @@ public final class StreamSink: @unchecked Sendable {
     /// Body bytes the sink took from the performer, and those handed to the reader.
     private var receivedBytes = 0
     private var readBytes = 0
+    /// What the layers in the call's path check a head with, in the order they were added
+    /// (run in reverse: the layer nearest the performer first), by number.
+    private var headChecks: [(number: Int, check: HeadCheck)] = []
+    private var nextHeadCheck = 0
+    /// Why a check refused the last head offered, until the next one: the call's error.
+    private var refusal: (any Error)?
+
+    /// Checks, and may change, a head before the reader gets it; throws to refuse it.
+    typealias HeadCheck = @Sendable (inout Response) throws -> Void
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -96,10 +109,24 @@ public final class StreamSink: @unchecked Sendable {
     public func open(_ response: Response) -> Bool {
         var bodiless = response
         bodiless.body = Data()
+        bodiless.isStreamed = true
+        let checks: [(number: Int, check: HeadCheck)]? = lock.withLock {
+            guard !closed, end == nil, head == nil else { return nil }
+            refusal = nil
+            return headChecks
+        }
+        if let checks, response.isSuccess || acceptsAnyStatus {
+            do {
+                for (_, check) in checks.reversed() { try check(&bodiless) }
+            } catch {
+                lock.withLock { refusal = error }
+                return false
+            }
+        }
         let (accepted, waiters): (Bool, [CheckedContinuation<Response, any Error>]) = lock.withLock {
             guard !closed, end == nil else { return (false, []) }
             if head != nil { return (deliversBody, []) }
-            deliversBody = response.isSuccess || acceptsAnyStatus
+            deliversBody = bodiless.isSuccess || acceptsAnyStatus
             guard deliversBody else { return (false, []) }
             head = bodiless
             defer { headWaiters = [] }
@@ -157,6 +184,22 @@ public final class StreamSink: @unchecked Sendable {
         }
     }
 
+    /// Adds a check that every head offered to ``open(_:)`` from now on passes before the
+    /// reader gets it, until ``removeHeadCheck(_:)``.
+    /// - Returns: the number that removes it.
+    func addHeadCheck(_ check: @escaping HeadCheck) -> Int {
+        lock.withLock {
+            nextHeadCheck += 1
+            headChecks.append((nextHeadCheck, check))
+            return nextHeadCheck
+        }
+    }
+
+    /// Removes the check numbered `number`.
+    func removeHeadCheck(_ number: Int) {
+        lock.withLock { headChecks.removeAll { $0.number == number } }
+    }
+
     /// Has callbacks run on a serial queue that targets `target` rather than on the thread
     /// that calls ``receive(_:)``; ``Session`` asks for it, as its body arrives on
     /// URLSession's delegate queue. A no-op after the first call.
@@ -193,10 +236,16 @@ public final class StreamSink: @unchecked Sendable {
             lock.withLock {
                 guard end == nil else { return ([], nil) }
                 var outcome = result
-                if case .success(let response) = result, head == nil {
+                if case .success(var response) = result, head != nil {
+                    response.isStreamed = true
+                    outcome = .success(response)
+                } else if case .success = result, let refusal {
+                    outcome = .failure(refusal)
+                } else if case .success(let response) = result, head == nil {
                     if response.isSuccess || acceptsAnyStatus {
                         var bodiless = response
                         bodiless.body = Data()
+                        bodiless.isStreamed = true
                         head = bodiless
                         deliversBody = true
                         // Held in memory already: whatever its size, it stays there.
@@ -408,16 +457,5 @@ public final class StreamSink: @unchecked Sendable {
                 return
             }
         }
-    }
-}
-
-extension RequestOptions {
-    private enum StreamKey: RequestOptionKey { static let defaultValue: StreamSink? = nil }
-
-    /// Where the body goes as it arrives, for a streamed call (set by `stream`); `nil` for
-    /// any other call. See ``StreamSink``.
-    public var stream: StreamSink? {
-        get { self[StreamKey.self] }
-        set { self[StreamKey.self] = newValue }
     }
 }

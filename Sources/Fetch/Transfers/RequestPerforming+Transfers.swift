@@ -1,6 +1,6 @@
 import Foundation
 
-/// Downloads and uploads are calls like any other: each sets ``RequestOptions/transfer``
+/// Downloads and uploads are calls like any other: each sets its ``RequestOptions/kind``
 /// on its request and goes through `perform`, so every layer of the stack applies to it.
 ///
 /// ```swift
@@ -41,12 +41,9 @@ extension RequestPerforming {
         let handle = DownloadHandle()
         let destination = destination.named(for: request)
         let keepSwitch = handle.keepSwitch
-        let outgoing = LayeredRequest(
-            request,
-            options: {
-                $0.transfer = TransferOptions(destination: destination, progress: progress)
-                $0.transfer?.keepSwitch = keepSwitch
-            })
+        var transfer = TransferOptions(destination: destination, progress: progress)
+        transfer.keepSwitch = keepSwitch
+        let outgoing = LayeredRequest(request, options: { $0.kind = .download(transfer) })
         handle.run(
             perform(outgoing) { result in
                 let outcome = result.flatMap { response in
@@ -77,7 +74,7 @@ extension RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         perform(
-            LayeredRequest(request, options: { $0.transfer = TransferOptions(progress: progress) }),
+            LayeredRequest(request, options: { $0.kind = .upload(TransferOptions(progress: progress)) }),
             completion: completion)
     }
 

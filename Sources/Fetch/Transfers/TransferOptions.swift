@@ -2,16 +2,16 @@
 /// reports, or both.
 ///
 /// ``RequestPerforming/download(_:to:progress:completion:)`` and
-/// ``RequestPerforming/upload(_:progress:completion:)`` set it on the request's
-/// ``RequestOptions/transfer``. Every layer passes it on like any other option, so a
-/// transfer gets the base URL, the token, retry, refresh and logging of the stack it goes
-/// through; the performer at the bottom carries it out. ``Session`` writes a download's
+/// ``RequestPerforming/upload(_:progress:completion:)`` carry it in the request's
+/// ``RequestOptions/kind`` (``CallKind/download(_:)``, ``CallKind/upload(_:)``). Every layer
+/// passes it on like any other option, so a transfer gets the base URL, the token, retry,
+/// refresh and logging of the stack it goes through; the performer at the bottom carries it out. ``Session`` writes a download's
 /// body to its file as it arrives; a performer that answers with a body in memory (the
 /// spy, a layer that recovers an error) has it written to the destination by the same
 /// rules before the call completes.
 public struct TransferOptions: Sendable {
-    /// Where the response body goes; `nil` for an upload, whose response is held in
-    /// memory as usual.
+    /// Where the response body goes: set for a download, `nil` for an upload, whose
+    /// response is held in memory as usual.
     public var destination: DownloadDestination?
     /// Called with the bytes received (a download) or sent (an upload) so far.
     public var progress: (@Sendable (TransferProgress) -> Void)?
@@ -22,16 +22,5 @@ public struct TransferOptions: Sendable {
     public init(destination: DownloadDestination? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil) {
         self.destination = destination
         self.progress = progress
-    }
-}
-
-extension RequestOptions {
-    private enum TransferKey: RequestOptionKey { static let defaultValue: TransferOptions? = nil }
-
-    /// The transfer this call is, if any: set by `download` and `upload`. An upload (a
-    /// transfer without a destination) must have a body.
-    public var transfer: TransferOptions? {
-        get { self[TransferKey.self] }
-        set { self[TransferKey.self] = newValue }
     }
 }

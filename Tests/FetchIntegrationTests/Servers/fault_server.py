@@ -193,6 +193,25 @@ def set_cookie(handler, method, query, *_):
           method=method)
 
 
+CHALLENGES = {
+    "basic": 'Basic realm="fetch"',
+    "digest": 'Digest realm="fetch", qop="auth", nonce="6f1c2e", opaque="a9b8"',
+    "bearer": 'Bearer realm="fetch", error="invalid_token"',
+}
+
+
+def challenge(handler, method, query, *_):
+    """Answers 401 with the body `denied` and one WWW-Authenticate field per name in
+    `schemes` (comma-separated: basic, digest, bearer; basic by default), or all of them in
+    one field with `joined=1`. Every request is logged, so a test sees whether a second
+    request, with credentials, followed."""
+    values = [CHALLENGES[name] for name in query.get("schemes", "basic").split(",")]
+    fields = [", ".join(values)] if query.get("joined") == "1" else values
+    head = ["HTTP/1.1 401 Unauthorized", "Content-Type: text/plain", "Content-Length: 6", "Connection: close"]
+    head += [f"WWW-Authenticate: {value}" for value in fields]
+    handler.request.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + (b"" if method == "HEAD" else b"denied"))
+
+
 def slow(handler, method, query, *_):
     """Answers after `seconds`, counting how many requests of `group` run at once."""
     group = query.get("group", "")
@@ -474,6 +493,7 @@ BEHAVIOURS = {
     "/resource": resource,
     "/personal": personal,
     "/set-cookie": set_cookie,
+    "/challenge": challenge,
     "/slow": slow,
     "/bytes": send_bytes,
     "/ranged": ranged,

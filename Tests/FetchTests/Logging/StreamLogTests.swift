@@ -40,7 +40,7 @@ import FetchTesting
         let spy = SpyPerformer([.hold])
         let (api, events) = logged(spy)
         let handle = api.stream(Feed(), onChunk: { _ in }) { _ in }
-        let sink = try #require(spy.pending.first?.request.options.stream)
+        let sink = try #require(spy.pending.first?.sink)
         sink.open(Response(status: 200))
         sink.receive(Data("abc".utf8))
 

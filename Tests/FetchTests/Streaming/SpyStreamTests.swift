@@ -113,7 +113,7 @@ struct SpyStreamTests {
         let opening = Task { try await spy.stream(Feed()) }
         while spy.pending.isEmpty { await Task.yield() }
         let call = try #require(spy.pending.first)
-        let sink = try #require(call.request.options.stream)
+        let sink = try #require(call.sink)
         sink.open(Response(status: 200))
         sink.receive(Data("first".utf8))
         let stream = try await opening.value
@@ -133,7 +133,7 @@ struct SpyStreamTests {
         let opening = Task { try await spy.stream(Feed()) }
         while spy.pending.isEmpty { await Task.yield() }
         let call = try #require(spy.pending.first)
-        call.request.options.stream?.open(Response(status: 200))
+        call.sink?.open(Response(status: 200))
         let stream = try await opening.value
 
         // When the task reading it is cancelled while it waits for a chunk
@@ -153,7 +153,7 @@ struct SpyStreamTests {
         let handle = spy.stream(Feed(), onChunk: { seen.record(String(decoding: $0, as: UTF8.self)) }) { result in
             seen.record((try? result.get()).map { _ in "done" } ?? "failed")
         }
-        let sink = try #require(spy.pending.first?.request.options.stream)
+        let sink = try #require(spy.pending.first?.sink)
         sink.open(Response(status: 200))
         sink.receive(Data("a".utf8))
 
