@@ -41,7 +41,8 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
         deliver(result, to: completion)
     }
 
-    /// Completes the call with `response`.
+    /// Completes the call with `response`; the helpers of the spy's answers exist here too:
+    /// `call.respond(try .json(user))`, `.json(raw: #"{"id":7}"#)`, `.status(404)`, `.text("hi")`.
     public func respond(_ response: Response) { complete(with: .success(response)) }
 
     /// Completes the call with `error`.

@@ -12,6 +12,14 @@ extension Response {
             body: try encoder.encode(value))
     }
 
+    /// A response whose body is `text`, as written, with `Content-Type: application/json`:
+    /// for a hand-written fixture that no `Encodable` describes, or one that does not decode.
+    public static func json(raw text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> Response {
+        Response(
+            status: status, headers: headers.merging(defaults: ["Content-Type": "application/json"]),
+            body: Data(text.utf8))
+    }
+
     /// A response with `status` and an optional text body.
     public static func status(_ status: Int, body: String = "", headers: HTTPHeaders = [:]) -> Response {
         Response(status: status, headers: headers, body: Data(body.utf8))

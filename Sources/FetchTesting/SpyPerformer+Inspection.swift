@@ -48,8 +48,9 @@ public struct SentRequest: Sendable {
 
     /// The method.
     public var method: HTTPMethod { HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET") }
-    /// The absolute URL as text; empty when there is none.
-    public var url: String { urlRequest.url?.absoluteString ?? "" }
+    /// The absolute URL sent (after a `BaseURL` completed it). Every request the spy accepts
+    /// has one; a hand-made `URLRequest` without a URL reads as `about:blank`.
+    public var url: URL { urlRequest.url ?? URL(string: "about:blank")! }
     /// The URL's path, percent-decoded (`/users/7`).
     public var path: String { urlRequest.url?.path ?? "" }
     /// The query items, decoded, in order.

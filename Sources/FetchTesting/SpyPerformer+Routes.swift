@@ -54,9 +54,6 @@ extension SpyPerformer.Answer {
     /// ```
     /// The text is not checked, so a test can send a body that does not decode.
     public static func json(raw text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> SpyPerformer.Answer {
-        .response(
-            Response(
-                status: status, headers: headers.merging(defaults: ["Content-Type": "application/json"]),
-                body: Data(text.utf8)))
+        .response(Response.json(raw: text, status: status, headers: headers))
     }
 }

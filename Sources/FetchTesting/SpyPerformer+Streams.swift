@@ -10,8 +10,7 @@ import Fetch
 /// let spy = SpyPerformer([.stream(events: [
 ///     ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo"),
 /// ], then: FetchError(.connectionLost, reason: "reset"))])
-/// var received: [Data] = []
-/// spy.stream(Completions(), onChunk: { received.append($0) }) { result in ... }
+/// spy.stream(Completions(prompt: "Hello"), onChunk: { chunk in show(chunk) }) { result in finished(result) }
 /// // every chunk and the completion have run here
 /// ```
 ///

@@ -11,9 +11,9 @@ import Fetch
 ///
 /// ```swift
 /// let spy = SpyPerformer([try .json(User(id: 7, name: "Ada"))])
-/// let result = Mutex<Result<User, any Error>?>(nil)   // import Synchronization
-/// spy.perform(GetUser(id: 7), as: User.self) { answer in result.withLock { $0 = answer } }
-/// #expect(try result.withLock { try $0?.get().name } == "Ada")
+/// spy.perform(GetUser(id: 7)) { result in
+///     #expect((try? result.get())?.name == "Ada")   // runs before `perform` returns
+/// }
 /// #expect(spy.requests.count == 1)
 /// ```
 ///
@@ -55,6 +55,8 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     private var recorded: [RecordedCall] = []
     private var held: [PendingCall] = []
     private var fractions: [Double] = [0.5]
+    /// Every call, for tests that await them (``nextCall(timeout:scheduler:)``); has a lock of its own.
+    let arrivals = CallArrivals()
 
     /// Makes a spy that answers calls in order from `answers`, then asks `match`.
     /// - Parameters:
@@ -126,12 +128,14 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
             // Refused before anything would be sent: recorded, but the script is left as it is.
             lock.withLock { recorded.append(call) }
             pendingCall.complete(with: .failure(refusal))
+            arrivals.add(pendingCall)
             return pendingCall
         }
         let answer: Answer? = lock.withLock {
             recorded.append(call)
             return answers.isEmpty ? nil : answers.removeFirst()
         }
+        defer { arrivals.add(pendingCall) }
         switch answer ?? matcher?(request) {
         case .response(let response):
             pendingCall.complete(with: .success(response))

@@ -17,7 +17,7 @@ struct User: Codable, Parsable { let id: Int; let name: String }
 struct GetUser: TypedRequest {
     typealias Output = User
     let id: Int
-    var url: URL { URL(string: "users/\(id)")! }
+    var url: URL { URL(string: "https://api.example.com/users/\(id)")! }
 }
 struct Token: Decodable, Parsable { let value: String }
 struct Login: TypedRequest {
@@ -43,8 +43,8 @@ struct CreateOrder: TypedRequest {
     var method: HTTPMethod { .post }
     var body: RequestBody? { .json(order) }
 }
-struct GetReport: Request { var url: URL { URL(string: "report.pdf")! } }
-struct GetVideo: Request { var url: URL { URL(string: "video.mp4")! } }
+struct GetReport: Request { var url: URL { URL(string: "https://api.example.com/report.pdf")! } }
+struct GetVideo: Request { var url: URL { URL(string: "https://api.example.com/video.mp4")! } }
 enum AppError: Error, Equatable {
     case offline, signedOut, other(String)
     init(_ error: any Error) { self = .other("\(error)") }
@@ -197,9 +197,9 @@ func retryableBlock(api: some RequestPerforming) {
 // Error handlers
 func errorHandlersBlock() {
     let api = Session().handlingErrors([
-        CodeErrorHandler(.notConnected) { _, _ in .replace(AppError.offline) },
-        StatusErrorHandler(401, 403) { _, _ in .replace(AppError.signedOut) },
-        AnyErrorHandler { error, _ in .replace(AppError(error)) },
+        CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
+        StatusErrorHandler(401, 403) { response, request in .replace(AppError.signedOut) },
+        AnyErrorHandler { error, request in .replace(AppError(error)) },
     ], presenter: banner)
     use(api)
 }
@@ -209,7 +209,7 @@ func errorHandlerOrderBlock() {
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
         .retrying(.exponential(maxAttempts: 3))
         .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-        .handlingErrors([StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) }])   // after refresh
+        .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])   // after refresh
         .logging(.default)
     use(guarded)
 }
@@ -228,6 +228,66 @@ func refreshBlock() {
         .enhanced(by: BearerToken(store))
         .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
     use(api)
+}
+
+func showsLoadingBlock(api: some RequestPerforming) {
+    api.perform(GetFeed().with(\.showsLoading, false)) { result in print(result) }   // a prefetch: no spinner
+}
+
+func urlSessionConfigurationBlock() {
+    let settings = URLSessionConfiguration.default
+    settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
+    settings.allowsCellularAccess = false
+    let custom = Session(urlSessionConfiguration: settings, configuration: Session.Configuration())
+    use(custom)
+}
+
+// Tokens held by an actor
+actor TokenVault {
+    private(set) var accessToken: String
+    init(accessToken: String) { self.accessToken = accessToken }
+    func refresh(using auth: Auth) async throws { accessToken = try await auth.refreshedToken() }
+}
+
+struct VaultBearer: AsyncEnhancer {
+    let vault: TokenVault
+    func prepared(for request: any Request) async throws -> any Enhancer {
+        FixedHeaders(["Authorization": "Bearer \(await vault.accessToken)"])
+    }
+}
+
+func makeAPI(vault: TokenVault, over performer: any RequestPerforming = Session()) -> any RequestPerforming {
+    performer
+        .enhanced(by: BaseURL("https://api.example.com"), VaultBearer(vault: vault))
+        .resuming(with: RefreshTokenHandler { done in
+            Task {
+                do {
+                    try await vault.refresh(using: auth)
+                    done(.success(()))
+                } catch {
+                    done(.failure(error))
+                }
+            }
+        })
+        .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])
+}
+
+@Test func anExpiredTokenIsRefreshedAndTheCallResent() async throws {
+    // Given a vault with an old token, and a spy that answers 401 then holds the resend
+    let vault = TokenVault(accessToken: "old")
+    let spy = SpyPerformer([.status(401), .hold])
+    let api = makeAPI(vault: vault, over: spy)
+
+    // When a call is made and the resend reaches the spy
+    let answer = Task { try await api.perform(GetUser(id: 7)) }
+    let first = try await spy.nextCall()
+    let resend = try await spy.nextCall()
+    resend.respond(try .json(User(id: 7, name: "Ada")))
+
+    // Then the first went with the old token, the resend with the new one
+    #expect(first.urlRequest?.value(forHTTPHeaderField: "Authorization") == "Bearer old")
+    #expect(resend.urlRequest?.value(forHTTPHeaderField: "Authorization") == "Bearer new-token")
+    #expect(try await answer.value.name == "Ada")
 }
 
 // Hooks
@@ -279,7 +339,7 @@ func metricsBlock(api: some RequestPerforming) async throws {
 struct Feed: Decodable, Parsable { let items: [String] }
 struct GetFeed: TypedRequest {
     typealias Output = Feed
-    var url: URL { URL(string: "feed")! }
+    var url: URL { URL(string: "https://api.example.com/feed")! }
 }
 let base = "https://api.example.com"
 
@@ -291,6 +351,13 @@ func cachingBlock() async throws {
     ))
     let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
     use(tuned, feed)
+}
+
+func cacheCredentialsBlock() {
+    let api = Session()
+        .caching(CacheConfiguration(sensitiveHeaders: ["X-Api-Key"]))
+        .enhanced(by: BaseURL(base), BearerToken(store))     // above the cache: it sees the token
+    use(api)
 }
 
 func layerOrderBlock() {
@@ -307,7 +374,7 @@ func layerOrderBlock() {
 // Streaming
 struct Completions: Request {
     let prompt: String
-    var url: URL { URL(string: "completions")! }
+    var url: URL { URL(string: "https://api.example.com/completions")! }
 }
 struct Logs: Request { var url: URL { URL(string: "logs")! } }
 func show(_ chunk: Data) { _ = chunk }

@@ -113,6 +113,30 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         queue.serial.async(execute: decide)
     }
 
+    /// Answers an authentication challenge without credentials: a 401 is the caller's
+    /// response, whatever its `WWW-Authenticate` says, and URLSession sends none on its own.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking asks only about a 401 it has read whole, head and body already
+        // handed to this delegate; left to its default handling with no credential, the task
+        // never ends (Swift 6.3.1, a Basic challenge). Cancelling the challenge ends the task
+        // with a cancel error, so the request completes first with what it received.
+        let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
+        if let state = state(for: task) {
+            state.challenged(task, answer: answer)
+        } else {
+            // The answer cancels the task, which waits for URLSession's work queue: never here.
+            DispatchQueue.global().async(execute: answer)
+        }
+        #else
+        // With no credential storage the default handling sends nothing and delivers the 401.
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
     /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = remove(task) else { return }

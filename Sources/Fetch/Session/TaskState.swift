@@ -147,6 +147,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         CancellationHandle { [weak self] in self?.cancel() }
     }
 
+    /// Completes the request with the 401 that `task` received whole, then has its
+    /// authentication challenge answered on the control thread: the answer cancels the task,
+    /// which waits for URLSession's work queue, where the delegate's callback may be running.
+    func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
+        handle(.ended(task, nil), .elsewhere)
+        control.async(answer)
+    }
+
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
         let what = transfer == nil ? "response" : "transfer"

@@ -177,11 +177,39 @@ def resource(handler, method, query, headers, body):
     reply(handler.request, 200, data, extra, method=method)
 
 
+def personal(handler, method, query, headers, body):
+    """Per-user data: `Cache-Control: private, must-revalidate, max-age=60` (or `cache_control`),
+    and a body naming the Authorization or Cookie the request carried."""
+    who = (headers.get("authorization") or headers.get("cookie") or ["nobody"])[0]
+    extra = {"Cache-Control": query.get("cache_control", "private, must-revalidate, max-age=60"),
+             "Content-Type": "text/plain"}
+    reply(handler.request, 200, f"for {who}".encode(), extra, method=method)
+
+
 def set_cookie(handler, method, query, *_):
     """Sets a persistent cookie (it expires in 2099)."""
     cookie = "session=secret-cookie; Path=/; Expires=Wed, 01 Jan 2099 00:00:00 GMT"
     reply(handler.request, 200, b"cookie set", {"Set-Cookie": cookie, "Content-Type": "text/plain"},
           method=method)
+
+
+CHALLENGES = {
+    "basic": 'Basic realm="fetch"',
+    "digest": 'Digest realm="fetch", qop="auth", nonce="6f1c2e", opaque="a9b8"',
+    "bearer": 'Bearer realm="fetch", error="invalid_token"',
+}
+
+
+def challenge(handler, method, query, *_):
+    """Answers 401 with the body `denied` and one WWW-Authenticate field per name in
+    `schemes` (comma-separated: basic, digest, bearer; basic by default), or all of them in
+    one field with `joined=1`. Every request is logged, so a test sees whether a second
+    request, with credentials, followed."""
+    values = [CHALLENGES[name] for name in query.get("schemes", "basic").split(",")]
+    fields = [", ".join(values)] if query.get("joined") == "1" else values
+    head = ["HTTP/1.1 401 Unauthorized", "Content-Type: text/plain", "Content-Length: 6", "Connection: close"]
+    head += [f"WWW-Authenticate: {value}" for value in fields]
+    handler.request.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + (b"" if method == "HEAD" else b"denied"))
 
 
 def slow(handler, method, query, *_):
@@ -463,7 +491,9 @@ BEHAVIOURS = {
     "/status": status,
     "/chunked": chunked,
     "/resource": resource,
+    "/personal": personal,
     "/set-cookie": set_cookie,
+    "/challenge": challenge,
     "/slow": slow,
     "/bytes": send_bytes,
     "/ranged": ranged,

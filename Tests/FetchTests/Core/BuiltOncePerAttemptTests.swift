@@ -30,12 +30,21 @@ struct BuiltOncePerAttemptTests {
         }
     }
 
-    /// The README's recommended order over `spy`, with a `BearerToken` whose closure counts.
-    private func recommended(over spy: SpyPerformer, tokens: CountingTokens) -> any RequestPerforming {
+    /// The README's recommended order over `spy`, with a `BearerToken` whose closure counts:
+    /// it hands out a new token each time, or with `sameToken` always "same".
+    private func recommended(
+        over spy: SpyPerformer, tokens: CountingTokens, sameToken: Bool = false
+    ) -> any RequestPerforming {
         spy.retrying(.exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
             .caching()
             .coalescing()
-            .enhanced(by: BaseURL("https://api.example.com"), BearerToken { tokens.next() })
+            .enhanced(
+                by: BaseURL("https://api.example.com"),
+                BearerToken {
+                    let token = tokens.next()
+                    return sameToken ? "same" : token
+                }
+            )
             .resuming(with: RefreshTokenHandler { done in done(.success(())) })
             .logging(LogConfiguration(options: .default) { _ in })
     }
@@ -117,11 +126,12 @@ struct BuiltOncePerAttemptTests {
 
     @Test func aRevalidationSendsTheBuiltRequestMadeConditional() throws {
         // Given a stored response with an ETag and no freshness, over the recommended stack
+        // whose token stays the same (a stored response answers only the same credentials)
         let tagged = Response(
             status: 200, headers: ["ETag": "\"v1\"", "Cache-Control": "public, no-cache"], body: Data("a".utf8))
         let spy = SpyPerformer([.response(tagged), .response(Response(status: 304, headers: ["ETag": "\"v1\""]))])
         let tokens = CountingTokens()
-        let api = recommended(over: spy, tokens: tokens)
+        let api = recommended(over: spy, tokens: tokens, sameToken: true)
         _ = try #require(completed(api)).get()
 
         // When the call is made again
@@ -132,7 +142,7 @@ struct BuiltOncePerAttemptTests {
         #expect(second.body == Data("a".utf8))
         #expect(tokens.runs == 2)
         #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "If-None-Match") == "\"v1\"")
-        #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Authorization") == "Bearer token-2")
+        #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Authorization") == "Bearer same")
     }
 
     @Test func aRequestThatDoesNotBuildFailsOnceWithItsReason() throws {

@@ -86,7 +86,7 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
         // Then the request went out with the actor's token and the base URL
         #expect(response.status == 200)
         #expect(try spy.sent(0).header("Authorization") == "Bearer abc")
-        #expect(try spy.sent(0).url == "https://api.example.com/me")
+        #expect(try spy.sent(0).url == URL(string: "https://api.example.com/me"))
     }
 
     @Test func asyncAndSyncEnhancersRunInPriorityOrder() async throws {

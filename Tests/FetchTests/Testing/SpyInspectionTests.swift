@@ -35,7 +35,7 @@ import FetchTesting
         #expect(try spy.sent(0).jsonBody != SentRequest.json(#"{"admin": 0, "name": "Ada"}"#))
         #expect(try spy.sent(0).json(as: NewUser.self) == NewUser(name: "Ada", admin: false))
         #expect(try spy.sent(1).queryItem("page") == "a b")
-        #expect(try spy.sent(1).url == "https://api.example.com/users?page=a%20b")
+        #expect(try spy.sent(1).url.absoluteString == "https://api.example.com/users?page=a%20b")
     }
 
     @Test func askingForARequestThatWasNotSentSaysHowManyWere() throws {
