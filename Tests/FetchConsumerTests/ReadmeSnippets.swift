@@ -230,6 +230,18 @@ func refreshBlock() {
     use(api)
 }
 
+func showsLoadingBlock(api: some RequestPerforming) {
+    api.perform(GetFeed().with(\.showsLoading, false)) { result in print(result) }   // a prefetch: no spinner
+}
+
+func urlSessionConfigurationBlock() {
+    let settings = URLSessionConfiguration.default
+    settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
+    settings.allowsCellularAccess = false
+    let custom = Session(urlSessionConfiguration: settings, configuration: Session.Configuration())
+    use(custom)
+}
+
 // Tokens held by an actor
 actor TokenVault {
     private(set) var accessToken: String
