@@ -105,8 +105,8 @@ extension RequestPerforming {
     ///
     /// ```swift
     /// let api = Session().handlingErrors([
-    ///     CodeErrorHandler(.notConnected) { _, _ in .replace(AppError.offline) },
-    ///     StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) },
+    ///     CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
+    ///     StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) },
     /// ], presenter: banner)
     /// ```
     /// - Parameters:
