@@ -19,6 +19,9 @@ extension FetchError {
 
     private static func classify(_ error: URLError) -> (Code, String) {
         let detail = error.localizedDescription
+        // On Linux every TLS failure is -1 with libcurl's message; on Apple platforms it has a code.
+        let tls = error.code == .unknown ? TLSFailure(libcurlMessage: detail) : TLSFailure(code: error.code)
+        if let tls { return (.tls, "\(tls.reason) (\(detail))") }
         switch error.code {
         case .cancelled: return (.cancelled, "cancelled")
         case .timedOut: return (.timedOut, "timed out waiting for the server")
@@ -27,10 +30,6 @@ extension FetchError {
         case .cannotConnectToHost: return (.cannotConnect, "could not connect to the server (connection refused)")
         case .cannotFindHost, .dnsLookupFailed: return (.hostNotFound, "host not found")
         case .networkConnectionLost: return (.connectionLost, "the connection was lost")
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired:
-            return (.tls, "TLS failed: \(detail)")
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData,
             .zeroByteResource:
             return (.badServerResponse, "bad server response: \(detail)")
