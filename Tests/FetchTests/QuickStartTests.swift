@@ -24,7 +24,7 @@ func greet(using api: some RequestPerforming) async throws {
     api.perform(GetUser(id: 7)) { result in
         switch result {
         case .success(let user): print("Hello, \(user.name)")
-        case .failure(let error): print(error)   // one line: method, URL, what went wrong
+        case .failure(let error): print(error)   // method, URL, what went wrong; then the response, if any
         }
     }
 

@@ -14,8 +14,10 @@ import FoundationNetworking
 /// catch let error as FetchError where error.code == .notConnected { ... }
 /// ```
 ///
-/// `description` is one line a person can read, naming the method and the URL.
-public struct FetchError: Error, Sendable, CustomStringConvertible {
+/// ``summary`` is one line a person can read, naming the method, the URL and what went
+/// wrong; `description` (what `print(error)` writes) adds, when a response came, that
+/// response as a block: status, headers (sensitive ones hidden) and the start of the body.
+public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Hashable, CaseIterable {
         /// The request cannot be sent as described: bad URL or scheme, a header name or
@@ -104,8 +106,32 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
     /// The HTTP status of the response, when there was one.
     public var status: Int? { response?.status }
 
-    /// One line: method, URL, what went wrong.
+    /// The ``summary``, then, when a response came, the response's block
+    /// (``Response/description``), indented:
+    ///
+    /// ```
+    /// GET https://api.example.com/users/7: HTTP 404; body began: {"error":"no such user"}
+    ///   HTTP 404 for GET https://api.example.com/users/7
+    ///     Content-Type: application/json
+    ///     body (24 bytes): {"error":"no such user"}
+    /// ```
     public var description: String {
+        guard let response else { return summary }
+        return summary + "\n  " + response.block(bodyLimit: 200, detailed: false, indent: "    ")
+    }
+
+    /// ``description`` with the code, the layer and the underlying error named, and the
+    /// response's ``Response/debugDescription``.
+    public var debugDescription: String {
+        var lines = [summary, "  code: \(code.rawValue)"]
+        if let layer { lines.append("  layer: \(layer)") }
+        if let underlying { lines.append("  underlying: \(String(reflecting: underlying))") }
+        if let response { lines.append("  " + response.block(bodyLimit: 1024, detailed: true, indent: "    ")) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One line: method, URL, what went wrong.
+    public var summary: String {
         var line = ""
         if let method { line += "\(method) " }
         if let url { line += "\(url.absoluteString) " }
@@ -126,8 +152,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
 }
 
 extension FetchError: LocalizedError {
-    /// The same line as `description`.
-    public var errorDescription: String? { description }
+    /// The one line of ``summary``, for messages shown to a person.
+    public var errorDescription: String? { summary }
 }
 
 extension FetchError {
@@ -144,6 +170,11 @@ extension FetchError {
             .httpStatus, reason: reason, method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
             url: response.urlRequest.url ?? response.url, response: response
         )
+    }
+
+    /// `error` in one line: a ``FetchError``'s ``summary``, anything else as it describes itself.
+    static func summary(of error: any Error) -> String {
+        (error as? FetchError)?.summary ?? "\(error)"
     }
 
     /// Wraps any error thrown by `layer` so it names the layer; a ``FetchError`` keeps its

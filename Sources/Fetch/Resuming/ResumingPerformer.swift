@@ -75,7 +75,7 @@ extension ResumingPerformer {
         case .failure(let failure): response = (failure as? FetchError)?.response
         }
         return FetchError(
-            .layer, reason: "\(handler.name) failed, so the call was not resent: \(error)",
+            .layer, reason: "\(handler.name) failed, so the call was not resent: \(FetchError.summary(of: error))",
             method: request.method, url: request.url, response: response, underlying: error, layer: handler.name)
     }
 }

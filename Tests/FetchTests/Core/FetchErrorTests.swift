@@ -21,8 +21,8 @@ struct FetchErrorTests {
             request: BasicRequest(url: exampleURL("/boom")), status: 500,
             body: Data("Traceback:\r\n  line 1\n  line 2".utf8))
         // When the status error is described
-        let line = FetchError.httpStatus(response).description
-        // Then it is still one line and names the request
+        let line = FetchError.httpStatus(response).summary
+        // Then its summary is still one line and names the request
         #expect(!line.contains("\n") && !line.contains("\r"))
         #expect(line.hasPrefix("GET https://api.example.com/boom: HTTP 500; body began: Traceback:"))
     }
@@ -76,7 +76,7 @@ struct FetchErrorTests {
         #expect(error.status == 404)
         #expect(error.response?.body == response.body)
         #expect(
-            error.description
+            error.summary
                 == #"GET https://api.example.com/accounts/9: HTTP 404; body began: {"message":"no such user"}"#)
     }
 

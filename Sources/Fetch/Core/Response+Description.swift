@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Response: CustomStringConvertible, CustomDebugStringConvertible {
+    /// One readable block: the status with the method and URL, the headers (sensitive ones
+    /// hidden by ``Redaction/default``), then the start of the body (secret fields hidden):
+    ///
+    /// ```
+    /// HTTP 200 for GET https://api.example.com/users/7
+    ///   Content-Type: application/json
+    ///   Set-Cookie: <redacted>
+    ///   body (22 bytes): {"id":7,"name":"Ada"}
+    /// ```
+    public var description: String { block(bodyLimit: 200, detailed: false) }
+
+    /// ``description`` with more of the body (1 KiB), the header fields that were sent
+    /// (redacted, marked `>`), the file of a download and the metrics.
+    public var debugDescription: String { block(bodyLimit: 1024, detailed: true) }
+
+    /// The lines of the block, the first one not indented, the others by `indent`.
+    func block(bodyLimit: Int, detailed: Bool, indent: String = "  ") -> String {
+        let redaction = Redaction.default
+        let method = urlRequest.httpMethod ?? request.method.rawValue
+        let address = (url ?? urlRequest.url).map(redaction.string(for:)) ?? request.url.absoluteString
+        var lines = ["HTTP \(status) for \(method) \(address)"]
+        if detailed {
+            let sent = (urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+            lines += sent.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
+        }
+        lines += headers.map { "\($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
+        if let fileURL {
+            lines.append("body: in \(fileURL.path)")
+        } else if body.isEmpty {
+            lines.append("body: empty")
+        } else if Self.looksBinary(body.prefix(bodyLimit)) {
+            lines.append("body: \(body.count) bytes, not text")
+        } else {
+            let preview = bodyPreview(limit: bodyLimit, redaction: redaction)
+            let text = preview.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+                .joined(separator: "\n" + indent + "  ")
+            lines.append("body (\(body.count == 1 ? "1 byte" : "\(body.count) bytes")): \(text)")
+        }
+        if detailed, metrics != ResponseMetrics() { lines.append("metrics: \(metrics)") }
+        return lines.enumerated().map { $0.offset == 0 ? $0.element : indent + $0.element }.joined(separator: "\n")
+    }
+
+    /// Whether `bytes` hold control characters other than tabs and line ends: not text to print.
+    private static func looksBinary(_ bytes: Data) -> Bool {
+        bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+    }
+}
