@@ -341,6 +341,13 @@ func cachingBlock() async throws {
     use(tuned, feed)
 }
 
+func cacheCredentialsBlock() {
+    let api = Session()
+        .caching(CacheConfiguration(sensitiveHeaders: ["X-Api-Key"]))
+        .enhanced(by: BaseURL(base), BearerToken(store))     // above the cache: it sees the token
+    use(api)
+}
+
 func layerOrderBlock() {
     let api = Session()
         .retrying(.exponential(maxAttempts: 3))          // 5. transient failures, below the cache

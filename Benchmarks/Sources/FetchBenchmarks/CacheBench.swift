@@ -11,9 +11,11 @@ import FetchTesting
 enum CacheBench {
     /// Medians over the rounds.
     struct Result: Sendable {
-        /// Nanoseconds per call of the spy alone, and of a fresh hit through the caching layer.
+        /// Nanoseconds per call of the spy alone, of a fresh hit through the caching layer, and
+        /// of a fresh hit for a request with `Authorization` (its partition digest included).
         var bareSpy: Double
         var hit: Double
+        var credentialedHit: Double
         /// Per body: milliseconds per request of a 304 revalidation and of a full GET.
         var revalidations: [(name: String, revalidated: Double, full: Double)] = []
         /// Requests per second at 1 in flight with metrics collected and without, and the
@@ -24,36 +26,46 @@ enum CacheBench {
     }
 
     /// The fresh-hit part alone: no server.
-    static func hitCost(rounds: Int, calls: Int) throws -> (bare: Double, hit: Double) {
+    static func hitCost(rounds: Int, calls: Int) throws -> Result {
         let answer = SpyPerformer.Answer.response(
             Response(
                 status: 200,
                 headers: ["Cache-Control": "max-age=86400", "ETag": "\"v1\"", "Content-Type": "application/json"],
                 body: Data(repeating: 0x61, count: 1024)
             ))
-        let request = BasicRequest(url: URL(string: "http://127.0.0.1/articles/4711")!)
+        let url = URL(string: "http://127.0.0.1/articles/4711")!
+        let request = BasicRequest(url: url)
+        let credentialed = BasicRequest(
+            url: url, headers: ["Authorization": "Bearer " + String(repeating: "t", count: 40)])
         var bare: [Double] = []
         var hit: [Double] = []
+        var credentialedHit: [Double] = []
         for round in 0...rounds {
             let spy = SpyPerformer(match: { _ in answer })
             let cache = spy.caching()
-            _ = try measure(cache, request, calls: 1)  // stores the response
+            _ = try measure(cache, request, calls: 1)  // stores the responses
+            _ = try measure(cache, credentialed, calls: 1)
             let spyTime = try measure(spy, request, calls: calls)
             let hitTime = try measure(cache, request, calls: calls)
-            guard spy.calls.count == 1 + calls else {
+            let credentialedTime = try measure(cache, credentialed, calls: calls)
+            guard spy.calls.count == 2 + calls else {
                 throw Main.UsageError(
-                    description: "the cache sent \(spy.calls.count - 1 - calls) of \(calls) hits to the spy")
+                    description: "the cache sent \(spy.calls.count - 2 - calls) of \(2 * calls) hits to the spy")
             }
-            if round > 0 { (bare, hit) = (bare + [spyTime], hit + [hitTime]) }
+            if round > 0 {
+                (bare, hit) = (bare + [spyTime], hit + [hitTime])
+                credentialedHit.append(credentialedTime)
+            }
         }
-        return (Statistics.median(bare) ?? 0, Statistics.median(hit) ?? 0)
+        return Result(
+            bareSpy: Statistics.median(bare) ?? 0, hit: Statistics.median(hit) ?? 0,
+            credentialedHit: Statistics.median(credentialedHit) ?? 0)
     }
 
     /// Everything, against `server` (run.sh's nginx, whose static files carry ETag and
     /// Last-Modified and no freshness, so the cache revalidates each time).
     static func run(server: Server, rounds: Int, calls: Int, requests: Int) throws -> Result {
-        let (bare, hit) = try hitCost(rounds: rounds, calls: calls)
-        var result = Result(bareSpy: bare, hit: hit)
+        var result = try hitCost(rounds: rounds, calls: calls)
         for (name, path) in [("200 B", "/small.txt"), ("1 MiB", "/1m.bin")] {
             log("revalidation: \(name)")
             result.revalidations.append(
@@ -147,6 +159,8 @@ enum CacheBench {
             "| spy alone, ns per call | \(Format.number(result.bareSpy)) | | |",
             "| fresh cache hit over a spy, ns per call (the spy is not called) | \(Format.number(result.hit)) | ≤ 2,000 ns | "
                 + (result.hit <= 2000 ? "met" : "not met") + " |",
+            "| fresh cache hit with `Authorization`, ns per call (its partition's digest included) | "
+                + "\(Format.number(result.credentialedHit)) | | |",
         ]
         for case (let name, let revalidated, let full) in result.revalidations {
             lines.append(

@@ -60,8 +60,8 @@ struct Main {
             var settings = Suite.Settings()
             settings.layerRounds = try options.int("rounds") ?? settings.layerRounds
             settings.layerCalls = try options.int("calls") ?? settings.layerCalls
-            let (bare, hit) = try CacheBench.hitCost(rounds: settings.layerRounds, calls: settings.layerCalls)
-            print(CacheBench.markdown(CacheBench.Result(bareSpy: bare, hit: hit)).joined(separator: "\n"))
+            let result = try CacheBench.hitCost(rounds: settings.layerRounds, calls: settings.layerCalls)
+            print(CacheBench.markdown(result).joined(separator: "\n"))
         case "stream":
             let rate = try options.double("rate") ?? 1
             let bufferSize = try options.int("buffer") ?? StreamSink.defaultBufferSize

@@ -14,18 +14,31 @@ public struct CacheConfiguration: Sendable {
     /// default, guesses nothing: such a response is stored only to be revalidated. 0.1 is
     /// the usual choice.
     public var heuristicFraction: Double?
+    /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that carry
+    /// credentials (an API key, a session header): the cache keeps the responses to requests
+    /// with different values of them apart, as it does for those three. Compared without
+    /// regard to case; a request adds its own with ``RequestOptions/sensitiveHeaders``.
+    /// Empty by default.
+    public var sensitiveHeaders: Set<String> {
+        didSet { extraCredentialNames = Set(sensitiveHeaders.map { $0.lowercased() }) }
+    }
+    /// ``sensitiveHeaders`` lowercased, read on every call with header fields.
+    private(set) var extraCredentialNames: Set<String>
 
     /// Makes a configuration.
     /// - Parameters:
     ///   - storage: where responses are kept; a 10 MiB ``MemoryCacheStorage`` by default.
     ///   - heuristicFraction: see ``heuristicFraction``; `nil` by default.
+    ///   - sensitiveHeaders: see ``sensitiveHeaders``; none by default.
     ///   - clock: the current time; the system clock by default.
     public init(
         storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        sensitiveHeaders: Set<String> = [], clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
         self.heuristicFraction = heuristicFraction
+        self.sensitiveHeaders = sensitiveHeaders
+        extraCredentialNames = Set(sensitiveHeaders.map { $0.lowercased() })
         self.clock = clock
     }
 }

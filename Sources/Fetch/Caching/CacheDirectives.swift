@@ -1,6 +1,7 @@
 /// The directives of `Cache-Control` header fields (RFC 9111 section 5.2), for a request or
 /// a response, read leniently: unknown directives are ignored, and a malformed or repeated
 /// value of a directive that sets a time makes that time ``invalid`` rather than failing.
+/// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
 struct CacheDirectives: Equatable {
     /// A directive's number of seconds.
     enum Seconds: Equatable {
@@ -14,13 +15,16 @@ struct CacheDirectives: Equatable {
     }
 
     var noStore = false
+    /// `no-cache` without field names: nothing stored is served without revalidation.
     var noCache = false
+    /// The fields `no-cache="..."` names, lowercased: served from the cache without them
+    /// (RFC 9111 section 5.2.2.4). A request's qualified `no-cache` counts as ``noCache``.
+    var noCacheFields: [String] = []
     var mustRevalidate = false
     var isPublic = false
     var isPrivate = false
     var onlyIfCached = false
     var maxAge = Seconds.absent
-    var sharedMaxAge = Seconds.absent
     var minFresh = Seconds.absent
     /// `max-stale`: `.value(Int.max)` when present without a value (any staleness).
     var maxStale = Seconds.absent
@@ -36,6 +40,7 @@ struct CacheDirectives: Equatable {
     /// The directives of the `Cache-Control` field values of a request.
     init(fieldValue: String?) {
         if let fieldValue { read(fieldValue) }
+        if !noCacheFields.isEmpty { noCache = true }
     }
 
     /// Whether a response's freshness cannot be trusted: a malformed or repeated `max-age`.
@@ -46,15 +51,15 @@ struct CacheDirectives: Equatable {
             let (name, argument) = directive
             switch name {
             case "no-store": noStore = true
-            // The qualified forms (`no-cache="Set-Cookie"`) are read as the unqualified one:
-            // stricter, and allowed.
-            case "no-cache": noCache = true
+            case "no-cache":
+                let names = (argument ?? "").split(separator: ",").map { Substring($0).trimmingSpaces.lowercased() }
+                    .filter { !$0.isEmpty }
+                if names.isEmpty { noCache = true } else { noCacheFields += names }
             case "must-revalidate": mustRevalidate = true
             case "public": isPublic = true
             case "private": isPrivate = true
             case "only-if-cached": onlyIfCached = true
             case "max-age": maxAge = Self.merge(maxAge, Self.seconds(argument))
-            case "s-maxage": sharedMaxAge = Self.merge(sharedMaxAge, Self.seconds(argument))
             case "min-fresh": minFresh = Self.merge(minFresh, Self.seconds(argument))
             case "max-stale":
                 maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))

@@ -17,7 +17,7 @@ struct CacheExchange: Sendable {
     static func hit(_ stored: CachedResponse, answering request: any Request, at now: Date) -> Response {
         // RFC 9111 section 5.1: a stored response goes out with its age.
         let age = stored.currentAge(at: now).map { Int(min($0, Double(Int32.max))) }
-        let headers = age.map(stored.headers(withAge:)) ?? stored.headers
+        let headers = age.map(stored.headers(withAge:)) ?? stored.servedHeaders
         var metrics = ResponseMetrics()
         metrics.start = now
         metrics.total = .zero
@@ -61,7 +61,7 @@ struct CacheExchange: Sendable {
             sentRequest: notModified.urlRequest,
             varying: stale.varying, requestTime: requestTime, responseTime: responseTime
         )
-        if updated.directives.noStore || directives.noStore {
+        if updated.directives.noStore || directives.noStore || !isInPartition(notModified.urlRequest) {
             configuration.storage.removeResponse(for: key)
         } else {
             configuration.storage.store(updated, for: key)
@@ -79,7 +79,9 @@ struct CacheExchange: Sendable {
         var delivered = response
         delivered.metrics.cache = .miss
         guard response.status != 304 else { return delivered }
-        let refusal = CacheRules.refusal(toStore: response, for: urlRequest, requestDirectives: directives)
+        let refusal = CacheRules.refusal(
+            toStore: response, for: urlRequest, requestDirectives: directives,
+            sentInPartition: isInPartition(response.urlRequest))
         if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
             configuration.storage.store(
                 CachedResponse(
@@ -92,5 +94,11 @@ struct CacheExchange: Sendable {
             configuration.storage.removeResponse(for: key)
         }
         return delivered
+    }
+
+    /// Whether `sent` carries the credentials the request carried as this layer built it: not
+    /// when a layer below added or changed some, which a later lookup cannot see.
+    private func isInPartition(_ sent: URLRequest) -> Bool {
+        CachePartition.of(sent, request, configuration) == CachePartition.of(urlRequest, request, configuration)
     }
 }

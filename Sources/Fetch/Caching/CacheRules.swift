@@ -5,6 +5,11 @@ import FoundationNetworking
 
 /// The decisions of RFC 9111 a private cache makes, as pure functions of the request, the
 /// stored response, the new response and the time.
+///
+/// Each set of credentials has a private cache of its own (``CachePartition``): a stored
+/// response is only ever looked up for requests with the credentials of the one that got it,
+/// so the rules of a shared cache (RFC 9111 section 3.5 on `Authorization`, `s-maxage`, not
+/// storing `private`) do not apply, and `public` only makes a response storable.
 enum CacheRules {
     /// What to do with a stored response for a request.
     enum Use: Equatable {
@@ -30,13 +35,6 @@ enum CacheRules {
     ) -> Use {
         let directives = stored.directives
         guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
-        // RFC 9111 section 3.5: a response may answer a request with credentials only when it
-        // says any cache may reuse it, or that it must be revalidated each time.
-        if hasFields, request.value(forHTTPHeaderField: "Authorization") != nil,
-            !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent)
-        {
-            return .unusable
-        }
         let mustValidate =
             directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request, requestDirectives))
         let staleForbidden = directives.noCache || directives.mustRevalidate
@@ -103,29 +101,26 @@ enum CacheRules {
 
     /// Why `response` to `request` may not be stored, or `nil` when it may (RFC 9111
     /// section 3): `no-store` on either side, a status that is not final, a partial or
-    /// `304` response, credentials without `public`/`must-revalidate`/`s-maxage`, `Vary: *`,
-    /// a status not cacheable by default without explicit freshness. A response that is
-    /// never fresh is stored all the same: it can be revalidated, or served stale when a
-    /// request allows it (``CachePolicy/onlyIfCached``).
-    static func refusal(toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives)
-        -> String?
-    {
+    /// `304` response, credentials that the request as the cache saw it did not carry
+    /// (`sentInPartition` false: added below the cache, where a later lookup cannot see
+    /// them), `Vary: *`, a status not cacheable by default without explicit freshness. A
+    /// response that is never fresh is stored all the same: it can be revalidated, or served
+    /// stale when a request allows it (``CachePolicy/onlyIfCached``).
+    static func refusal(
+        toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives,
+        sentInPartition: Bool
+    ) -> String? {
         let directives = CacheDirectives(response.headers)
         if directives.noStore || requestDirectives.noStore { return "no-store" }
         if response.status < 200 || response.status == 206 || response.status == 304 {
             return "status \(response.status)"
         }
-        let credentials =
-            request.value(forHTTPHeaderField: "Authorization") != nil
-            || response.urlRequest.value(forHTTPHeaderField: "Authorization") != nil
-        if credentials, !(directives.isPublic || directives.mustRevalidate || directives.sharedMaxAge != .absent) {
-            return "Authorization without public, must-revalidate or s-maxage"
-        }
+        if !sentInPartition { return "sent with credentials added below the cache" }
         if varying(response.headers, request) == nil { return "Vary: *" }
         // A status not known to be cacheable by default needs explicit freshness (RFC 9111 section 3).
         let explicit =
-            directives.maxAge != .absent || directives.sharedMaxAge != .absent
-            || response.headers.contains("Expires") || directives.isPublic || directives.isPrivate
+            directives.maxAge != .absent || response.headers.contains("Expires") || directives.isPublic
+            || directives.isPrivate
         if !explicit && !CachedResponse.heuristicStatuses.contains(response.status) {
             return "status \(response.status) without explicit freshness"
         }

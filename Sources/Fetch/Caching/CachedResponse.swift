@@ -51,7 +51,10 @@ public struct CachedResponse: Sendable {
     var expires: Expires { stored.expires }
     /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
     var ageValue: Double? { stored.ageValue }
-    /// Its header fields with `Age` set to `age` seconds, as a hit serves them. The last
+    /// Its header fields as served without revalidation: without those its
+    /// `no-cache="..."` names (RFC 9111 section 5.2.2.4).
+    var servedHeaders: HTTPHeaders { stored.servedHeaders }
+    /// Its ``servedHeaders`` with `Age` set to `age` seconds, as a hit serves them. The last
     /// ones made are kept: the hits of one second share them rather than each copying the
     /// fields and formatting the number.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
@@ -76,6 +79,7 @@ public struct CachedResponse: Sendable {
         let requestTime: Date
         let responseTime: Date
         let directives: CacheDirectives
+        let servedHeaders: HTTPHeaders
         let serverDate: Date?
         let expires: Expires
         let ageValue: Double?
@@ -95,6 +99,9 @@ public struct CachedResponse: Sendable {
             self.requestTime = requestTime
             self.responseTime = responseTime
             directives = CacheDirectives(headers)
+            var served = headers
+            for name in directives.noCacheFields { served.remove(name) }
+            servedHeaders = served
             serverDate = headers.first("Date").flatMap(HTTPDate.parse)
             let expiresFields = headers.values(for: "Expires")
             // Two Expires fields that disagree, or one that is not a date: already expired.
@@ -117,7 +124,7 @@ public struct CachedResponse: Sendable {
         func headers(withAge age: Int) -> HTTPHeaders {
             lastServed.withLock { last in
                 if let last, last.age == age { return last.headers }
-                var headers = self.headers
+                var headers = servedHeaders
                 headers.set("Age", String(age))
                 last = (age, headers)
                 return headers

@@ -7,13 +7,20 @@ import FoundationNetworking
 /// responses while they are fresh, revalidates stale ones with a conditional request, and
 /// stores what the server allows. Made by ``RequestPerforming/caching(_:)``.
 ///
-/// - **Stored**: final responses to GET and HEAD (one per method and URL) unless either side
-///   says `no-store`; statuses other than 200, 203, 204, 300, 301, 308, 404, 405, 410, 414 and
-///   501 only with explicit freshness (`max-age`, `Expires`, `public`, `private`). Never a
-///   `206`, a `304`, or a response with `Vary: *`. A response to a request with
-///   `Authorization` only when it says `public`, `must-revalidate` or `s-maxage` (the rule
-///   RFC 9111 section 3.5 sets for shared caches: one process often holds the credentials of
-///   several users). `private` is allowed: this cache is not shared between processes.
+/// - **One private cache per set of credentials**: a stored response answers only requests
+///   that carry the same credentials as the one that got it (`Authorization`, `Cookie`,
+///   `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and the request's
+///   ``RequestOptions/sensitiveHeaders``), and requests without credentials share the
+///   entries of requests without credentials. Storage keys name the credentials by a keyed
+///   digest, never in clear. Each partition follows the rules of a private cache: `private`
+///   responses and responses to requests with `Authorization` are stored, `public` only
+///   makes a status storable, `s-maxage` is ignored. A response sent with credentials that a
+///   layer below added is not stored: a later call cannot be matched to them before it goes
+///   below.
+/// - **Stored**: final responses to GET and HEAD (one per method, URL and credentials)
+///   unless either side says `no-store`; statuses other than 200, 203, 204, 300, 301, 308,
+///   404, 405, 410, 414 and 501 only with explicit freshness (`max-age`, `Expires`, `public`,
+///   `private`). Never a `206`, a `304`, or a response with `Vary: *`.
 /// - **Fresh** while its age is below its lifetime: `max-age`, else `Expires` minus `Date`,
 ///   else no lifetime at all unless ``CacheConfiguration/heuristicFraction`` asks for a
 ///   guess. Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
@@ -25,13 +32,16 @@ import FoundationNetworking
 ///   fields and answers with the stored status and body (``CacheStatus/revalidated``). A
 ///   `304` naming another strong `ETag` updates nothing: the call is sent again without
 ///   conditions. Any other answer replaces the entry (or removes it when it may not be
-///   stored, unless it is a 5xx, which leaves the entry as it was).
+///   stored, unless it is a 5xx, which leaves the entry as it was). A response with
+///   `no-cache="field, ..."` is served fresh without the fields it names, and with them
+///   once revalidated.
 /// - **Vary**: the stored response answers only a request with the same values of the
 ///   fields it names, as this layer sees them; a request that differs goes below and its
 ///   response replaces the stored one.
 /// - **Invalidated**: a 2xx or 3xx answer to any method other than GET, HEAD, OPTIONS and
 ///   TRACE removes what is stored for its URL, and for its `Location` and
-///   `Content-Location` on the same origin.
+///   `Content-Location` on the same origin, for the call's credentials and for calls without
+///   any; other users' entries stay, as their own caches would.
 /// - **Kinds** (``CallKind``): only a plain call is answered from storage or stored. A
 ///   download, an upload and a stream pass through untouched (a download's body goes to a
 ///   file and a stream's to its reader: the cache never has it whole); an unsafe method
@@ -90,7 +100,7 @@ public struct CachingPerformer: RequestPerforming {
         if Self.isConditional(fields) { return base.perform(request, completion: completion) }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
-        let key = Self.key(method, url)
+        let key = CachePartition.key(method, url, fields: fields, of: request, configuration)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: key) {
@@ -127,9 +137,11 @@ public struct CachingPerformer: RequestPerforming {
     private func performInvalidating(
         _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let url = (try? request.checkedURLRequest())?.url else {
+        guard let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url else {
             return base.perform(request, completion: completion)
         }
+        // The caller's own entries, and those without credentials: other users' are theirs.
+        let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
         let storage = configuration.storage
         return base.perform(request) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {
@@ -144,8 +156,10 @@ public struct CachingPerformer: RequestPerforming {
                     }
                 }
                 for target in targets {
-                    storage.removeResponse(for: Self.key(.get, target))
-                    storage.removeResponse(for: Self.key(.head, target))
+                    for partition in partitions {
+                        storage.removeResponse(for: partition.key(.get, target))
+                        storage.removeResponse(for: partition.key(.head, target))
+                    }
                 }
             }
             completion(result)

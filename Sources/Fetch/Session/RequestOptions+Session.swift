@@ -30,7 +30,8 @@ extension RequestOptions {
         set { self[RedirectPolicyKey.self] = newValue }
     }
 
-    /// More header names to drop when a redirect leaves the origin, added to the session's.
+    /// More header names to drop when a redirect leaves the origin, added to the session's;
+    /// a caching layer also counts them as credentials (see ``CachingPerformer``).
     public var sensitiveHeaders: Set<String> {
         get { self[SensitiveHeadersKey.self] }
         set { self[SensitiveHeadersKey.self] = newValue }

@@ -161,8 +161,43 @@ struct SessionCachingTests {
         #expect(try await servers.faults.seen(tag: tag).map(\.method) == ["GET", "POST", "GET"])
     }
 
-    @Test func aCredentialedResponseWithoutPermissionIsNotStored() async throws {
-        // Given the fault server's /resource (max-age, no public), asked for with Authorization
+    @Test func eachUserIsServedOnlyTheirOwnResponse() async throws {
+        // Given BearerToken above the cache (the README's order) over a Session, and the fault
+        // server's per-user resource (private, must-revalidate, max-age=60)
+        let servers = try LoopbackServers.require()
+        let store = TokenStore("user-a")
+        let cache = api()
+        let authed = cache.enhanced(by: BearerToken(store))
+        let tag = uniqueTag()
+        let url = servers.faults.url("/personal?tag=\(tag)")
+
+        // When user A asks twice, then user B, a call without credentials, one with a cookie, and A again
+        let first = try await get(authed, url)
+        let repeated = try await get(authed, url)
+        store.token = "user-b"
+        let userB = try await get(authed, url)
+        let anonymous = try await get(cache, url)
+        let cookie = try await get(cache, url, headers: ["Cookie": "id=c"])
+        store.token = "user-a"
+        let again = try await get(authed, url)
+
+        // Then each got their own, and the server saw each of them once: A's repeats were hits
+        let text = { (response: Response) in String(decoding: response.body, as: UTF8.self) }
+        #expect(text(first) == "for Bearer user-a" && first.metrics.cache == .miss)
+        #expect(text(repeated) == "for Bearer user-a" && repeated.metrics.cache == .hit)
+        #expect(text(userB) == "for Bearer user-b" && userB.metrics.cache == .miss)
+        #expect(text(anonymous) == "for nobody" && anonymous.metrics.cache == .miss)
+        #expect(text(cookie) == "for id=c" && cookie.metrics.cache == .miss)
+        #expect(text(again) == "for Bearer user-a" && again.metrics.cache == .hit)
+        let seen = try await servers.faults.seen(tag: tag)
+        #expect(
+            seen.map { $0.header("authorization") ?? $0.header("cookie") ?? "nobody" } == [
+                "Bearer user-a", "Bearer user-b", "nobody", "id=c",
+            ])
+    }
+
+    @Test func credentialsAddedBelowTheCacheAreNeverStored() async throws {
+        // Given the fault server's /resource (max-age=3600), asked for with a token added below the cache
         let servers = try LoopbackServers.require()
         let api = Session().enhanced(by: BearerToken(TokenStore("secret"))).caching()
         let tag = uniqueTag()

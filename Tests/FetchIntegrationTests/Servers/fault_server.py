@@ -177,6 +177,15 @@ def resource(handler, method, query, headers, body):
     reply(handler.request, 200, data, extra, method=method)
 
 
+def personal(handler, method, query, headers, body):
+    """Per-user data: `Cache-Control: private, must-revalidate, max-age=60` (or `cache_control`),
+    and a body naming the Authorization or Cookie the request carried."""
+    who = (headers.get("authorization") or headers.get("cookie") or ["nobody"])[0]
+    extra = {"Cache-Control": query.get("cache_control", "private, must-revalidate, max-age=60"),
+             "Content-Type": "text/plain"}
+    reply(handler.request, 200, f"for {who}".encode(), extra, method=method)
+
+
 def set_cookie(handler, method, query, *_):
     """Sets a persistent cookie (it expires in 2099)."""
     cookie = "session=secret-cookie; Path=/; Expires=Wed, 01 Jan 2099 00:00:00 GMT"
@@ -482,6 +491,7 @@ BEHAVIOURS = {
     "/status": status,
     "/chunked": chunked,
     "/resource": resource,
+    "/personal": personal,
     "/set-cookie": set_cookie,
     "/challenge": challenge,
     "/slow": slow,

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import Fetch
+@testable import Fetch
 
 /// Resumable downloads through `Session` against real servers: the fault server's ranged
 /// resources (cut mid-body, ignoring ranges, changing between requests) and httpbin's

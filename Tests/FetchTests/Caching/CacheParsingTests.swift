@@ -11,11 +11,25 @@ import Testing
                 " No-Store ,no-cache=\"Set-Cookie, X-A\", must-revalidate, PUBLIC, private, only-if-cached, max-age=5, s-maxage=7, min-fresh=3, max-stale"
         )
 
-        // Then each is read, the quoted list staying one argument
+        // Then each is read, the quoted list staying one argument (a request's qualified
+        // no-cache counting as no-cache), and s-maxage, which a private cache ignores, is not
         #expect(directives.noStore && directives.noCache && directives.mustRevalidate)
+        #expect(directives.noCacheFields == ["set-cookie", "x-a"])
         #expect(directives.isPublic && directives.isPrivate && directives.onlyIfCached)
-        #expect(directives.maxAge == .value(5) && directives.sharedMaxAge == .value(7))
+        #expect(directives.maxAge == .value(5))
         #expect(directives.minFresh == .value(3) && directives.maxStale == .value(Int.max))
+    }
+
+    @Test func aResponsesNoCacheIsQualifiedOnlyWhenItNamesFields() {
+        // Given response fields with no-cache naming fields, naming none, and both
+        let named = CacheDirectives(["Cache-Control": "no-cache=\"Set-Cookie\""])
+        let empty = CacheDirectives(["Cache-Control": "no-cache=\"\""])
+        let both = CacheDirectives(["Cache-Control": "no-cache=\"X-A\", no-cache"])
+
+        // Then only the first may be served fresh, without Set-Cookie
+        #expect(!named.noCache && named.noCacheFields == ["set-cookie"])
+        #expect(empty.noCache && empty.noCacheFields.isEmpty)
+        #expect(both.noCache && both.noCacheFields == ["x-a"])
     }
 
     @Test(arguments: [

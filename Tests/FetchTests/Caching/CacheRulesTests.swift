@@ -72,24 +72,28 @@ import FetchTesting
         #expect(fixture.storage.count == 0)
     }
 
-    // MARK: Authorization
+    // MARK: Credentials and the directives of a private cache
 
-    @Test func aResponseToACredentialedRequestIsStoredOnlyWhenRFC9111AllowsIt() {
-        // Given responses to requests with Authorization: max-age only, public, must-revalidate, s-maxage
+    @Test func everyCacheableResponseToACredentialedRequestIsStoredForItsCredentials() {
+        // Given responses to requests with Authorization: max-age only, public, must-revalidate, private
         let fixture = CacheFixture()
         let auth: HTTPHeaders = ["Authorization": "Bearer secret"]
-        for (path, cacheControl) in [
-            ("/plain", "max-age=60"), ("/public", "public, max-age=60"),
-            ("/revalidate", "must-revalidate, max-age=60"), ("/shared", "s-maxage=60, max-age=60"),
-        ] {
+        let paths = [
+            "/plain": "max-age=60", "/public": "public, max-age=60", "/revalidate": "must-revalidate, max-age=60",
+            "/private": "private, max-age=60",
+        ]
+        for (path, cacheControl) in paths {
             fixture.next(fixture.answer(200, ["Cache-Control": cacheControl, "ETag": "\"v1\""]))
             _ = fixture.get(resource(path, headers: auth))
         }
 
-        // Then the three that allow it were stored, the plain one was not
-        #expect(fixture.storage.count == 3)
+        // Then each was stored in the partition of those credentials, and answers them
+        #expect(fixture.storage.count == 4)
         #expect(fixture.storage.response(for: "GET https://api.example.com/plain") == nil)
-        #expect(fixture.get(resource("/public", headers: auth))?.metrics.cache == .hit)
+        for path in paths.keys {
+            #expect(fixture.get(resource(path, headers: auth))?.metrics.cache == .hit, "\(path)")
+        }
+        #expect(fixture.spy.calls.count == 4)
     }
 
     @Test func authorizationAddedBelowTheCacheCounts() {
@@ -99,20 +103,20 @@ import FetchTesting
         let storage = MemoryCacheStorage()
         let api = spy.enhanced(by: BearerToken(TokenStore("secret")))
             .caching(CacheConfiguration(storage: storage) { clock.now })
-        spy.enqueue(.response(Response(status: 200, headers: ["Cache-Control": "max-age=60"])))
+        spy.enqueue(.response(Response(status: 200, headers: ["Cache-Control": "public, max-age=60"])))
 
         // When a GET is made
         _ = performNow(api, resource())
 
-        // Then the response, sent with credentials, was not stored
+        // Then the response, sent with credentials the cache did not see, was not stored
         #expect(spy.urlRequests.first??.value(forHTTPHeaderField: "Authorization") == "Bearer secret")
         #expect(storage.count == 0)
     }
 
-    @Test func aStoredResponseWithoutPermissionDoesNotAnswerACredentialedRequest() {
+    @Test func aStoredResponseWithoutCredentialsDoesNotAnswerACredentialedRequest() {
         // Given a response stored for a request without credentials
         let fixture = CacheFixture()
-        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"]))
+        fixture.next(fixture.answer(200, ["Cache-Control": "public, max-age=60"]))
         _ = fixture.get()
 
         // When the same URL is asked for with Authorization
@@ -121,6 +125,63 @@ import FetchTesting
 
         // Then the server answered it
         #expect(response?.text == "personal" && response?.metrics.cache == .miss)
+    }
+
+    @Test func sMaxAgeIsIgnoredByThisPrivateCache() {
+        // Given a 200 whose only lifetime is s-maxage, and a 302 with s-maxage alone
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "s-maxage=600", "ETag": "\"v1\""]))
+        _ = fixture.get()
+        fixture.next(fixture.answer(302, ["Cache-Control": "s-maxage=600", "Location": "/b"]))
+        _ = fixture.get(resource("/redirect"))
+
+        // When the 200 is asked for again
+        fixture.next(fixture.answer(304, [:], body: ""))
+        let again = fixture.get()
+
+        // Then it was never fresh (revalidated), and the 302 had no freshness to be stored with
+        #expect(again?.metrics.cache == .revalidated)
+        #expect(fixture.storage.count == 1)
+    }
+
+    @Test func noCacheWithFieldNamesServesTheResponseWithoutThoseFields() throws {
+        // Given a response that forbids reusing Set-Cookie and X-Session without revalidation
+        let fixture = CacheFixture()
+        let headers: HTTPHeaders = [
+            "Cache-Control": "max-age=60, no-cache=\"Set-Cookie, x-session\"", "Set-Cookie": "id=1",
+            "X-Session": "s1", "X-Kept": "k", "ETag": "\"v1\"",
+        ]
+        fixture.next(fixture.answer(200, headers))
+        let first = try #require(fixture.get())
+
+        // When it is asked for while fresh, then once stale and confirmed by a 304
+        let hit = try #require(fixture.get())
+        fixture.clock.advance(seconds: 61)
+        fixture.next(fixture.answer(304, ["Set-Cookie": "id=2"], body: ""))
+        let revalidated = try #require(fixture.get())
+
+        // Then the miss had every field, the hit none of the named ones, the revalidated one the updated fields
+        #expect(first.headers["Set-Cookie"] == "id=1" && first.headers["X-Session"] == "s1")
+        #expect(hit.metrics.cache == .hit && hit.text == "stored body")
+        #expect(hit.headers["Set-Cookie"] == nil && hit.headers["X-Session"] == nil && hit.headers["X-Kept"] == "k")
+        #expect(revalidated.metrics.cache == .revalidated)
+        #expect(revalidated.headers["Set-Cookie"] == "id=2" && revalidated.headers["X-Session"] == "s1")
+        #expect(fixture.spy.calls.count == 2)
+    }
+
+    @Test func aRequestsQualifiedNoCacheCountsAsNoCache() {
+        // Given a fresh stored response with a validator
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""]))
+        _ = fixture.get()
+
+        // When it is asked for with a request no-cache that names a field
+        fixture.next(fixture.answer(304, [:], body: ""))
+        let response = fixture.get(resource(headers: ["Cache-Control": "no-cache=\"X-A\""]))
+
+        // Then it was revalidated rather than served
+        #expect(response?.metrics.cache == .revalidated)
+        #expect(fixture.sentHeader("If-None-Match", of: 1) == "\"v1\"")
     }
 
     // MARK: Invalidation

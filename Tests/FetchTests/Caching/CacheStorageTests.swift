@@ -121,16 +121,3 @@ import FetchTesting
         #expect(spy.calls.count == 1)
     }
 }
-
-/// A storage in a plain dictionary, standing for one a user writes.
-private final class DictionaryStorage: CacheStorage, @unchecked Sendable {
-    // `lock` guards `entries`.
-    private let lock = NSLock()
-    private var entries: [String: CachedResponse] = [:]
-
-    var keys: [String] { lock.withLock { entries.keys.sorted() } }
-    func response(for key: String) -> CachedResponse? { lock.withLock { entries[key] } }
-    func store(_ response: CachedResponse, for key: String) { lock.withLock { entries[key] = response } }
-    func removeResponse(for key: String) { lock.withLock { entries[key] = nil } }
-    func removeAll() { lock.withLock { entries = [:] } }
-}

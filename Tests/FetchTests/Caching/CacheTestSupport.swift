@@ -32,11 +32,17 @@ struct CacheFixture {
     let storage: MemoryCacheStorage
     let cache: CachingPerformer
 
-    init(heuristicFraction: Double? = nil, capacity: Int = 1 << 20, _ answers: [SpyPerformer.Answer] = []) {
+    init(
+        heuristicFraction: Double? = nil, capacity: Int = 1 << 20, sensitiveHeaders: Set<String> = [],
+        _ answers: [SpyPerformer.Answer] = []
+    ) {
         spy = SpyPerformer(answers)
         storage = MemoryCacheStorage(capacity: capacity)
         let clock = self.clock
-        cache = spy.caching(CacheConfiguration(storage: storage, heuristicFraction: heuristicFraction) { clock.now })
+        cache = spy.caching(
+            CacheConfiguration(
+                storage: storage, heuristicFraction: heuristicFraction, sensitiveHeaders: sensitiveHeaders
+            ) { clock.now })
     }
 
     /// A response dated now on the fixture's clock, with `headers` and `body`.
@@ -86,4 +92,17 @@ func resource(
 extension Response {
     /// The body as UTF-8 text.
     var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A storage in a plain dictionary, standing for one a user writes.
+final class DictionaryStorage: CacheStorage, @unchecked Sendable {
+    // `lock` guards `entries`.
+    private let lock = NSLock()
+    private var entries: [String: CachedResponse] = [:]
+
+    var keys: [String] { lock.withLock { entries.keys.sorted() } }
+    func response(for key: String) -> CachedResponse? { lock.withLock { entries[key] } }
+    func store(_ response: CachedResponse, for key: String) { lock.withLock { entries[key] = response } }
+    func removeResponse(for key: String) { lock.withLock { entries[key] = nil } }
+    func removeAll() { lock.withLock { entries = [:] } }
 }
