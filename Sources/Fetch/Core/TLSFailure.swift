@@ -19,6 +19,9 @@ enum TLSFailure: Equatable {
     case hostMismatch
     /// The server requires a client certificate.
     case clientCertificateRequired
+    /// The server refused the handshake: TLS 1.2's answer to a missing client certificate,
+    /// and to a client that shares no version or cipher with it.
+    case handshakeRefused
     /// The server does not speak TLS on that port.
     case notTLS
     /// Any other TLS failure.
@@ -41,6 +44,8 @@ enum TLSFailure: Equatable {
             self = .hostMismatch
         } else if mentions("alert certificate required") {
             self = .clientCertificateRequired
+        } else if mentions("alert handshake failure") {
+            self = .handshakeRefused
         } else if mentions("wrong version number", "packet length too long", "unknown protocol") {
             self = .notTLS
         } else if mentions("ssl", "tls") {
@@ -73,6 +78,9 @@ enum TLSFailure: Equatable {
         case .notYetValid: "TLS failed: the server's certificate is not valid yet (is a clock wrong?)"
         case .hostMismatch: "TLS failed: the server's certificate is for another host name"
         case .clientCertificateRequired: "TLS failed: the server requires a client certificate"
+        case .handshakeRefused:
+            "TLS failed: the server refused the handshake (it requires a client certificate, or "
+                + "shares no TLS version or cipher with this client)"
         case .notTLS: "TLS failed: the server does not speak TLS on that port (plain HTTP?)"
         case .other: "TLS failed"
         }

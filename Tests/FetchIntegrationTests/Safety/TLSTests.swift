@@ -87,7 +87,7 @@ struct TLSTests {
             Case(server: "expired", says: "has expired"),
             Case(server: "notYetValid", says: "not valid yet"),
             Case(server: "wrongHost", says: "for another host name"),
-            Case(server: "clientCertificate", says: "requires a client certificate"),
+            Case(server: "clientCertificate", says: "requires a client certificate"),  // TLS 1.2: refused handshake
         ])
     func withTheCATrusted(tlsCase: Case) async throws {
         // Given the parent's TLS servers, with their CA trusted

@@ -43,6 +43,9 @@ struct TLSFailureMappingTests {
                 + "required, errno 0", says: "requires a client certificate",
             testDescription: "client certificate required"),
         Message(
+            text: "OpenSSL/3.0.19: error:0A000410:SSL routines::sslv3 alert handshake failure",
+            says: "requires a client certificate, or shares no TLS version", testDescription: "handshake refused"),
+        Message(
             text: "error:0A00010B:SSL routines::wrong version number", says: "does not speak TLS on that port",
             testDescription: "not TLS on that port"),
         Message(text: "SSL connect error", says: "TLS failed (SSL connect error)", testDescription: "any other"),
@@ -99,5 +102,29 @@ struct TLSFailureMappingTests {
         // Then the TLS failure is delivered after one attempt
         #expect(outcome(result) == "tls")
         #expect(spy.calls.count == 1)
+    }
+}
+
+extension TLSFailureMappingTests {
+    @Test func anAlertThatCameWithAResetIsATLSFailure() {
+        // Given -1005, a reset, whose message names the server's alert
+        let message =
+            "OpenSSL SSL_read: OpenSSL/3.0.19: error:0A00045C:SSL routines::tlsv13 alert certificate required, errno 104"
+        let error = URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: message])
+        // When it is mapped
+        let mapped = FetchError.mapping(error, method: .get, url: URL(string: "https://example.com/")!)
+        // Then it is the TLS failure the alert names
+        #expect(mapped.code == .tls)
+        #expect(mapped.reason.contains("requires a client certificate"))
+    }
+
+    @Test func anyOtherResetOfAnHTTPSConnectionIsALostConnection() {
+        // Given -1005 whose message only says OpenSSL saw a reset
+        let message = "OpenSSL SSL_read: Connection reset by peer, errno 104"
+        let error = URLError(.networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: message])
+        // When it is mapped
+        let mapped = FetchError.mapping(error, method: .get, url: URL(string: "https://example.com/")!)
+        // Then it stays a lost connection, which a retry policy may retry
+        #expect(mapped.code == .connectionLost)
     }
 }
