@@ -197,9 +197,9 @@ func retryableBlock(api: some RequestPerforming) {
 // Error handlers
 func errorHandlersBlock() {
     let api = Session().handlingErrors([
-        CodeErrorHandler(.notConnected) { _, _ in .replace(AppError.offline) },
-        StatusErrorHandler(401, 403) { _, _ in .replace(AppError.signedOut) },
-        AnyErrorHandler { error, _ in .replace(AppError(error)) },
+        CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
+        StatusErrorHandler(401, 403) { response, request in .replace(AppError.signedOut) },
+        AnyErrorHandler { error, request in .replace(AppError(error)) },
     ], presenter: banner)
     use(api)
 }
@@ -209,7 +209,7 @@ func errorHandlerOrderBlock() {
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
         .retrying(.exponential(maxAttempts: 3))
         .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-        .handlingErrors([StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) }])   // after refresh
+        .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])   // after refresh
         .logging(.default)
     use(guarded)
 }
@@ -228,6 +228,18 @@ func refreshBlock() {
         .enhanced(by: BearerToken(store))
         .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
     use(api)
+}
+
+func showsLoadingBlock(api: some RequestPerforming) {
+    api.perform(GetFeed().with(\.showsLoading, false)) { result in print(result) }   // a prefetch: no spinner
+}
+
+func urlSessionConfigurationBlock() {
+    let settings = URLSessionConfiguration.default
+    settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
+    settings.allowsCellularAccess = false
+    let custom = Session(urlSessionConfiguration: settings, configuration: Session.Configuration())
+    use(custom)
 }
 
 // Tokens held by an actor

@@ -5,12 +5,12 @@
 /// ```
 public struct AnyErrorHandler: ErrorHandler {
     private let accepts: @Sendable (any Error, any Request) -> Bool
-    private let body: @Sendable (any Error, any Request) throws -> ErrorHandlingResult
+    private let body: @Sendable (_ error: any Error, _ request: any Request) throws -> ErrorHandlingResult
 
     /// Handles the errors `where` accepts (all by default) with `handle`.
     public init(
         where accepts: @escaping @Sendable (any Error, any Request) -> Bool = { _, _ in true },
-        handle: @escaping @Sendable (any Error, any Request) throws -> ErrorHandlingResult
+        handle: @escaping @Sendable (_ error: any Error, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.accepts = accepts
         body = handle

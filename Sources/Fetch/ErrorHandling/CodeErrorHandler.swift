@@ -3,17 +3,17 @@
 /// maps to.
 ///
 /// ```swift
-/// CodeErrorHandler(.notConnected) { error, _ in .replace(AppError.offline) }
+/// CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) }
 /// ```
 public struct CodeErrorHandler: ErrorHandler {
     /// The codes handled.
     public let codes: Set<FetchError.Code>
-    private let body: @Sendable (FetchError, any Request) throws -> ErrorHandlingResult
+    private let body: @Sendable (_ error: FetchError, _ request: any Request) throws -> ErrorHandlingResult
 
     /// Handles errors whose code is one of `codes` with `handle`.
     public init(
         _ codes: FetchError.Code...,
-        handle: @escaping @Sendable (FetchError, any Request) throws -> ErrorHandlingResult
+        handle: @escaping @Sendable (_ error: FetchError, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.codes = Set(codes)
         body = handle

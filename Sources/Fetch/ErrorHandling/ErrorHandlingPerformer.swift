@@ -31,11 +31,12 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        presenter?.loadingStarted(for: request)
+        let showsLoading = request.options.showsLoading
+        if showsLoading { presenter?.loadingStarted(for: request) }
         return base.perform(request) { [handlers, presenter] result in
             let handled = Self.handle(result, of: request, with: handlers, presenter: presenter)
             if let presenter {
-                presenter.loadingEnded(for: request)
+                if showsLoading { presenter.loadingEnded(for: request) }
                 if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
                     presenter.show(error, for: request)
                 }
@@ -104,8 +105,8 @@ extension RequestPerforming {
     ///
     /// ```swift
     /// let api = Session().handlingErrors([
-    ///     CodeErrorHandler(.notConnected) { _, _ in .replace(AppError.offline) },
-    ///     StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) },
+    ///     CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
+    ///     StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) },
     /// ], presenter: banner)
     /// ```
     /// - Parameters:

@@ -4,6 +4,7 @@ extension RequestOptions {
 
     private enum ErrorOverrideKey: RequestOptionKey { static let defaultValue: ErrorOverride? = nil }
     private enum PresentsErrorsKey: RequestOptionKey { static let defaultValue = true }
+    private enum ShowsLoadingKey: RequestOptionKey { static let defaultValue = true }
 
     /// A handler for this call only, run before the chain of
     /// ``RequestPerforming/handlingErrors(_:presenter:)``: a result stops the chain, `nil`
@@ -21,5 +22,20 @@ extension RequestOptions {
     public var presentsErrors: Bool {
         get { self[PresentsErrorsKey.self] }
         set { self[PresentsErrorsKey.self] = newValue }
+    }
+
+    /// Whether a ``RequestPresenting`` hears this call's loading start and end; `true` by
+    /// default. Turn it off for a call the user should not wait for (a background refresh,
+    /// a prefetch), so no spinner shows for it:
+    ///
+    /// ```swift
+    /// api.perform(GetFeed().with(\.showsLoading, false)) { result in cache(result) }
+    /// ```
+    ///
+    /// Its error is still shown unless ``presentsErrors`` is off too. ``ActivityReporting``
+    /// hears every call whatever this says.
+    public var showsLoading: Bool {
+        get { self[ShowsLoadingKey.self] }
+        set { self[ShowsLoadingKey.self] = newValue }
     }
 }

@@ -3,7 +3,7 @@
 /// Pass one to ``RequestPerforming/handlingErrors(_:presenter:)``; each performer has its
 /// own, nothing is global. For every call, ``loadingStarted(for:)`` and
 /// ``loadingEnded(for:)`` are called exactly once each, in that order, also when the call is
-/// cancelled. Every requirement has an empty default, so implement only what you show.
+/// cancelled; neither is called for a call whose ``RequestOptions/showsLoading`` is off. Every requirement has an empty default, so implement only what you show.
 /// Calls come on whatever thread the call completes on: hop to the main actor yourself.
 public protocol RequestPresenting: Sendable {
     /// A call started.

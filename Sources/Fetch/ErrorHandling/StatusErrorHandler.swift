@@ -1,18 +1,30 @@
 /// Handles responses with given HTTP statuses (400 and above), such as 401 or 503.
 ///
 /// ```swift
-/// StatusErrorHandler(401, 403) { response, _ in .replace(AppError.signedOut) }
-/// StatusErrorHandler(500..<600) { response, _ in .replace(AppError.serverDown) }
+/// StatusErrorHandler(401, 403) { response, request in .replace(AppError.signedOut) }
+/// StatusErrorHandler(500..<600) { response, request in .replace(AppError.serverDown(response.status)) }
 /// ```
+///
+/// The closure gets two values:
+/// - `response`: the ``Response`` with the handled status: its `status`, `headers`, `body`
+///   (an error body to read), `url` and the `urlRequest` that was sent. It is the response
+///   carried by the failed call's ``FetchError`` (``FetchError/response``), whether that error
+///   is the `httpStatus` of a response delivered as it came, a verifier's, or a refresh that
+///   failed after the 401 (whose own error is then the ``FetchError``'s `underlying`).
+/// - `request`: the request as the caller made it (`request as? GetUser` works).
+///
+/// It returns what to do: `.replace(error)`, `.recover(response)` or `.pass`. It handles an
+/// error only when a response with one of the statuses came; to see the error itself, use
+/// ``CodeErrorHandler`` or ``AnyErrorHandler``, whose closures get `(error, request)`.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>
-    private let body: @Sendable (Response, any Request) throws -> ErrorHandlingResult
+    private let body: @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
 
     /// Handles responses whose status is one of `statuses` with `handle`.
     public init(
         _ statuses: Int...,
-        handle: @escaping @Sendable (Response, any Request) throws -> ErrorHandlingResult
+        handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.statuses = Set(statuses)
         body = handle
@@ -22,7 +34,7 @@ public struct StatusErrorHandler: ErrorHandler {
     /// `StatusErrorHandler(500..<600) { ... }`.
     public init(
         _ statuses: Range<Int>,
-        handle: @escaping @Sendable (Response, any Request) throws -> ErrorHandlingResult
+        handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.statuses = Set(statuses)
         body = handle
@@ -31,7 +43,7 @@ public struct StatusErrorHandler: ErrorHandler {
     /// Handles responses whose status is in `statuses`: `StatusErrorHandler(500...599) { ... }`.
     public init(
         _ statuses: ClosedRange<Int>,
-        handle: @escaping @Sendable (Response, any Request) throws -> ErrorHandlingResult
+        handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.statuses = Set(statuses)
         body = handle

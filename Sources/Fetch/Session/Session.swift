@@ -41,8 +41,9 @@ public final class Session: RequestPerforming {
     let control = ControlThread(name: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
-    /// Why the configured User-Agent cannot be sent, checked once; a request that would
-    /// carry it fails with this error.
+    /// Why the configured User-Agent, or a header field of the caller's
+    /// `URLSessionConfiguration`, cannot be sent, checked once; every request fails with this
+    /// error.
     let userAgentError: FetchError?
     /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
@@ -58,15 +59,21 @@ public final class Session: RequestPerforming {
 
     /// Makes a session whose tasks count in `tasksInFlight`, which tells whether a request
     /// may start on its caller's thread (see `admit`): every session's count, or a test's own.
-    init(configuration: Configuration, tasksInFlight: TasksInFlight) {
+    init(
+        configuration: Configuration, tasksInFlight: TasksInFlight,
+        base settings: URLSessionConfiguration = .ephemeral
+    ) {
         self.configuration = configuration
         do {
             try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
+            try Self.validateAdditionalHeaders(of: settings)
             userAgentError = nil
         } catch {
             userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
+            // Every request fails with that error; and FoundationNetworking stops the process
+            // on a header value that is not a string.
+            settings.httpAdditionalHeaders = nil
         }
-        let settings = URLSessionConfiguration.ephemeral
         settings.urlCache = configuration.urlCache
         settings.requestCachePolicy =
             configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Session {
+    /// Makes a session over a copy of your own `URLSessionConfiguration`, with Fetch's safety
+    /// settings applied over it.
+    ///
+    /// What you set there is kept: `protocolClasses`, `httpAdditionalHeaders` (each checked
+    /// like a request's own: a name that is not a token, a value with CR, LF or NUL, or
+    /// `Content-Length`, `Host`, `Transfer-Encoding`, `Connection` fails every request with
+    /// ``FetchError/Code-swift.enum/invalidRequest``), `connectionProxyDictionary`,
+    /// `allowsCellularAccess` and the other transport settings
+    /// (on Apple platforms `waitsForConnectivity` and TLS versions too). What Fetch owns is set over it, from
+    /// `configuration`:
+    ///
+    /// - storage: `httpCookieStorage` and `urlCache` become ``Configuration-swift.struct/cookieStorage``
+    ///   and ``Configuration-swift.struct/urlCache`` (none by default, whatever yours held),
+    ///   cookies are sent and accepted only with a store, and `urlCredentialStorage` is `nil`;
+    /// - `timeoutIntervalForRequest` is ``Configuration-swift.struct/idleTimeout`` and
+    ///   `timeoutIntervalForResource` seven days (Fetch enforces its own deadline);
+    /// - `httpMaximumConnectionsPerHost` is ``Configuration-swift.struct/maximumConnectionsPerHost``;
+    /// - redirects, header validation, deadlines and body limits are Fetch's as for any session.
+    ///
+    /// ```swift
+    /// let settings = URLSessionConfiguration.ephemeral
+    /// settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
+    /// settings.allowsCellularAccess = false
+    /// let session = Session(urlSessionConfiguration: settings)
+    /// ```
+    ///
+    /// Your configuration object is copied, never changed.
+    /// - Parameters:
+    ///   - urlSessionConfiguration: the transport settings to start from.
+    ///   - configuration: Fetch's settings; safe defaults when omitted.
+    public convenience init(
+        urlSessionConfiguration: URLSessionConfiguration, configuration: Configuration = Configuration()
+    ) {
+        // `copy()` of a URLSessionConfiguration is one on every platform; were it not, the
+        // settings would be applied to the caller's object rather than lost.
+        let copy = urlSessionConfiguration.copy() as? URLSessionConfiguration ?? urlSessionConfiguration
+        self.init(configuration: configuration, tasksInFlight: .process, base: copy)
+    }
+
+    /// Checks the header fields a `URLSessionConfiguration` adds to every request, which
+    /// URLSession puts on the wire as written.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first field that
+    ///   ``HeaderRules`` refuses, or one whose name or value is not text.
+    static func validateAdditionalHeaders(of settings: URLSessionConfiguration) throws {
+        for (name, value) in settings.httpAdditionalHeaders ?? [:] {
+            guard let name = name as? String, let value = value as? String else {
+                throw FetchError(
+                    .invalidRequest,
+                    reason: "URLSessionConfiguration.httpAdditionalHeaders holds \(name): \(value), which is not text")
+            }
+            do {
+                try HeaderRules.validate(name: name, value: value)
+            } catch var error as FetchError {
+                error.reason += " (in URLSessionConfiguration.httpAdditionalHeaders)"
+                throw error
+            }
+        }
+    }
+}
