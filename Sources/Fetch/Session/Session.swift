@@ -34,8 +34,8 @@ public final class Session: RequestPerforming {
     let soloLane: SoloLane?
     /// Where tasks are made, resumed and cancelled while other requests run. On Linux
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
-    /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
-    /// and stalled unrelated requests for seconds. Here one thread per session waits (see
+    /// keeps busy: called on callers' threads, they would tie up Dispatch and cooperative
+    /// threads and stall unrelated requests for seconds. Here one thread per session waits (see
     /// ``ControlThread``), and every task is made there, except while no task of any session
     /// is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
