@@ -9,6 +9,9 @@
 #   ./run.sh explore --case "1 in flight" --sides fetch,raw,raw-delegate,raw-hop,raw-delegate-hop
 # or, with `stream` first, to `fetch-bench stream` (a 1 MiB/s reader of a fast 1 GiB stream):
 #   ./run.sh stream --seconds 60 --rate 1
+# or, with `streams` first, to `fetch-bench streams` (stream throughput, and other calls'
+# latency while a stream's reader is fast or stopped, against raw URLSession):
+#   ./run.sh streams --rounds 5
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -64,7 +67,7 @@ events { worker_connections 4096; }
 http {
     access_log off;
     # The ended-transfer cases read how much nginx sent before the client left.
-    log_format transfer '\$arg_tag \$bytes_sent \$status';
+    log_format transfer '\$arg_tag \$bytes_sent \$status \$request_time';
     default_type application/octet-stream;
     sendfile on;
     tcp_nopush on;
@@ -102,6 +105,6 @@ swift_version="$(swift --version 2>&1 | grep -o 'Swift version [0-9.]*' | head -
 nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\//nginx /')"
 wrk_version="$( (wrk --version 2>&1 || true) | head -1 | awk '{print "wrk " $2}' | sed 's|debian/||')"
 command=run
-if [ "${1:-}" = explore ] || [ "${1:-}" = stream ]; then command="$1"; shift; fi
+if [ "${1:-}" = explore ] || [ "${1:-}" = stream ] || [ "${1:-}" = streams ]; then command="$1"; shift; fi
 "$bench" "$command" --port "$port" --nginx-pid "$(cat "$work/nginx.pid")" --transfer-log "$work/transfer.log" \
     --note "$swift_version; $nginx_version with 1 worker on 127.0.0.1; $wrk_version; $(uname -sr)." "$@"

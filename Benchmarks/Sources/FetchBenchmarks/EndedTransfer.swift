@@ -99,11 +99,17 @@ enum EndedTransfer {
 
     /// Waits up to 20 s for nginx to log the transfer tagged `tag`, and returns its `$bytes_sent`.
     static func sentBytes(tag: String, log: URL) -> Int? {
+        logged(tag: tag, log: log).flatMap { Int($0[1]) }
+    }
+
+    /// Waits up to 20 s for nginx to log the transfer tagged `tag`, and returns the fields
+    /// of its line: tag, `$bytes_sent`, `$status`, `$request_time`.
+    static func logged(tag: String, log: URL) -> [Substring]? {
         for _ in 0..<200 {
             if let text = try? String(contentsOf: log, encoding: .utf8) {
                 for line in text.split(separator: "\n") {
                     let fields = line.split(separator: " ")
-                    if fields.count >= 2, fields[0] == tag { return Int(fields[1]) }
+                    if fields.count >= 2, fields[0] == tag { return fields }
                 }
             }
             Thread.sleep(forTimeInterval: 0.1)

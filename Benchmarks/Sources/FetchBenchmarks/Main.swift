@@ -12,10 +12,15 @@ import Fetch
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
 /// fetch-bench cache-hit [--rounds 9] [--calls 50000]         a fresh cache hit over a spy, no server needed
+/// fetch-bench layer-calls --layer NAME [--calls 1000]         one layer of the layer overhead (or "spy alone"),
+///                                                            called N times: to count instructions under callgrind
 /// fetch-bench stream --port P --transfer-log PATH [--seconds 30] [--rate 1] [--buffer BYTES]
 ///                                                            a reader at RATE MiB/s of a fast 1 GiB stream: peak memory
+/// fetch-bench streams --port P --transfer-log PATH [--rounds 5] [--probes 10] [--only TEXT]  a fast 1 GiB stream against raw URLSession with a
+///                                                            bare data delegate: throughput, and small GETs
+///                                                            meanwhile with the reader fast or stopped
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
-/// fetch-bench load|memory|ended ...                          one measurement (run starts these itself)
+/// fetch-bench load|memory|ended|stream-case ...                          one measurement (run starts these itself)
 /// ```
 @main
 struct Main {
@@ -56,6 +61,8 @@ struct Main {
             var report = Report(settings: settings)
             report.layers = try LayerOverhead.run(rounds: settings.layerRounds, calls: settings.layerCalls)
             print(report.markdown, terminator: "")
+        case "layer-calls":
+            try LayerOverhead.calls(layer: try options.required("layer"), count: try options.int("calls") ?? 1000)
         case "cache-hit":
             var settings = Suite.Settings()
             settings.layerRounds = try options.int("rounds") ?? settings.layerRounds
@@ -70,6 +77,22 @@ struct Main {
                 seconds: try options.double("seconds") ?? 30, rate: rate, bufferSize: bufferSize
             )
             print(StreamRound.markdown(result, rate: rate, bufferSize: bufferSize).joined(separator: "\n"))
+        case "streams":
+            let rounds = try options.int("rounds") ?? 5
+            let probes = try options.int("probes") ?? 10
+            let cases = try StreamSuite.run(
+                server: try server(options), transferLog: URL(fileURLWithPath: try options.required("transfer-log")),
+                rounds: rounds, probes: probes, only: options.values["only"]?.last)
+            print(StreamSuite.markdown(cases, rounds: rounds, probes: probes).joined(separator: "\n"))
+        case "stream-case":
+            guard let reader = StreamCase.Reader(rawValue: try options.required("reader")),
+                let rate = EndedTransfer.Rate(rawValue: try options.required("rate"))
+            else { throw UsageError(description: "--reader is fast or stopped; --rate full or 200") }
+            try Child.report(
+                StreamCase.run(
+                    side: try options.side(), reader: reader, rate: rate, probes: try options.requiredInt("probes"),
+                    server: Server(port: try options.requiredInt("port"), masterPID: nil),
+                    transferLog: URL(fileURLWithPath: try options.required("transfer-log"))))
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))

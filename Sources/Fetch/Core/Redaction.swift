@@ -24,7 +24,7 @@ import Foundation
 /// bodies too, and a body field name in query strings.
 public struct Redaction: Sendable {
     /// The header names hidden by default.
-    public static let defaultHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    public static let defaultHeaders: Set<String> = HTTPHeaders.credentialNames.union(["set-cookie"])
 
     /// Header names whose values are hidden, lowercased.
     public private(set) var headers: Set<String>

@@ -30,7 +30,7 @@ struct HMACSHA256 {
     }
 
     /// The authentication code of `message`: 32 bytes.
-    func authenticate(_ message: some Sequence<UInt8>) -> [UInt8] {
+    func authenticate(_ message: [UInt8]) -> [UInt8] {
         var innerHash = inner
         innerHash.update(message)
         var outerHash = outer

@@ -14,10 +14,8 @@ struct SHA256 {
     private var length: UInt64 = 0
 
     /// Feeds `bytes`.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
-        if bytes.withContiguousStorageIfAvailable({ update($0) }) == nil {
-            Array(bytes).withUnsafeBufferPointer { update($0) }
-        }
+    mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { update($0) }
     }
 
     /// Feeds `bytes`: whole blocks straight from them, the rest through ``pending``.

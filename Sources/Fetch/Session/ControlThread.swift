@@ -8,10 +8,10 @@ import Foundation
 /// (`workQueue.sync`) for URLSession's one work queue, which every session in the process
 /// shares and a fast transfer keeps busy. The wait belongs on a thread that nothing else
 /// needs: a caller's thread would be tied up, the delegate queue would stop draining (and
-/// with it the backpressure that bounds memory), and a Dispatch queue proved slow to get
-/// its turn while transfers kept both cores busy: a cancel sent to a serial Dispatch queue
-/// landed after 300 to 700 MB more had arrived at 200 MiB/s, where this thread's landed
-/// after 1 to 3 MB. The thread starts with the first job and ends when the session does.
+/// with it the backpressure that bounds memory), and a Dispatch queue gets its turn late
+/// while transfers keep both cores busy, so a cancel sent there lands hundreds of MB later
+/// than one sent to this thread. The thread starts with the first job and ends when the
+/// session does.
 final class ControlThread: @unchecked Sendable {
     // `condition` guards `jobs`, `started` and `stopped`.
     private let condition = NSCondition()

@@ -74,8 +74,7 @@ public struct RedirectPolicy: Sendable {
             next.setValue(nil, forHTTPHeaderField: "Content-Type")
         }
         if !sameOrigin(previous.url, target) {
-            let dropped = Set(["authorization", "cookie", "proxy-authorization"])
-                .union(sensitiveHeaders.map { $0.lowercased() })
+            let dropped = HTTPHeaders.credentialNames.union(sensitiveHeaders.map { $0.lowercased() })
             for name in (next.allHTTPHeaderFields ?? [:]).keys where dropped.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)
             }

@@ -14,9 +14,8 @@ extension Session {
         guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
         // Making and resuming a task wait for URLSession's work queue, which every session
         // of the process shares and any transfer (or the tail of an ended one) may keep
-        // busy. Started on the caller's thread then, a request tied up the caller (a Swift
-        // concurrency thread, in async code) in `workQueue.sync`; under the thread sanitizer
-        // the suite's deadline tests finished 2 to 4 s late. So a request starts on the
+        // busy. Started on the caller's thread then, a request would tie up the caller (a
+        // Swift concurrency thread, in async code) in `workQueue.sync`. So a request starts on the
         // control thread, unless no session of the process has a task URLSession still
         // works on (an ended call's task counts until URLSession reports it ended, so its
         // tail does too): then the queue has nothing of Fetch's to do, and the request

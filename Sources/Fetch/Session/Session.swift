@@ -34,8 +34,8 @@ public final class Session: RequestPerforming {
     let soloLane: SoloLane?
     /// Where tasks are made, resumed and cancelled while other requests run. On Linux
     /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
-    /// keeps busy: called on callers' threads, they tied up Dispatch and cooperative threads
-    /// and stalled unrelated requests for seconds. Here one thread per session waits (see
+    /// keeps busy: called on callers' threads, they would tie up Dispatch and cooperative
+    /// threads and stall unrelated requests for seconds. Here one thread per session waits (see
     /// ``ControlThread``), and every task is made there, except while no task of any session
     /// is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
@@ -196,9 +196,10 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Builds and checks the `URLRequest` for `request`.
+    /// Builds and checks the `URLRequest` for `request`, unless a layer above built it for
+    /// this attempt.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
-        var urlRequest = try request.checkedURLRequest()
+        var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
         if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
             // Checked for CR and LF once, in `init`. Added to the fields as a whole: on Linux

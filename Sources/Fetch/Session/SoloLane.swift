@@ -6,13 +6,12 @@ import Foundation
 ///
 /// The default completion queue is concurrent, and libdispatch runs a concurrent queue on
 /// a pool of as many threads as cores, where a completion can wait for a thread; a serial
-/// queue runs on a pool that starts a thread at once. Measured at one request in flight on
-/// two cores: 0.94x raw URLSession's requests per second with the concurrent queue, 0.98x
-/// with this lane (two runs of 15 rounds). With many requests in flight, serial queues
-/// measured 3 to 7 % slower than the concurrent one, so the lane takes only a lone
-/// completion. It never queues one completion behind another: while it runs one, the next
-/// goes to the concurrent queue, so a completion that waits for another request of the
-/// same session cannot deadlock, and completions still run side by side.
+/// queue runs on a pool that starts a thread at once. That saves a lone call the wait; with
+/// many calls in flight the concurrent queue is the faster, so the lane takes only a lone
+/// completion (Benchmarks/README.md has the figures). It never queues one completion behind
+/// another: while it runs one, the next goes to the concurrent queue, so a completion that
+/// waits for another request of the same session cannot deadlock, and completions still run
+/// side by side.
 final class SoloLane: Sendable {
     private let queue = DispatchQueue(label: "Fetch.Session.completion.solo")
     /// Whether the lane is running, or about to run, a completion.

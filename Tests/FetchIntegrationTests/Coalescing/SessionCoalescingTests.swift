@@ -32,12 +32,13 @@ struct SessionCoalescingTests {
         let servers = try LoopbackServers.require()
         let tag = uniqueTag()
         let api = Session().coalescing()
-        let request = BasicRequest(url: servers.faults.url("/slow?seconds=5&tag=\(tag)"))
+        let sanitized = ProcessMemory.underThreadSanitizer
+        let request = BasicRequest(url: servers.faults.url("/slow?seconds=\(sanitized ? 4 : 1)&tag=\(tag)"))
         let first = Task { try await api.perform(request, as: String.self) }
         let second = Task { try await api.perform(request, as: String.self) }
-        // (a fixed wait: both callers joined long before it ends, and the shared request
-        // still has over 4 s to go, room for a loaded machine's stalls)
-        try await Task.sleep(for: .milliseconds(300))
+        // (a fixed wait: both callers have joined, and the shared request has most of its
+        // time to go; four times as long under the thread sanitizer)
+        try await Task.sleep(for: .milliseconds(sanitized ? 400 : 100))
 
         // When the first caller cancels
         first.cancel()

@@ -96,9 +96,9 @@ struct FaultTests {
         // Then the overall deadline ends it on time with deadlineExceeded naming the URL
         #expect(error?.code == .deadlineExceeded)
         #expect(error?.url == url)
-        // (the body lasts 20 s: ending well before that is the point; the bound leaves room
-        // for the process stalls a loaded machine brings)
-        #expect(elapsed >= .seconds(2) && elapsed < Self.bound(12))
+        // (the body lasts 20 s; the deadline fires at 2.0 s in a quiet process, and the bound
+        // leaves room for the suite's heavy tests running beside it on two cores)
+        #expect(elapsed >= .seconds(2) && elapsed < Self.bound(8))
         print("trickle: deadline of 2 s fired after \(elapsed)")
     }
 

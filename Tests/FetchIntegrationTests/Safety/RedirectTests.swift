@@ -85,11 +85,11 @@ struct RedirectTests {
 
     @Test func aPolicyMayWaitForARequestOfAnotherSession() async throws {
         // Given a redirect policy that, before following, waits (up to 30 s) for a request
-        // on another session: the policy runs off URLSession's work queue, which that request needs
-        // (a deadlock waits the whole 30 s; under the thread sanitizer, with the suite's
-        // first tests all starting at once, the request itself once took 5.1 s)
+        // on another session: the policy runs off URLSession's work queue, which that request
+        // needs (a deadlock waits the whole 30 s; the request takes milliseconds, 3 s is the
+        // bound, 12 s under the thread sanitizer)
         let servers = try LoopbackServers.require()
-        let bound: Duration = ProcessMemory.underThreadSanitizer ? .seconds(20) : .seconds(5)
+        let bound: Duration = ProcessMemory.underThreadSanitizer ? .seconds(12) : .seconds(3)
         let other = Session()
         let probe = BasicRequest(url: servers.faults.url("/echo"))
         let waited = LockedBox<Duration?>(nil)
@@ -163,15 +163,14 @@ struct RedirectTests {
     }
 
     @Test func deadlineCoversTheResentHop() async throws {
-        // Given a POST redirected with 307 to a server that does not answer for 30 s, and a
-        // 10 s deadline (long enough for the first hop while the rest of the suite loads the
-        // process: 3 s once was not, when the suite's first tests all started together on two
-        // cores; 20 s under the thread sanitizer, which slows the process several times over)
+        // Given a POST redirected with 307 to a server that does not answer for 60 s, and a
+        // 3 s deadline (the first hop takes milliseconds; 12 s under the thread sanitizer,
+        // which slows the process several times over)
         let servers = try LoopbackServers.require()
         var request = Self.redirect(
             on: servers.faults, to: servers.faults.url("/stall?seconds=60"), code: 307,
             method: .post, body: .text("payload"))
-        request.options.deadline = .seconds(ProcessMemory.underThreadSanitizer ? 20 : 10)
+        request.options.deadline = .seconds(ProcessMemory.underThreadSanitizer ? 12 : 3)
         let clock = ContinuousClock()
         let start = clock.now
         // When it is performed
@@ -179,7 +178,7 @@ struct RedirectTests {
         // Then the deadline ends the second hop, naming the URL it was waiting for
         #expect(error?.code == .deadlineExceeded)
         #expect(error?.url?.path == "/stall")
-        #expect(clock.now - start < .seconds(ProcessMemory.underThreadSanitizer ? 50 : 40))
+        #expect(clock.now - start < .seconds(ProcessMemory.underThreadSanitizer ? 24 : 6))
     }
 
     @Test func bodyOfTheRedirectIsNotPartOfTheFinalBody() async throws {

@@ -196,11 +196,10 @@ struct StreamTests {
     }
 
     @Test func theDeadlineEndsAStreamAfterItsChunks() async throws {
-        // Given a body trickling one byte every 0.2 s for 30 s, and a deadline of 10 s (20 s
-        // under the thread sanitizer): the head alone took over 3 s once, when the suite's
-        // first tests all started together on two cores
+        // Given a body trickling one byte every 0.2 s for 30 s, and a deadline of 5 s (20 s
+        // under the thread sanitizer)
         let servers = try LoopbackServers.require()
-        let deadline: Duration = .seconds(ProcessMemory.underThreadSanitizer ? 20 : 10)
+        let deadline: Duration = .seconds(ProcessMemory.underThreadSanitizer ? 20 : 5)
         let request = Self.get(servers.faults, "/trickle?count=150&interval=0.2").with(\.deadline, deadline)
 
         // When it is streamed

@@ -6,7 +6,7 @@ extension SHA256 {
     /// the body the server sent.
     static func hex(_ data: Data) -> String {
         var hash = SHA256()
-        hash.update(data)
+        hash.update([UInt8](data))
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 }

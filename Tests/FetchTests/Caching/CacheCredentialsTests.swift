@@ -154,6 +154,25 @@ import FetchTesting
         #expect(fixture.spy.calls.count == 5)
     }
 
+    @Test func sensitiveHeadersSetAfterTheConfigurationIsMadeCount() throws {
+        // Given a configuration whose sensitive headers are set once it is made, and a
+        // response stored for one API key
+        let spy = SpyPerformer()
+        var configuration = CacheConfiguration(storage: MemoryCacheStorage())
+        configuration.sensitiveHeaders = ["X-Api-Key"]
+        let api = spy.caching(configuration)
+        spy.enqueue(.response(Response(status: 200, headers: personal, body: Data("one".utf8))))
+        _ = performNow(api, resource(headers: ["X-Api-Key": "one"]))
+
+        // When another key asks for the same URL
+        spy.enqueue(.response(Response(status: 200, headers: personal, body: Data("two".utf8))))
+        let other = try #require(performNow(api, resource(headers: ["X-Api-Key": "two"]))).get()
+
+        // Then it went to the server
+        #expect(other.text == "two" && other.metrics.cache == .miss)
+        #expect(spy.calls.count == 2)
+    }
+
     @Test func theSameCredentialsShareAnEntryWhateverTheCaseOfTheirNames() throws {
         // Given a response stored for a call with a token and a cookie
         let fixture = CacheFixture()
