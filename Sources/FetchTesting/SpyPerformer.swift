@@ -121,7 +121,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         _ request: any Request, kind: CallKind.Name, destination: DownloadDestination?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> PendingCall {
-        let checked = Result { try request.checkedURLRequest() }
+        let checked = Result { try request.attemptURLRequest() }
         let call = RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination)
         let pendingCall = PendingCall(request: request, urlRequest: call.urlRequest, completion: completion)
         if case .failure(let refusal) = checked {

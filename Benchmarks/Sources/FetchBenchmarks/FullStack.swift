@@ -45,6 +45,18 @@ enum FullStack {
             .logging(loggingOff)
     }
 
+    /// The README's recommended order over `base`, outermost first as a caller meets it:
+    /// logging (off), refresh handler, `BaseURL` and `BearerToken`, coalescing, the cache,
+    /// retry. Call it with a path relative to `baseURL`.
+    static func recommended(over base: any RequestPerforming, baseURL: String = baseURL) -> any RequestPerforming {
+        base.retrying(retryPolicy, scheduler: ImmediateScheduler())
+            .caching()
+            .coalescing()
+            .enhanced(by: BaseURL(baseURL), BearerToken(TokenStore("abc123")))
+            .resuming(with: refreshHandler())
+            .logging(loggingOff)
+    }
+
     /// Each layer of ``make(over:)`` alone over a spy; the enhancers also one by one.
     static let layers: [Layer] = [
         Layer(name: "BaseURL", takesRelativeURL: true) { $0.enhanced(by: BaseURL(baseURL)) },
@@ -59,6 +71,9 @@ enum FullStack {
         Layer(name: "error handlers", takesRelativeURL: false) { $0.handlingErrors(errorHandlers()) },
         Layer(name: "hooks", takesRelativeURL: false) { $0.hooking(pre: preHooks, post: postHooks) },
         Layer(name: "logging off", takesRelativeURL: false) { $0.logging(loggingOff) },
+        Layer(name: "the README's recommended stack (6 layers, 2 enhancers)", takesRelativeURL: true, count: 7) {
+            recommended(over: $0)
+        },
     ]
 
     private static func enhancers() -> [any Enhancer] {

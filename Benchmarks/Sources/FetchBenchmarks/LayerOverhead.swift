@@ -96,6 +96,24 @@ enum LayerOverhead {
         )
     }
 
+    /// Calls the layer of ``FullStack/layers`` named `name` (or the bare spy, for "spy
+    /// alone") `count` times, after one call that warms it: for an instruction count under
+    /// `valgrind --tool=callgrind`, as the count with `count` calls minus the count with none.
+    static func calls(layer name: String, count: Int) throws {
+        let answer = SpyPerformer.Answer.response(
+            Response(status: 200, headers: ["Content-Type": "application/json"], body: Data("{}".utf8)))
+        let layer = FullStack.layers.first { $0.name == name }
+        guard layer != nil || name == "spy alone" else {
+            throw Main.UsageError(description: "no layer named \(name)")
+        }
+        let performer = layer?.make(SpyPerformer(match: { _ in answer })) ?? SpyPerformer(match: { _ in answer })
+        let path =
+            layer?.takesRelativeURL == true ? FullStack.relativePath : FullStack.baseURL + "/" + FullStack.relativePath
+        let request = BasicRequest(url: URL(string: path)!)
+        _ = try measure(performer, request: request, calls: 1, decoding: false)
+        _ = try measure(performer, request: request, calls: count, decoding: false)
+    }
+
     /// The size of the model's JSON, for the report.
     static var modelSize: Int { (try? JSONEncoder().encode(Article.sample).count) ?? 0 }
 

@@ -18,21 +18,38 @@ func sharedConfiguration(maximumConnections: Int) -> Session.Configuration {
     return configuration
 }
 
-/// The workload through Fetch's `Session`.
+/// The workload through Fetch's `Session`, alone or under the README's recommended stack.
 struct FetchClient: LoadClient {
-    let session: Session
-    let request: BasicRequest
+    let performer: any RequestPerforming
+    let request: any Request
     let expectedSize: Int
 
-    init(url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration) {
-        session = Session(configuration: configuration)
-        request = BasicRequest(url: url, method: HTTPMethod(rawValue: method), body: body.map { .data($0) })
+    /// - Parameter layered: whether calls go through ``FullStack/recommended(over:)``, with
+    ///   the path relative to its base URL and the cache told to reload (the raw client's
+    ///   requests are never answered from a cache, nor made conditional).
+    init(
+        url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration,
+        layered: Bool = false
+    ) {
+        let session = Session(configuration: configuration)
+        let basic = BasicRequest(url: url, method: HTTPMethod(rawValue: method), body: body.map { .data($0) })
+        if layered {
+            var base = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            base.path = "/"
+            performer = FullStack.recommended(over: session, baseURL: base.url!.absoluteString)
+            var relative = basic
+            relative.url = URL(string: String(url.path.dropFirst()))!
+            request = relative.with(\.cachePolicy, .reload)
+        } else {
+            performer = session
+            request = basic
+        }
         self.expectedSize = expectedSize
     }
 
     func send(_ done: @escaping @Sendable (String?) -> Void) {
         let expectedSize = self.expectedSize
-        session.perform(request) { result in
+        performer.perform(request) { result in
             switch result {
             case .success(let response):
                 done(check(status: response.status, size: response.body.count, expectedSize: expectedSize))

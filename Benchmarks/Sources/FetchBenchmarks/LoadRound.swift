@@ -11,10 +11,10 @@ enum LoadRound {
         let url = server.url(workload.path)
         let client: any LoadClient =
             switch side {
-            case .fetch:
+            case .fetch, .fetchStack:
                 FetchClient(
                     url: url, method: workload.method, body: body,
-                    expectedSize: workload.expectedSize, configuration: configuration)
+                    expectedSize: workload.expectedSize, configuration: configuration, layered: side == .fetchStack)
             case .raw, .rawHop:
                 RawClient(
                     url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,

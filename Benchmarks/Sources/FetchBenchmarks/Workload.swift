@@ -15,11 +15,15 @@ enum Side: String, Codable, Sendable, CaseIterable {
     case rawHop = "raw-hop"
     /// Both of the above (explore only).
     case rawDelegateHop = "raw-delegate-hop"
+    /// Fetch's `Session` under the README's recommended stack of layers (explore only; see
+    /// ``FullStack/recommended(over:)``).
+    case fetchStack = "fetch-stack"
 
     /// The column title in the report.
     var title: String {
         switch self {
         case .fetch: "Fetch"
+        case .fetchStack: "Fetch (recommended stack)"
         case .raw: "URLSession"
         default: "URLSession (\(rawValue.dropFirst(4)))"
         }

@@ -6,7 +6,9 @@ import FoundationNetworking
 /// One GET or HEAD call through a ``CachingPerformer``: the request as the layer sees it,
 /// its storage key and directives, and what to do with what comes back.
 struct CacheExchange: Sendable {
+    /// The request as this layer passes it on, carrying `urlRequest`.
     let request: any Request
+    /// The request as it is sent, built once for the attempt.
     let urlRequest: URLRequest
     let key: String
     /// The request's `Cache-Control` directives.
@@ -31,7 +33,18 @@ struct CacheExchange: Sendable {
     /// the step of `call`; stores what comes back and completes `call`.
     func send(to base: any RequestPerforming, revalidating stale: CachedResponse?, in call: LayerCall) {
         let requestTime = configuration.clock()
-        let sent: any Request = stale.map { LayeredRequest(request, adding: [ConditionalHeaders($0)]) } ?? request
+        var sent = request
+        if let stale {
+            // The built request made conditional, and the enhancer that does it again for a
+            // later attempt built below (a retry).
+            let conditional = ConditionalHeaders(stale)
+            var conditioned = urlRequest
+            conditional.enhance(&conditioned, for: request)
+            request.attemptLog?.sent(conditioned)
+            sent = LayeredRequest(request, adding: [conditional], built: .success(conditioned))
+        } else if request.attemptLog != nil {
+            request.attemptLog?.sent(urlRequest)
+        }
         call.run {
             base.perform(sent) { result in
                 guard case .success(let response) = result else { return call.finish(result) }

@@ -79,9 +79,6 @@ public struct CachingPerformer: RequestPerforming {
             if method == .options || method == .trace { return base.perform(request, completion: completion) }
             return performInvalidating(request, completion: completion)
         }
-        // A request that does not build fails below with the reason; it is not the cache's to report.
-        // Built without the checks of `checkedURLRequest()`: a hit sends nothing, and what is
-        // sent below is checked there.
         let options = request.options
         switch options.kind {
         case .plain: break
@@ -90,14 +87,28 @@ public struct CachingPerformer: RequestPerforming {
             // has a whole response to store, and answers none from storage.
             return base.perform(request, completion: completion)
         }
-        guard request.body == nil, let urlRequest = try? request.buildURLRequest(checkingHeaders: false),
-            let url = urlRequest.url
-        else {
-            return base.perform(request, completion: completion)
+        guard request.body == nil else { return base.perform(request, completion: completion) }
+        // Built once for this attempt: the cache key, and every layer below, use the same
+        // request. Checked only when it goes below: a hit sends nothing.
+        let above = request.layered?.built
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try above?.get() ?? request.uncheckedURLRequest()
+        } catch {
+            // A request that does not build fails below with the reason it carries; it is not
+            // the cache's to report.
+            return base.perform(request.carrying(.failure(error)), completion: completion)
+        }
+        guard let url = urlRequest.url else { return base.perform(request, completion: completion) }
+        /// The request to send below, checked once and carrying what it sends.
+        func outgoing() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
+            if above != nil { return (request, .success(urlRequest)) }
+            let checked = Result { try request.checked(urlRequest) }
+            return (request.carrying(checked), checked)
         }
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if Self.isConditional(fields) { return base.perform(request, completion: completion) }
+        if Self.isConditional(fields) { return base.perform(outgoing().request, completion: completion) }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
         let key = CachePartition.key(method, url, fields: fields, of: request, configuration)
@@ -126,8 +137,11 @@ public struct CachingPerformer: RequestPerforming {
                     )))
             return CompletedCall()
         }
+        let (sent, checked) = outgoing()
+        // A request that fails its checks fails below with the reason it carries.
+        guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
         let exchange = CacheExchange(
-            request: request, urlRequest: urlRequest, key: key, directives: directives, configuration: configuration)
+            request: sent, urlRequest: checked, key: key, directives: directives, configuration: configuration)
         let call = LayerCall(request: request, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
@@ -137,13 +151,14 @@ public struct CachingPerformer: RequestPerforming {
     private func performInvalidating(
         _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url else {
-            return base.perform(request, completion: completion)
+        let (outgoing, built) = request.builtForAttempt()
+        guard case .success(let urlRequest) = built, let url = urlRequest.url else {
+            return base.perform(outgoing, completion: completion)
         }
         // The caller's own entries, and those without credentials: other users' are theirs.
         let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
         let storage = configuration.storage
-        return base.perform(request) { result in
+        return base.perform(outgoing) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {
                 var targets = [url]
                 for name in ["Location", "Content-Location"] {

@@ -11,21 +11,22 @@ struct CoalescingKey: Hashable, Sendable {
     /// Header fields with lowercased names, sorted, so that order and casing do not matter.
     let headers: [String]
 
-    /// The key of `request`, or `nil` when it is never coalesced: a call of another kind
-    /// than plain, a method other than GET or HEAD, a body, or a request that does not
-    /// build (the performer below reports why).
-    init?(_ request: any Request, ignoring ignored: Set<String>) {
+    /// Whether `request` may share a request with identical calls: a plain GET or HEAD
+    /// without a body. Another kind never does: each caller's body goes to its own file or
+    /// reader, so there is nothing to share.
+    static func mayShare(_ request: any Request) -> Bool {
         switch request.options.kind {
         case .plain: break
-        case .download, .upload, .stream:
-            // Each caller's body goes to its own file or reader: there is nothing to share.
-            return nil
+        case .download, .upload, .stream: return false
         }
         let method = request.method
-        guard method == .get || method == .head, request.body == nil,
-            let urlRequest = try? request.checkedURLRequest(), let url = urlRequest.url
-        else { return nil }
-        self.method = method.rawValue
+        return (method == .get || method == .head) && request.body == nil
+    }
+
+    /// The key of a call that sends `urlRequest`, `nil` without a URL.
+    init?(_ urlRequest: URLRequest, ignoring ignored: Set<String>) {
+        guard let url = urlRequest.url else { return nil }
+        method = urlRequest.httpMethod ?? "GET"
         self.url = url.absoluteString
         headers = (urlRequest.allHTTPHeaderFields ?? [:])
             .map { (name: $0.key.lowercased(), value: $0.value) }

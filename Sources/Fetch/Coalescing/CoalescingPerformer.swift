@@ -40,14 +40,19 @@ public struct CoalescingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        guard let key = CoalescingKey(request, ignoring: ignoredHeaders) else {
-            return base.perform(request, completion: completion)
+        guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
+        // Built once for this attempt: the key, and every layer below, use the same request.
+        let (outgoing, built) = request.builtForAttempt()
+        guard case .success(let urlRequest) = built, let key = CoalescingKey(urlRequest, ignoring: ignoredHeaders)
+        else {
+            // A request that does not build fails below, with the reason it carries.
+            return base.perform(outgoing, completion: completion)
         }
         let (place, starts) = flights.join(key, (request, completion))
         guard starts else { return place }
         let flights = self.flights
         let flight = place.flight
-        let handle = base.perform(request) { result in flights.finish(flight, with: result) }
+        let handle = base.perform(outgoing) { result in flights.finish(flight, with: result) }
         flights.sent(handle, for: flight)
         return place
     }

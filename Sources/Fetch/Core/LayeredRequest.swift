@@ -30,6 +30,10 @@ final class LayeredRequest: Request {
     let enhancers: [any Enhancer]
     /// Where a logging layer above hears what each attempt sent; `nil` when none listens.
     let attemptLog: AttemptLog?
+    /// The `URLRequest` of this attempt once a layer built it, or why it does not build
+    /// (see ``Request/builtForAttempt()``): layers below use it rather than building it
+    /// again, so each enhancer runs once per attempt. `nil` until a layer builds it.
+    let built: Result<URLRequest, any Error>?
 
     /// `request` as a layer passes it on, with `change` made to its options and `added`
     /// enhancers run after its own.
@@ -38,11 +42,14 @@ final class LayeredRequest: Request {
     ///     by default `request` (or, when it is one of these already, the caller's).
     ///   - log: the attempt log of a logging layer; by default the one `request` or
     ///     `caller` carries.
+    ///   - built: the `URLRequest` of this attempt, built from the request as it is passed on;
+    ///     none by default: a layer that changes the request leaves it to be built below.
     init(
         _ request: any Request, for caller: (any Request)? = nil,
         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
-        log: AttemptLog? = nil
+        log: AttemptLog? = nil, built: Result<URLRequest, any Error>? = nil
     ) {
+        self.built = built
         let layered = request.layered
         attemptLog = log ?? layered?.attemptLog ?? caller?.layered?.attemptLog
         self.caller = caller.map(callersRequest(of:)) ?? layered?.caller ?? request
@@ -57,6 +64,31 @@ final class LayeredRequest: Request {
         change(&options)
         self.options = options
         enhancers = (layered?.enhancers ?? []) + added
+    }
+
+    /// `built`, the `URLRequest` a layer above built for this attempt, with the enhancers
+    /// `added` below it run on it in order and the result checked again: what a layer that
+    /// adds enhancers passes down, so that the ones above it do not run again.
+    static func extending(
+        _ built: Result<URLRequest, any Error>?, with added: [any Enhancer], for request: any Request
+    ) -> Result<URLRequest, any Error>? {
+        built.map { above in
+            above.flatMap { urlRequest in
+                Result {
+                    var extended = urlRequest
+                    for enhancer in added {
+                        do {
+                            try enhancer.enhance(&extended, for: request)
+                        } catch {
+                            throw FetchError.wrapping(error, layer: enhancer.name, request: callersRequest(of: request))
+                        }
+                    }
+                    try HeaderRules.validate(extended)
+                    request.attemptLog?.sent(extended)
+                    return extended
+                }
+            }
+        }
     }
 
     /// Runs the source's `adjust(_:)`, then each enhancer; an enhancer that throws fails

@@ -33,7 +33,10 @@ public struct EnhancingPerformer: RequestPerforming {
         if waits || own.contains(where: { $0 is any AsyncEnhancer }) {
             return performPreparing(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
         }
-        let outgoing = LayeredRequest(request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered)
+        // Built above for this attempt (by a coalescing or caching layer): extended, not built again.
+        let outgoing = LayeredRequest(
+            request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered,
+            built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
         return send(outgoing, with: ordered, for: request, completion: completion)
     }
 
@@ -94,7 +97,9 @@ public struct EnhancingPerformer: RequestPerforming {
                     }
                 }
                 let ready = prepared
-                let outgoing = LayeredRequest(request, options: { if dropOwn { $0.enhancers = [] } }, adding: ready)
+                let outgoing = LayeredRequest(
+                    request, options: { if dropOwn { $0.enhancers = [] } }, adding: ready,
+                    built: LayeredRequest.extending(request.layered?.built, with: ready, for: request))
                 call.run { send(outgoing, with: ready, for: request) { call.finish($0) } }
             }
             return CancellationHandle { task.cancel() }

@@ -21,20 +21,18 @@ extension Request {
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
     ///   or unreadable file, ``FetchError/Code-swift.enum/invalidRequest`` otherwise.
     public func checkedURLRequest() throws -> URLRequest {
+        try checked(uncheckedURLRequest())
+    }
+
+    /// The `URLRequest` as ``checkedURLRequest()`` builds it, before the checks of the
+    /// finished request (see ``checked(_:)``): for a layer that may answer without sending
+    /// anything (a cache hit), which checks it only when it sends it below.
+    /// - Throws: what ``checkedURLRequest()`` throws while building.
+    func uncheckedURLRequest() throws -> URLRequest {
         let method = self.method
         let url = self.url
-        var destination: DownloadDestination?
-        switch options.kind {
-        case .plain, .stream: break
-        case .download(let transfer): destination = transfer.destination
-        case .upload:
-            if body == nil {
-                throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
-            }
-        }
-        var urlRequest: URLRequest
         do {
-            urlRequest = try buildURLRequest(checkingHeaders: false)
+            return try buildURLRequest(checkingHeaders: false)
         } catch let error as FetchError {
             throw error.naming(method: method, url: url)
         } catch {
@@ -43,19 +41,68 @@ extension Request {
                 underlying: error
             )
         }
+    }
+
+    /// `urlRequest`, which ``uncheckedURLRequest()`` built from this request, checked as
+    /// `Session` checks it; a download with a partial file to resume asks for the rest.
+    /// - Throws: what ``checkedURLRequest()`` throws for a finished request.
+    func checked(_ built: URLRequest) throws -> URLRequest {
+        var urlRequest = built
+        let body = self.body
+        switch options.kind {
+        case .plain, .stream: break
+        case .upload:
+            if body == nil {
+                throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
+            }
+        case .download(let transfer):
+            if let destination = transfer.destination { urlRequest.askForRest(of: destination) }
+        }
         try HeaderRules.validate(urlRequest)
         if let body, body.isStreamed {
+            let method = self.method
             // A streamed body is not in `httpBody`, so `validate` cannot see it.
             if method == .get || method == .head {
                 throw FetchError(
-                    .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method, url: url
-                )
+                    .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method,
+                    url: url)
             }
             do { try body.checkFiles() } catch let error as FetchError {
                 throw error.naming(method: method, url: url)
             }
         }
-        if let destination { urlRequest.askForRest(of: destination) }
         return urlRequest
+    }
+}
+
+extension Request {
+    /// The `URLRequest` this attempt sends, built and checked once per attempt: the one a
+    /// layer above built for it, or built now with ``checkedURLRequest()``.
+    /// - Returns: the request to pass down, which carries the built `URLRequest` (or why it
+    ///   does not build) so that no layer below builds it again, and that `URLRequest`.
+    func builtForAttempt() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
+        if let built = layered?.built { return (self, built) }
+        let built = Result { try checkedURLRequest() }
+        return (LayeredRequest(self, built: built), built)
+    }
+
+    /// This request carrying `built`, the `URLRequest` of this attempt (or why it does not
+    /// build), to pass down; itself when it carries one already.
+    func carrying(_ built: Result<URLRequest, any Error>) -> any Request {
+        layered?.built == nil ? LayeredRequest(self, built: built) : self
+    }
+
+    /// The checked `URLRequest` of this attempt: the one a layer above built, or built now.
+    /// - Throws: what ``checkedURLRequest()`` throws.
+    package func attemptURLRequest() throws -> URLRequest {
+        if let built = layered?.built { return try built.get() }
+        return try checkedURLRequest()
+    }
+
+    /// This request for the next attempt of the same call (a retry, a resend after a refresh):
+    /// without the `URLRequest` built for the last one, so that every enhancer runs again.
+    var forNextAttempt: any Request {
+        guard let layered, layered.built != nil else { return self }
+        return LayeredRequest(layered)
     }
 }

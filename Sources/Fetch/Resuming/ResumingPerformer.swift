@@ -54,7 +54,10 @@ public struct ResumingPerformer: RequestPerforming {
             switch outcome {
             case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
-                call.run { base.perform(call.request) { call.finish($0.recordingMetrics { $0.refreshes += 1 }) } }
+                // A new attempt: built again, so the enhancers below apply the refreshed state.
+                call.run {
+                    base.perform(call.request.forNextAttempt) { call.finish($0.recordingMetrics { $0.refreshes += 1 }) }
+                }
             }
         }
     }

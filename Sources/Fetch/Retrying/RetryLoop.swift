@@ -28,18 +28,21 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     let request: any Request
     /// What waits between attempts.
     private let scheduler: any Scheduler
-    /// Sends `request` once.
-    private let send: @Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable
+    /// Sends a request once: `request` for the first attempt, ``Request/forNextAttempt`` after.
+    private let send:
+        @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable
     /// Gets each attempt's result, or its cancellation.
     private let report: @Sendable (Result<Response, any Error>, CallerRetry) -> Void
 
     /// Makes a loop; nothing is sent before ``start()``.
     /// - Parameters:
-    ///   - send: sends `request` once and calls its completion with the result.
+    ///   - send: sends the request it gets once and calls its completion with the result.
     ///   - report: gets each attempt's result, or its cancellation, with the way to retry it.
     init(
         request: any Request, scheduler: any Scheduler,
-        send: @escaping @Sendable (@escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable,
+        send:
+            @escaping @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) ->
+            any Cancellable,
         report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) {
         self.request = request
@@ -97,7 +100,9 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
             return true
         }
         guard granted else { return false }
-        let sendAttempt: @Sendable () -> Void = { [send] in call.run { send { call.finish($0) } } }
+        // A later attempt is built again: its enhancers run again (a refreshed token, a new nonce).
+        let sent = number == 1 ? request : request.forNextAttempt
+        let sendAttempt: @Sendable () -> Void = { [send] in call.run { send(sent) { call.finish($0) } } }
         if let delay {
             call.run { scheduler.schedule(after: delay, sendAttempt) }
         } else {

@@ -196,9 +196,10 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Builds and checks the `URLRequest` for `request`.
+    /// Builds and checks the `URLRequest` for `request`, unless a layer above built it for
+    /// this attempt.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
-        var urlRequest = try request.checkedURLRequest()
+        var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
         if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
             // Checked for CR and LF once, in `init`. Added to the fields as a whole: on Linux

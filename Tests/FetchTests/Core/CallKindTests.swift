@@ -19,8 +19,8 @@ struct CallKindTests {
         var end: Result<Response, any Error>?
     }
 
-    private func stream(_ performer: some RequestPerforming, _ request: any Request = Feed()) -> Locked<Streamed> {
-        let seen = Locked(Streamed())
+    private func stream(_ performer: some RequestPerforming, _ request: any Request = Feed()) -> LockedBox<Streamed> {
+        let seen = LockedBox(Streamed())
         performer.stream(request, onChunk: { chunk in seen.update { $0.body.append(chunk) } }) { result in
             seen.update { $0.end = result }
         }
@@ -31,7 +31,7 @@ struct CallKindTests {
     private func completed<Value: Sendable>(
         _ start: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
     ) -> Result<Value, any Error>? {
-        let result = Locked<Result<Value, any Error>?>(nil)
+        let result = LockedBox<Result<Value, any Error>?>(nil)
         start { answer in result.update { $0 = answer } }
         return result.value
     }
@@ -225,17 +225,4 @@ struct CallKindTests {
         #expect(spy.calls.map(\.kind) == [.download, .download])
         #expect(storage.response(for: "GET https://api.example.com/feed") == nil)
     }
-}
-
-/// A value behind a lock, for what `@Sendable` callbacks deliver.
-private final class Locked<Value: Sendable>: @unchecked Sendable {
-    // `lock` guards `stored`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-
-    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
