@@ -41,7 +41,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case deadlineExceeded
         /// The request was cancelled by the caller (or its `Task`).
         case cancelled
-        /// A TLS handshake or certificate failure.
+        /// A TLS handshake or certificate failure; `reason` says which: a certificate that is
+        /// not trusted (with the fix), expired or not yet valid, or for another host name, a
+        /// client certificate required, or no TLS on that port. The retry layer never retries it.
         case tls
         /// The connection closed before the response was complete.
         case connectionLost

@@ -40,15 +40,23 @@ enum IsolatedRun {
 
     /// Runs the test `name` (a Swift Testing filter, e.g. `"IsolatedLimitTests/peak"`) in a child
     /// process that can reach `faultServer`, with `environment` changed (a `nil` value removes a
-    /// variable), waiting at most `timeout`.
+    /// variable), waiting at most `timeout`. With a `launcher` (a command and its arguments),
+    /// the launcher runs and is handed the test binary and its arguments to run.
     /// - Throws: when the child cannot be started or does not end in time.
     static func run(
         _ name: String, faultServer: TestServer, environment: [String: String?] = [:],
-        timeout: Duration = .seconds(120)
+        launcher: [String] = [], timeout: Duration = .seconds(120)
     ) async throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", name]
+        let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let arguments = ["--testing-library", "swift-testing", "--filter", name]
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         var variables = ProcessInfo.processInfo.environment
         variables[testVariable] = name
         variables[serverVariable] = "http://127.0.0.1:\(faultServer.port)"

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A Python server on 127.0.0.1 that the tests start and stop: httpbin or the fault server.
+/// A Python server on 127.0.0.1 that the tests start and stop: httpbin, the fault server or
+/// the TLS servers.
 ///
-/// The script prints its port on the first line and exits when its standard input closes,
+/// The script prints its port (or a JSON object with `port`) on the first line and exits when its standard input closes,
 /// so a server never outlives the test process even if a test crashes.
 final class TestServer: @unchecked Sendable {
     // `lock` guards `process` and `input` while stopping; `port` never changes.
@@ -10,6 +11,8 @@ final class TestServer: @unchecked Sendable {
     private var process: Process?
     private var input: Pipe?
     let port: Int
+    /// The first line the script printed: its port, or a JSON object with `port` and more.
+    let startLine: String
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
@@ -37,8 +40,8 @@ final class TestServer: @unchecked Sendable {
                 description: "cannot start python3 (\(error)): install Python 3, then "
                     + "run python3 -m pip install -r Tests/requirements.txt")
         }
-        let line = Self.readLine(output.fileHandleForReading)
-        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let line = Self.readLine(output.fileHandleForReading).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(line) ?? Self.details(in: line)?["port"] as? Int else {
             process.terminate()
             throw StartFailure(
                 description: "\(script) did not start: \(line.isEmpty ? "no output" : line). "
@@ -46,6 +49,7 @@ final class TestServer: @unchecked Sendable {
             )
         }
         self.port = port
+        self.startLine = line
         self.process = process
         self.input = input
         _ = Self.loopbackPastProxies
@@ -71,6 +75,12 @@ final class TestServer: @unchecked Sendable {
         try? input?.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+    }
+
+    /// The JSON object `line` holds, or `nil` when it holds none.
+    static func details(in line: String) -> [String: Any]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) else { return nil }
+        return object as? [String: Any]
     }
 
     private static func readLine(_ handle: FileHandle) -> String {

@@ -26,7 +26,6 @@ struct FetchErrorMappingTests {
         (-1009, .notConnected),  // offline
         (-1007, .tooManyRedirects),
         (-1100, .file), (-1102, .file), (-3001, .file), (-1101, .file),  // an upload's file gone or unreadable
-        (-1200, .tls), (-1201, .tls), (-1202, .tls), (-1203, .tls), (-1204, .tls), (-1205, .tls), (-1206, .tls),
     ])
     func urlErrorCodeMapsToANamedCode(rawCode: Int, expected: FetchError.Code) throws {
         // Given a URLError as URLSession delivers it, with no URL attached

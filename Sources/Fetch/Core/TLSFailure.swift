@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Why a TLS handshake failed, in words a person can act on.
+///
+/// FoundationNetworking on Linux reports every TLS failure as `URLError` -1 with libcurl's
+/// message (it maps none to a code of its own), so the failure is recognised from that
+/// message; on Apple platforms, from the `URLError` code.
+enum TLSFailure: Equatable {
+    /// The certificate is self-signed or signed by a CA that is not trusted.
+    case untrusted
+    /// The certificate has expired.
+    case expired
+    /// The certificate is not valid yet.
+    case notYetValid
+    /// The certificate names another host.
+    case hostMismatch
+    /// The server requires a client certificate.
+    case clientCertificateRequired
+    /// The server refused the handshake: TLS 1.2's answer to a missing client certificate,
+    /// and to a client that shares no version or cipher with it.
+    case handshakeRefused
+    /// The server does not speak TLS on that port.
+    case notTLS
+    /// Any other TLS failure.
+    case other
+
+    /// The failure libcurl's `message` describes, or `nil` when it is not about TLS.
+    init?(libcurlMessage message: String) {
+        let text = message.lowercased()
+        func mentions(_ phrases: String...) -> Bool { phrases.contains { text.contains($0) } }
+        if mentions("certificate has expired") {
+            self = .expired
+        } else if mentions("certificate is not yet valid") {
+            self = .notYetValid
+        } else if mentions(
+            "self-signed certificate", "self signed certificate", "issuer certificate",
+            "unable to verify the first certificate", "certificate signature failure")
+        {
+            self = .untrusted
+        } else if mentions("does not match target host name", "no alternative certificate subject name") {
+            self = .hostMismatch
+        } else if mentions("alert certificate required") {
+            self = .clientCertificateRequired
+        } else if mentions("alert handshake failure") {
+            self = .handshakeRefused
+        } else if mentions("wrong version number", "packet length too long", "unknown protocol") {
+            self = .notTLS
+        } else if mentions("ssl", "tls") {
+            self = .other
+        } else {
+            return nil
+        }
+    }
+
+    /// The failure an Apple platform's `code` stands for, or `nil` when it is not about TLS.
+    init?(code: URLError.Code) {
+        switch code {
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: self = .untrusted
+        case .serverCertificateHasBadDate: self = .expired
+        case .serverCertificateNotYetValid: self = .notYetValid
+        case .clientCertificateRequired, .clientCertificateRejected: self = .clientCertificateRequired
+        case .secureConnectionFailed: self = .other
+        default: return nil
+        }
+    }
+
+    /// What went wrong, and for an untrusted certificate what to do about it.
+    var reason: String {
+        switch self {
+        case .untrusted:
+            "TLS failed: the server's certificate is not trusted (self-signed, or signed by a CA "
+                + "that is not in the system trust store); to trust a private CA, add it to the system "
+                + "trust store (update-ca-certificates)"
+        case .expired: "TLS failed: the server's certificate has expired"
+        case .notYetValid: "TLS failed: the server's certificate is not valid yet (is a clock wrong?)"
+        case .hostMismatch: "TLS failed: the server's certificate is for another host name"
+        case .clientCertificateRequired: "TLS failed: the server requires a client certificate"
+        case .handshakeRefused:
+            "TLS failed: the server refused the handshake (it requires a client certificate, or "
+                + "shares no TLS version or cipher with this client)"
+        case .notTLS: "TLS failed: the server does not speak TLS on that port (plain HTTP?)"
+        case .other: "TLS failed"
+        }
+    }
+}
