@@ -41,6 +41,11 @@ public struct RedirectPolicy: Sendable {
 
     /// The most redirects followed before failing with ``FetchError/Code-swift.enum/tooManyRedirects``.
     public var maximumHops: Int
+    /// Whether a redirect from https to http fails with ``FetchError/Code-swift.enum/redirectRefused``
+    /// instead of being followed; `false` by default, as browsers and URLSession follow it.
+    /// Credentials are dropped on such a hop anyway (the origin changes), but the rest of the
+    /// request, a 307/308 body included, and the response then cross the network in clear.
+    public var refusesDowngrades = false
     let decide: @Sendable (Hop) -> Decision
 
     /// Makes a policy that follows up to `maximumHops` redirects, asking `decide` about each.
@@ -57,6 +62,13 @@ public struct RedirectPolicy: Sendable {
 
     /// Follows up to `count` redirects.
     public static func limit(_ count: Int) -> RedirectPolicy { RedirectPolicy(maximumHops: count) }
+
+    /// This policy, refusing any redirect from https to http (see ``refusesDowngrades``).
+    public func refusingDowngrades() -> RedirectPolicy {
+        var copy = self
+        copy.refusesDowngrades = true
+        return copy
+    }
 
     /// The request to send for a redirect of `previous` to `target` with `status`: the
     /// method and body rules of RFC 9110, and credentials dropped across origins.

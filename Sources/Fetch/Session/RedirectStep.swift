@@ -41,6 +41,12 @@ enum RedirectStep {
                 .redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
             return
         }
+        if policy.refusesDowngrades, scheme == "http", current.url?.scheme?.lowercased() == "https" {
+            self = fail(
+                .redirectRefused,
+                "redirect from https to \(target.absoluteString) refused: the policy refuses downgrades")
+            return
+        }
         let next = RedirectPolicy.nextRequest(
             after: current, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
         )
