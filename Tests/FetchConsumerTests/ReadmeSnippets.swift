@@ -234,6 +234,20 @@ func showsLoadingBlock(api: some RequestPerforming) {
     api.perform(GetFeed().with(\.showsLoading, false)) { result in print(result) }   // a prefetch: no spinner
 }
 
+struct OfflineFallback: AsyncErrorHandler {
+    let vault: TokenVault
+    func handles(_ error: any Error, for request: any Request) -> Bool {
+        (error as? FetchError)?.code == .notConnected
+    }
+    func handle(_ error: any Error, for request: any Request) async throws -> AsyncErrorHandlingResult {
+        await vault.accessToken.isEmpty ? .replace(AppError.signedOut) : .retry
+    }
+}
+
+func makeTolerantAPI(vault: TokenVault) -> some RequestPerforming {
+    Session().handlingErrors(with: OfflineFallback(vault: vault))
+}
+
 func urlSessionConfigurationBlock() {
     let settings = URLSessionConfiguration.default
     settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
