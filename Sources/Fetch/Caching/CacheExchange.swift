@@ -10,6 +10,8 @@ struct CacheExchange: Sendable {
     let request: any Request
     /// The request as it is sent, built once for the attempt.
     let urlRequest: URLRequest
+    /// The credentials of `urlRequest`, as the layer found them when it looked up `key`.
+    let partition: CachePartition
     let key: String
     /// The request's `Cache-Control` directives.
     let directives: CacheDirectives
@@ -112,6 +114,6 @@ struct CacheExchange: Sendable {
     /// Whether `sent` carries the credentials the request carried as this layer built it: not
     /// when a layer below added or changed some, which a later lookup cannot see.
     private func isInPartition(_ sent: URLRequest) -> Bool {
-        CachePartition.of(sent, request, configuration) == CachePartition.of(urlRequest, request, configuration)
+        CachePartition.of(sent, request, configuration) == partition
     }
 }

@@ -31,17 +31,6 @@ struct CachePartition: Hashable, Sendable {
 
     private init(digest: String?) { self.digest = digest }
 
-    /// The storage key of `method` on `url` for `request`, whose header fields as built are
-    /// `fields`, in a cache configured by `configuration`.
-    static func key(
-        _ method: HTTPMethod, _ url: URL, fields: [String: String], of request: any Request,
-        _ configuration: CacheConfiguration
-    ) -> String {
-        // A request without fields (most of them) costs nothing more than its key.
-        guard !fields.isEmpty else { return CachingPerformer.key(method, url) }
-        return of(fields, request, configuration).key(method, url)
-    }
-
     /// The partition of `urlRequest`, built from `request`, in a cache configured by
     /// `configuration`.
     static func of(_ urlRequest: URLRequest, _ request: any Request, _ configuration: CacheConfiguration)

@@ -111,7 +111,8 @@ public struct CachingPerformer: RequestPerforming {
         if Self.isConditional(fields) { return base.perform(outgoing().request, completion: completion) }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
-        let key = CachePartition.key(method, url, fields: fields, of: request, configuration)
+        let partition = CachePartition.of(fields, request, configuration)
+        let key = partition.key(method, url)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: key) {
@@ -141,7 +142,8 @@ public struct CachingPerformer: RequestPerforming {
         // A request that fails its checks fails below with the reason it carries.
         guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
         let exchange = CacheExchange(
-            request: sent, urlRequest: checked, key: key, directives: directives, configuration: configuration)
+            request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
+            configuration: configuration)
         let call = LayerCall(request: request, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
