@@ -12,12 +12,8 @@ import Foundation
 /// The transfer starts when it is made. ``progress`` ends when the transfer does; a
 /// consumer that falls behind gets the newest 100 reports, so the last one (for a
 /// success, ``TransferProgress/isFinished``) is always delivered.
-public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
-    // `lock` guards `outcome` and `waiters`; `progress`, `continuation` and `handle` are
-    // immutable and thread-safe themselves.
-    private let lock = Locked()
-    private var outcome: Result<Value, any Error>?
-    private var waiters: [CheckedContinuation<Value, any Error>] = []
+public final class Transfer<Value: Sendable>: Cancellable, Sendable {
+    private let outcome = ResultOnce<Value>()
     private let continuation: AsyncStream<TransferProgress>.Continuation
     private let handle = CancellationHandle()
     /// Cancels a download keeping what it received (see ``cancelKeepingPartial()``).
@@ -49,26 +45,14 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     }
 
     /// The result once the transfer has ended, `nil` before.
-    public var result: Result<Value, any Error>? { lock.withLock { outcome } }
+    public var result: Result<Value, any Error>? { outcome.result }
 
     /// Waits for the transfer to end and returns its value.
     ///
     /// Cancelling the waiting `Task` cancels the transfer.
     /// - Throws: the transfer's error; ``FetchError/Code-swift.enum/cancelled`` when cancelled.
     public var value: Value {
-        get async throws {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Value, any Error>) in
-                    let ready: Result<Value, any Error>? = lock.withLock {
-                        if outcome == nil { waiters.append(waiter) }
-                        return outcome
-                    }
-                    if let ready { waiter.resume(with: ready) }
-                }
-            } onCancel: {
-                cancel()
-            }
-        }
+        get async throws { try await outcome.value(cancelling: self) }
     }
 
     /// Cancels the transfer; it ends with ``FetchError/Code-swift.enum/cancelled`` unless it
@@ -76,14 +60,8 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     public func cancel() { handle.cancel() }
 
     private func finish(_ result: Result<Value, any Error>) {
-        let toResume: [CheckedContinuation<Value, any Error>] = lock.withLock {
-            guard outcome == nil else { return [] }
-            outcome = result
-            defer { waiters = [] }
-            return waiters
-        }
         continuation.finish()
-        for waiter in toResume { waiter.resume(with: result) }
+        outcome.finish(result)
     }
 }
 
