@@ -159,8 +159,7 @@ extension FetchError: LocalizedError {
 extension FetchError {
     /// Makes a ``Code-swift.enum/cancelled`` error for `request`, naming the method and the
     /// URL it was sent with: the `URLRequest` built for it when a layer passed it down
-    /// built, otherwise its URL joined to a ``BaseURL`` it carries (see
-    /// <doc:ComposingLayers#What-an-error-names>).
+    /// built, otherwise its URL joined to a ``BaseURL`` it carries, otherwise its URL as it is.
     public static func cancelled(_ request: (any Request)? = nil) -> FetchError {
         let target = request?.target()
         return FetchError(.cancelled, reason: "cancelled", method: target?.method, url: target?.url)

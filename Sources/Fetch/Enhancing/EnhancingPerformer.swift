@@ -116,7 +116,11 @@ public struct EnhancingPerformer: RequestPerforming {
             do {
                 try enhancer.enhance(&response)
             } catch {
-                return .failure(FetchError.wrapping(error, layer: enhancer.name, request: request))
+                let sent = response.urlRequest
+                return .failure(
+                    FetchError.wrapping(
+                        error, layer: enhancer.name, method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"),
+                        url: sent.url ?? request.url))
             }
         }
         return .success(response)
