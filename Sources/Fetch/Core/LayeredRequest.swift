@@ -80,7 +80,8 @@ final class LayeredRequest: Request {
                         do {
                             try enhancer.enhance(&extended, for: request)
                         } catch {
-                            throw FetchError.wrapping(error, layer: enhancer.name, method: request.method, url: extended.url)
+                            throw FetchError.wrapping(
+                                error, layer: enhancer.name, method: request.method, url: extended.url)
                         }
                     }
                     try HeaderRules.validate(extended)

@@ -34,11 +34,13 @@ struct ErrorNamesTheCallSessionTests {
         // transport failure), and a relative request that fails `failure`'s way
         let servers = try LoopbackServers.require()
         let refusing = try RefusingPort()
-        let base = failure == .transport || failure == .upload
+        let base =
+            failure == .transport || failure == .upload
             ? URL(string: "http://127.0.0.1:\(refusing.port)")! : servers.faults.url("/")
         var enhancers: [any Enhancer] = [BaseURL(base)]
         if failure == .enhancer { enhancers.append(Refusing()) }
-        var api: any RequestPerforming = Session().enhanced(by: enhancers).logging(LogConfiguration(options: .all) { _ in })
+        var api: any RequestPerforming = Session().enhanced(by: enhancers).logging(
+            LogConfiguration(options: .all) { _ in })
         if failure == .preHook { api = api.hooking(pre: [PreRequestHook("gate") { _ in throw Boom() }]) }
         var request = BasicRequest(url: URL(string: failure == .streamLoop ? "sse?pause=5" : "stall?seconds=5")!)
         if failure == .deadline { request.options.deadline = .milliseconds(100) }

@@ -69,7 +69,8 @@ struct ErrorNamesTheCallTests {
         case .asyncEnhancer:
             performer = Self.stack(spy) { $0.enhanced(by: Refusing()) }
         case .responseRefused:
-            spy.enqueue(.response(Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<p>".utf8))))
+            spy.enqueue(
+                .response(Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<p>".utf8))))
             performer = Self.stack(spy, enhancers: [ContentTypeVerifier("application/json")])
         case .preHook:
             performer = Self.stack(spy) { $0.hooking(pre: [PreRequestHook("gate") { _ in throw Failing.Boom() }]) }
