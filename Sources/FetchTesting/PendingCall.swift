@@ -62,9 +62,11 @@ public final class PendingCall: Cancellable, Sendable {
         _ result: Result<Response, any Error>, request: any Request, urlRequest: URLRequest?
     ) -> Result<Response, any Error> {
         result.mapError { error -> any Error in
-            let error = error is CancelledByCaller ? FetchError.cancelled(request) : error
+            let error = error is CancelledByCaller ? FetchError.cancelled() : error
             guard let fetchError = error as? FetchError else { return error }
-            return fetchError.naming(method: request.method, url: request.url)
+            return fetchError.naming(
+                method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
+                url: urlRequest?.url ?? request.url)
         }.map { response in
             var response = response
             response.request = callersRequest(of: request)

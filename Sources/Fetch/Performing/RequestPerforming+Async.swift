@@ -7,7 +7,7 @@ extension RequestPerforming {
     /// ``FetchError/Code-swift.enum/cancelled``.
     /// - Throws: a ``FetchError`` or an error from a layer.
     public func response(for request: any Request) async throws -> Response {
-        if Task.isCancelled { throw FetchError.cancelled(request) }
+        if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
         let outcome = ResultOnce<Response>()
         let call = perform(request) { outcome.finish($0) }
         return try await outcome.value(cancelling: call)

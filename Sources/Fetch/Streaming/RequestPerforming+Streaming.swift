@@ -36,15 +36,22 @@ extension RequestPerforming {
     ) async throws -> ResponseStream {
         let sink = StreamSink(
             bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
-        if Task.isCancelled { throw FetchError.cancelled(request) }
-        let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
+        if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
+        let dropped = DroppedHandle()
+        let outgoing = LayeredRequest(
+            request,
+            options: {
+                $0.kind = .stream(sink)
+                $0.droppedHandle = dropped
+            })
+        let call = perform(outgoing) { sink.finish($0) }
         sink.cancelling(call)
         do {
             let head = try await sink.response()
-            return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength)
+            return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength, dropped: dropped)
         } catch let error as FetchError {
             sink.cancel()
-            throw error.naming(method: request.method, url: request.url)
+            throw error.naming(request, through: self)
         } catch {
             sink.cancel()
             throw error
@@ -86,7 +93,7 @@ extension RequestPerforming {
                 completion: { result in
                     completion(
                         result.mapError { error in
-                            (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+                            (error as? FetchError)?.naming(request, through: self) ?? error
                         })
                 })
         )

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Read one view, once: they share the body. Leaving the loop early (`break`, a thrown
 /// error), cancelling the reading `Task`, calling ``cancel()`` or letting go of the stream
-/// ends the transfer like a cancelled call. A failure after the body started (the connection
+/// (its last reference, a view's included) ends the transfer like a cancelled call; for the
+/// last, the call's log line says the stream was dropped, after how many bytes. A failure after the body started (the connection
 /// lost, the deadline passed, a body shorter than its `Content-Length`) is thrown by the
 /// loop after the chunks that arrived before it.
 public final class ResponseStream: Sendable {
@@ -19,15 +20,20 @@ public final class ResponseStream: Sendable {
     public let response: Response
     let sink: StreamSink
     private let maximumLineLength: Int
+    /// Where the call's log hears that the stream was dropped.
+    private let dropped: DroppedHandle?
 
-    init(response: Response, sink: StreamSink, maximumLineLength: Int) {
+    init(response: Response, sink: StreamSink, maximumLineLength: Int, dropped: DroppedHandle? = nil) {
         self.response = response
         self.sink = sink
         self.maximumLineLength = maximumLineLength
+        self.dropped = dropped
     }
 
     deinit {
-        if !sink.hasEnded { sink.cancel() }
+        guard !sink.hasEnded else { return }
+        dropped?.record("its ResponseStream was dropped after \(sink.tally.read) bytes read")
+        sink.cancel()
     }
 
     /// Ends the transfer; a loop reading the stream then throws
@@ -53,6 +59,18 @@ public final class ResponseStream: Sendable {
     /// Names `error` after the request, and ends the transfer when the reader cannot go on.
     func failing(_ error: any Error) -> any Error {
         sink.cancel()
+        return named(error)
+    }
+
+    /// The next chunk, `nil` at the end.
+    /// - Throws: the error that ended the stream, naming the request's method and URL.
+    func nextChunk() async throws -> Data? {
+        do { return try await sink.next() } catch { throw named(error) }
+    }
+
+    /// `error` naming the method and the URL the stream's request was sent with, as the
+    /// call's own errors do, unless it names them already.
+    private func named(_ error: any Error) -> any Error {
         let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
         return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
     }
@@ -90,7 +108,7 @@ extension ResponseStream {
             /// The next chunk, or `nil` at the end.
             /// - Throws: the error that ended the stream.
             public mutating func next() async throws -> Data? {
-                try await reading.stream.sink.next()
+                try await reading.stream.nextChunk()
             }
         }
     }
@@ -188,7 +206,7 @@ struct ParsingReader<Parser: StreamParser> {
         while position == ready.count {
             if finished { return nil }
             (ready, position) = ([], 0)
-            guard let chunk = try await reading.stream.sink.next() else {
+            guard let chunk = try await reading.stream.nextChunk() else {
                 finished = true
                 ready = parser.end()
                 continue
