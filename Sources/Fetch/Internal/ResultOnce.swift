@@ -62,6 +62,10 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     /// to finish this with its cancellation.
     /// - Throws: the error it was set with.
     package func value(cancelling work: any Cancellable) async throws -> Value {
-        try await withTaskCancellationHandler { try await value } onCancel: { work.cancel() }
+        try await withTaskCancellationHandler {
+            try await value
+        } onCancel: {
+            work.cancel()
+        }
     }
 }
