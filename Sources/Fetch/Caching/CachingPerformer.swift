@@ -123,7 +123,7 @@ public struct CachingPerformer: RequestPerforming {
             {
             case .serve:
                 completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
-                return CompletedCall()
+                return CancellationHandle()
             case .revalidate: stale = stored
             case .unusable: break
             }
@@ -136,7 +136,7 @@ public struct CachingPerformer: RequestPerforming {
                         url: request.resolving(url, through: base),
                         layer: "CachingPerformer"
                     )))
-            return CompletedCall()
+            return CancellationHandle()
         }
         let (sent, checked) = outgoing()
         // A request that fails its checks fails below with the reason it carries.

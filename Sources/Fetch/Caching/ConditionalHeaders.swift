@@ -21,8 +21,3 @@ struct ConditionalHeaders: Enhancer {
         if let lastModified { urlRequest.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
     }
 }
-
-/// The handle of a call that completed before `perform` returned: cancelling does nothing.
-struct CompletedCall: Cancellable {
-    func cancel() {}
-}

@@ -23,7 +23,7 @@ public struct CoalescingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     package let ignoredHeaders: Set<String>
-    private let flights: CoalescingFlights
+    private let flights = SingleFlight<CoalescingKey, Response>()
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -32,7 +32,6 @@ public struct CoalescingPerformer: RequestPerforming {
     package init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
-        flights = CoalescingFlights(sendingTo: base)
     }
 
     /// Performs `request`, or joins an identical call in flight.
@@ -49,13 +48,22 @@ public struct CoalescingPerformer: RequestPerforming {
             // A request that does not build fails below, with the reason it carries.
             return base.perform(outgoing, completion: completion)
         }
-        let (place, starts) = flights.join(key, (request, completion))
-        guard starts else { return place }
         let flights = self.flights
-        let flight = place.flight
-        let handle = base.perform(outgoing) { result in flights.finish(flight, with: result) }
-        flights.sent(handle, for: flight)
-        return place
+        let place = flights.join(key) { result, joined in
+            completion(
+                result.map { response in
+                    var response = response
+                    response.request = callersRequest(of: request)
+                    response.metrics.shared = joined > 1
+                    return response
+                })
+        }
+        // Cancelling takes the caller out: it completes cancelled; the last one out cancels the request.
+        let seat = CancellationHandle { [base] in
+            flights.leave(place)?(.failure(FetchError.cancelled(request, through: base)), 1)
+        }
+        if place.starts { flights.started(base.perform(outgoing) { flights.finish(place, with: $0) }, for: place) }
+        return seat
     }
 
     /// How many shared requests are in flight (for tests and diagnostics).

@@ -103,6 +103,10 @@ public struct Response: Sendable {
     public func bodyPreview(limit: Int = 200, redaction: Redaction = .default) -> String {
         redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }
+
+    /// How much of a body that is not delivered (a download's or a stream's, for a status
+    /// the caller does not accept) `Session` keeps for the error; the rest is dropped.
+    static let errorBodyLimit = 64 * 1024
 }
 
 extension Data {

@@ -17,7 +17,8 @@ public struct ResumingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// What recognizes the failure and does the work.
     package let handler: any ResumableHandler
-    private let flight = RefreshFlight()
+    /// The handler's runs, one at a time (under one key) for every call that needs one.
+    private let runs = SingleFlight<Int, Void>()
 
     /// Wraps `base`; copies of the performer share one flight of the work.
     package init(base: any RequestPerforming, handler: any ResumableHandler) {
@@ -32,7 +33,7 @@ public struct ResumingPerformer: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let call = LayerCall(request: request, through: base, completion: completion)
-        let seen = flight.generation
+        let seen = runs.succeeded
         call.run {
             base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }
         }
@@ -50,7 +51,7 @@ public struct ResumingPerformer: RequestPerforming {
             return call.finish(result)
         }
         call.request.attemptLog?.received(result)
-        flight.join(after: seen, start: handler.run) { outcome in
+        let resume: SingleFlight<Int, Void>.Waiter = { outcome, _ in
             switch outcome {
             case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
@@ -60,6 +61,9 @@ public struct ResumingPerformer: RequestPerforming {
                 }
             }
         }
+        // A run that succeeded since the call was sent already did the work: resend at once.
+        guard let place = runs.join(0, unlessSucceededSince: seen, resume) else { return resume(.success(()), 1) }
+        if place.starts { handler.run { [runs] in runs.finish(place, with: $0) } }
     }
 }
 

@@ -21,10 +21,6 @@ final class StreamState: @unchecked Sendable {
     private var expected: Int64?
     private var errorBody = Data()
 
-    /// How much of a body that is not delivered (a status the caller does not accept) is
-    /// kept for the error.
-    static let errorBodyLimit = 64 * 1024
-
     init(sink: StreamSink, queue: DispatchQueue) {
         self.sink = sink
         events = DispatchQueue(label: "Fetch.Session.stream", target: queue)
@@ -53,13 +49,13 @@ final class StreamState: @unchecked Sendable {
     }
 
     /// Takes body bytes: into the sink, or (for a status the caller does not accept) the
-    /// first ``errorBodyLimit`` bytes into memory.
+    /// first ``Response/errorBodyLimit`` bytes into memory.
     func receive(_ data: Data) {
         let delivers: Bool = lock.withLock {
             if delivering {
                 delivered += Int64(data.count)
-            } else if errorBody.count < Self.errorBodyLimit {
-                errorBody.append(data.prefix(Self.errorBodyLimit - errorBody.count))
+            } else if errorBody.count < Response.errorBodyLimit {
+                errorBody.append(data.prefix(Response.errorBodyLimit - errorBody.count))
             }
             return delivering
         }

@@ -42,8 +42,6 @@ final class TransferState: @unchecked Sendable {
     /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
     /// per 16 KiB chunk, so the delegate queue keeps up with the network.
     static let writeSize = 256 * 1024
-    /// How much of a non-2xx body is kept for the error; the rest is dropped.
-    static let errorBodyLimit = 64 * 1024
 
     /// - Parameters:
     ///   - staged: the partial file of a download; `nil` for an upload.
@@ -139,7 +137,7 @@ final class TransferState: @unchecked Sendable {
         return lock.withLock {
             if closed { return nil }
             if var kept = errorBody {
-                kept.append(data.prefix(max(0, Self.errorBodyLimit - kept.count)))
+                kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
                 errorBody = kept
                 return nil
             }

@@ -1,0 +1,107 @@
+/// Work shared by every caller that asks for it under the same key while it runs (single
+/// flight): the first caller starts it, the ones that join while it runs wait for its
+/// result, and each caller gets the result once. A caller may leave before the end; when
+/// the last one leaves, the work is cancelled. Once a flight ends, the next caller of its
+/// key starts a new one.
+///
+/// One lock guards the table and every flight in it, so that joining a flight, leaving it
+/// and its end meet one after the other: a caller never joins a flight whose work was
+/// cancelled, and the work is cancelled only when its last caller has left.
+final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// Gets a flight's result, with how many callers joined the flight in all.
+    typealias Waiter = @Sendable (Result<Value, any Error>, _ joined: Int) -> Void
+
+    /// One caller's place in one flight.
+    struct Place: Sendable {
+        let key: Key
+        /// The flight, numbered like its first caller.
+        let flight: Int
+        let caller: Int
+        /// Whether this caller started the flight, and so starts its work.
+        var starts: Bool { flight == caller }
+    }
+
+    private struct Flight: Sendable {
+        let id: Int
+        /// The callers still waiting, by number (their order of joining).
+        var waiters: [Int: Waiter] = [:]
+        var joined = 0
+        /// The work's handle, once it started.
+        var work: (any Cancellable)?
+    }
+
+    private struct State: Sendable {
+        var flights: [Key: Flight] = [:]
+        var lastNumber = 0
+        var succeeded = 0
+    }
+
+    private let state = Locked(State())
+
+    /// How many flights have ended in success.
+    var succeeded: Int { state.withLock { $0.succeeded } }
+
+    /// How many flights are under way.
+    var count: Int { state.withLock { $0.flights.count } }
+
+    /// Joins the flight of `key`, or starts one when none is under way.
+    /// - Returns: the caller's place; ``Place/starts`` says whether it starts the work.
+    func join(_ key: Key, _ waiter: @escaping Waiter) -> Place {
+        state.withLock { Self.enter(key, waiter, &$0) }
+    }
+
+    /// Joins the flight of `key`, or starts one, unless a flight has succeeded since
+    /// ``succeeded`` was `seen`.
+    /// - Returns: the caller's place; `nil` when a flight has succeeded since.
+    func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
+        state.withLock { seen == $0.succeeded ? Self.enter(key, waiter, &$0) : nil }
+    }
+
+    /// Adds a caller to the flight of `key`, made if there is none; under the lock.
+    private static func enter(_ key: Key, _ waiter: @escaping Waiter, _ state: inout State) -> Place {
+        state.lastNumber += 1
+        var flight = state.flights[key] ?? Flight(id: state.lastNumber)
+        flight.waiters[state.lastNumber] = waiter
+        flight.joined += 1
+        state.flights[key] = flight
+        return Place(key: key, flight: flight.id, caller: state.lastNumber)
+    }
+
+    /// Keeps the handle of the work that `place`'s caller started, so that the last caller
+    /// to leave cancels it; cancels it at once when the flight is over (every caller left).
+    func started(_ work: any Cancellable, for place: Place) {
+        let isOver: Bool = state.withLock { state in
+            guard state.flights[place.key]?.id == place.flight else { return true }
+            state.flights[place.key]?.work = work
+            return false
+        }
+        if isOver { work.cancel() }
+    }
+
+    /// Ends `place`'s flight with `result`: every caller still in it gets it, in the order
+    /// they joined. Does nothing once that flight is over.
+    func finish(_ place: Place, with result: Result<Value, any Error>) {
+        let (waiters, joined) = state.withLock { state -> ([Waiter], Int) in
+            guard let flight = state.flights[place.key], flight.id == place.flight else { return ([], 0) }
+            state.flights[place.key] = nil
+            if case .success = result { state.succeeded += 1 }
+            return (flight.waiters.sorted { $0.key < $1.key }.map(\.value), flight.joined)
+        }
+        for waiter in waiters { waiter(result, joined) }
+    }
+
+    /// Takes `place`'s caller out of its flight. When it was the last one, the flight ends
+    /// and its work is cancelled.
+    /// - Returns: the caller's waiter, not called; `nil` when it already got the result.
+    func leave(_ place: Place) -> Waiter? {
+        let (waiter, work) = state.withLock { state -> (Waiter?, (any Cancellable)?) in
+            guard var flight = state.flights[place.key], flight.id == place.flight,
+                let waiter = flight.waiters.removeValue(forKey: place.caller)
+            else { return (nil, nil) }
+            state.flights[place.key] = flight.waiters.isEmpty ? nil : flight
+            return (waiter, flight.waiters.isEmpty ? flight.work : nil)
+        }
+        work?.cancel()
+        return waiter
+    }
+}
