@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The calls in flight of one ``CoalescingPerformer``, by key, and who waits for each.
 ///
 /// One lock guards the table and every flight in it, so that joining a flight, leaving it
@@ -9,8 +11,11 @@ final class CoalescingFlights: @unchecked Sendable {
     private var flights: [CoalescingKey: Flight] = [:]
     private var nextCaller = 0
 
-    /// A caller waiting for a flight: its request and its completion.
-    typealias Caller = (request: any Request, completion: @Sendable (Result<Response, any Error>) -> Void)
+    /// A caller waiting for a flight: its request, its completion, and the queue the
+    /// performer below calls its completions on (``RequestPerforming/completionQueue(for:)``).
+    typealias Caller = (
+        request: any Request, completion: @Sendable (Result<Response, any Error>) -> Void, queue: DispatchQueue?
+    )
 
     /// One request in flight and the callers waiting for it.
     final class Flight: @unchecked Sendable {
@@ -26,8 +31,10 @@ final class CoalescingFlights: @unchecked Sendable {
         var isOver = false
         /// Whether it ended because its last caller left: its request is to be cancelled.
         var wasAbandoned = false
+        /// Where the request below completes: the queue of the caller that started the flight.
+        let queue: DispatchQueue?
 
-        init(key: CoalescingKey) { self.key = key }
+        init(key: CoalescingKey, queue: DispatchQueue?) { (self.key, self.queue) = (key, queue) }
     }
 
     /// One caller's place in a flight: cancelling it makes the caller leave.
@@ -47,7 +54,7 @@ final class CoalescingFlights: @unchecked Sendable {
         lock.withLock {
             nextCaller += 1
             let existing = flights[key]
-            let flight = existing ?? Flight(key: key)
+            let flight = existing ?? Flight(key: key, queue: caller.queue)
             if existing == nil { flights[key] = flight }
             flight.callers[nextCaller] = caller
             flight.joined += 1
@@ -77,13 +84,18 @@ final class CoalescingFlights: @unchecked Sendable {
             return (flight.callers.sorted { $0.key < $1.key }.map(\.value), flight.joined)
         }
         for caller in callers {
-            caller.completion(
-                result.map { response in
-                    var response = response
-                    response.request = callersRequest(of: caller.request)
-                    response.metrics.shared = joined > 1
-                    return response
-                })
+            let own = result.map { response in
+                var response = response
+                response.request = callersRequest(of: caller.request)
+                response.metrics.shared = joined > 1
+                return response
+            }
+            // A caller that asked for a queue of its own gets it there, not on the first caller's.
+            guard let queue = caller.queue, queue !== flight.queue else {
+                caller.completion(own)
+                continue
+            }
+            queue.async { caller.completion(own) }
         }
     }
 
@@ -100,7 +112,11 @@ final class CoalescingFlights: @unchecked Sendable {
             return (left, flight.handle)
         }
         toCancel?.cancel()
-        if let left { left.completion(.failure(FetchError.cancelled(callersRequest(of: left.request)))) }
+        guard let left else { return }
+        let cancelled = FetchError.cancelled(callersRequest(of: left.request))
+        // Where the performer below would have called back, not on the canceller's thread.
+        guard let queue = left.queue else { return left.completion(.failure(cancelled)) }
+        queue.async { left.completion(.failure(cancelled)) }
     }
 
     /// How many flights are in the table.

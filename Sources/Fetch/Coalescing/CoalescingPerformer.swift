@@ -18,7 +18,7 @@
 /// Cancelling one caller completes that caller with ``FetchError/Code-swift.enum/cancelled``
 /// and leaves the shared request running for the others; when the last caller cancels, the
 /// shared request is cancelled. Every completion runs exactly once.
-public struct CoalescingPerformer: RequestPerforming {
+public struct CoalescingPerformer: PerformerLayer {
     /// The performer the shared requests go to.
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
@@ -40,6 +40,8 @@ public struct CoalescingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        // The request's own enhancers run before it is built for the key.
+        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the key, and every layer below, use the same request.
         let (outgoing, built) = request.builtForAttempt()
@@ -48,7 +50,7 @@ public struct CoalescingPerformer: RequestPerforming {
             // A request that does not build fails below, with the reason it carries.
             return base.perform(outgoing, completion: completion)
         }
-        let (place, starts) = flights.join(key, (request, completion))
+        let (place, starts) = flights.join(key, (request, completion, base.completionQueue(for: request)))
         guard starts else { return place }
         let flights = self.flights
         let flight = place.flight

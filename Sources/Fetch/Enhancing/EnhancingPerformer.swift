@@ -5,7 +5,7 @@
 /// for one call through ``RequestOptions/enhancers``; they are ordered together with
 /// these, by the first enhancing layer the request meets. The request goes down as one
 /// flat value, so responses name the caller's own request in ``Response/request``.
-public struct EnhancingPerformer: RequestPerforming {
+public struct EnhancingPerformer: PerformerLayer {
     /// The performer the enhanced requests go to.
     package let base: any RequestPerforming
     /// The enhancers, in the order they run on an outgoing request.
@@ -81,7 +81,7 @@ public struct EnhancingPerformer: RequestPerforming {
         _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
         call.run {
             let task = Task {
                 var prepared: [any Enhancer] = []
@@ -93,7 +93,7 @@ public struct EnhancingPerformer: RequestPerforming {
                     do {
                         prepared.append(try await waiting.prepared(for: request))
                     } catch {
-                        return call.finish(.failure(FetchError.wrapping(error, layer: enhancer.name, request: request)))
+                        return call.answer(.failure(FetchError.wrapping(error, layer: enhancer.name, request: request)))
                     }
                 }
                 let ready = prepared

@@ -5,7 +5,7 @@
 /// even over a spy. Cancelling the call while the handler runs completes it at once with
 /// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task`; a retry it asked for
 /// is cancelled with the call. A handler that throws fails the call with an error naming it.
-public struct AsyncErrorHandlingPerformer: RequestPerforming {
+public struct AsyncErrorHandlingPerformer: PerformerLayer {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The handler.
@@ -23,7 +23,7 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
         call.run { base.perform(request) { result in handle(result, of: call) } }
         return call
     }
@@ -44,18 +44,18 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
                     outcome = try await handler.handle(error, for: call.request)
                 } catch {
                     call.request.attemptLog?.received(result)
-                    return call.finish(
+                    return call.answer(
                         .failure(FetchError.wrapping(error, layer: handler.name, request: call.request)))
                 }
                 switch outcome {
                 case .recover(var response):
                     response.request = callersRequest(of: call.request)
-                    call.finish(.success(response))
+                    call.answer(.success(response))
                 case .replace(let newError):
                     call.request.attemptLog?.replaced(result)
-                    call.finish(.failure(newError))
+                    call.answer(.failure(newError))
                 case .pass:
-                    call.finish(result)
+                    call.answer(result)
                 case .retry:
                     call.request.attemptLog?.received(result)
                     call.run { base.perform(call.request) { call.finish($0) } }

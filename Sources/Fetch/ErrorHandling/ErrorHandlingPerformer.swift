@@ -10,7 +10,7 @@
 /// handler that handles the error wins. A handler that throws fails the call with an error
 /// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
 /// A recovered response reaches the caller with the caller's request in ``Response/request``.
-public struct ErrorHandlingPerformer: RequestPerforming {
+public struct ErrorHandlingPerformer: PerformerLayer {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The chain, in order.

@@ -7,7 +7,7 @@
 /// may let the response continue, send a new request whose response goes on to the
 /// hooks after it, or complete the call; one that throws fails the call with an error
 /// naming it. The caller gets its own request in ``Response/request``.
-public struct HookingPerformer: RequestPerforming {
+public struct HookingPerformer: PerformerLayer {
     /// The performer the requests go to.
     package let base: any RequestPerforming
     /// The hooks run before sending, in order.
@@ -33,7 +33,9 @@ public struct HookingPerformer: RequestPerforming {
             do {
                 mapped = try hook(mapped)
             } catch {
-                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request)))
+                base.callBack(
+                    completion, with: .failure(FetchError.wrapping(error, layer: hook.name, request: request)),
+                    for: request)
                 return CancellationHandle()
             }
         }
@@ -42,7 +44,7 @@ public struct HookingPerformer: RequestPerforming {
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
         send(outgoing, for: call, thenFrom: 0)
         return call
     }

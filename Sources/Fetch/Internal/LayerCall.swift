@@ -1,9 +1,13 @@
+import Dispatch
+
 /// One caller's call through a layer that may send several requests for it (retry,
 /// refresh-and-resume, hooks): the caller's completion, run exactly once, and the step in
 /// flight (a request or a wait), cancelled together with the call.
 ///
-/// Cancelling completes the call at once with ``FetchError/Code-swift.enum/cancelled`` and
-/// cancels the step in flight; whatever that step reports afterwards is ignored.
+/// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels
+/// the step in flight; whatever that step reports afterwards is ignored. The cancellation,
+/// and any result that does not come from a completion below (``answer(_:)``), is delivered
+/// on `queue`, where the performer below calls back (at once when it names none).
 final class LayerCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` (nil once the call has completed), `current` (the handle
     // of the step in flight), `step` (which step `current` belongs to) and `wasCancelled`.
@@ -14,10 +18,16 @@ final class LayerCall: Cancellable, @unchecked Sendable {
     private var wasCancelled = false
     /// The request the caller passed.
     let request: any Request
+    /// Where the performer below calls back (``RequestPerforming/completionQueue(for:)``).
+    private let queue: DispatchQueue?
 
-    init(request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+    init(
+        request: any Request, queue: DispatchQueue?,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
         self.request = request
         self.completion = completion
+        self.queue = queue
     }
 
     /// Whether the call has completed (by a result or by cancellation).
@@ -58,6 +68,14 @@ final class LayerCall: Cancellable, @unchecked Sendable {
         toCall?(result)
     }
 
+    /// Completes the call with `result`, the first time only, on the queue of the performer
+    /// below: for a result that does not come from its completion (a `Task`, a refresh
+    /// handler, a hook), so that it arrives where the performer's own would.
+    func answer(_ result: Result<Response, any Error>) {
+        guard let queue else { return finish(result) }
+        queue.async { self.finish(result) }
+    }
+
     /// Cancels the step in flight and completes the call with a cancellation error, unless
     /// it has already completed.
     func cancel() {
@@ -72,6 +90,9 @@ final class LayerCall: Cancellable, @unchecked Sendable {
             return (completion, current)
         }
         inFlight?.cancel()
-        toCall?(.failure(FetchError.cancelled(request)))
+        guard let toCall else { return }
+        let cancelled = FetchError.cancelled(request)
+        guard let queue else { return toCall(.failure(cancelled)) }
+        queue.async { toCall(.failure(cancelled)) }
     }
 }

@@ -12,7 +12,7 @@
 /// handles it. A resent call that fails again is delivered
 /// as it is: nothing loops. Cancelling a waiting call completes it with
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
-public struct ResumingPerformer: RequestPerforming {
+public struct ResumingPerformer: PerformerLayer {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// What recognizes the failure and does the work.
@@ -31,7 +31,7 @@ public struct ResumingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
         let seen = flight.generation
         call.run {
             base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }
@@ -52,7 +52,7 @@ public struct ResumingPerformer: RequestPerforming {
         call.request.attemptLog?.received(result)
         flight.join(after: seen, start: handler.run) { outcome in
             switch outcome {
-            case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
+            case .failure(let error): call.answer(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
                 // A new attempt: built again, so the enhancers below apply the refreshed state.
                 call.run {
