@@ -93,7 +93,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
 
     /// `nil`: the spy answers before `perform` returns (or when a test completes a held
     /// call), and so do the layers above it that answer a call themselves, whatever the
-    /// call's ``RequestOptions/completionQueue`` says; a test reads that from
+    /// call's `RequestOptions.completionQueue` says; a test reads that from
     /// ``RecordedCall/request``.
     public func completionQueue(for request: any Request) -> DispatchQueue? { nil }
 

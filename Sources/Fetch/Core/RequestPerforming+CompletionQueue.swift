@@ -11,7 +11,7 @@ extension RequestOptions {
     /// and either wins over ``Session/Configuration-swift.struct/completionQueue``. It
     /// applies to everything the call delivers on a queue: its completion, a transfer's
     /// progress, a stream's callbacks, and the answers of layers that respond themselves
-    /// (a cache hit, a cancel). The ``SpyPerformer`` of FetchTesting ignores it and stays
+    /// (a cache hit, a cancel). The `SpyPerformer` of FetchTesting ignores it and stays
     /// synchronous; a test reads the value from the recorded request.
     public var completionQueue: DispatchQueue? {
         get { self[CompletionQueueKey.self] }
