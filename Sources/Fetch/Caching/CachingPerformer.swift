@@ -58,7 +58,7 @@ import FoundationNetworking
 ///
 /// The layer sees requests as the layers above it made them: put it below the enhancers
 /// that set the header fields a server varies on (see the README's recommended order).
-public struct CachingPerformer: PerformerLayer {
+public struct CachingPerformer: RequestPerforming {
     /// The performer misses and revalidations go to.
     package let base: any RequestPerforming
     /// Storage, clock and heuristics.
@@ -148,7 +148,7 @@ public struct CachingPerformer: PerformerLayer {
         let exchange = CacheExchange(
             request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
-        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
     }

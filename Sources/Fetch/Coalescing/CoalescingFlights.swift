@@ -113,7 +113,7 @@ final class CoalescingFlights: @unchecked Sendable {
         }
         toCancel?.cancel()
         guard let left else { return }
-        let cancelled = FetchError.cancelled(callersRequest(of: left.request))
+        let cancelled = FetchError.cancelled(left.request)
         // Where the performer below would have called back, not on the canceller's thread.
         guard let queue = left.queue else { return left.completion(.failure(cancelled)) }
         queue.async { left.completion(.failure(cancelled)) }

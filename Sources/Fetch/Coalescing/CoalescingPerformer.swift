@@ -18,7 +18,7 @@
 /// Cancelling one caller completes that caller with ``FetchError/Code-swift.enum/cancelled``
 /// and leaves the shared request running for the others; when the last caller cancels, the
 /// shared request is cancelled. Every completion runs exactly once.
-public struct CoalescingPerformer: PerformerLayer {
+public struct CoalescingPerformer: RequestPerforming {
     /// The performer the shared requests go to.
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.

@@ -6,7 +6,7 @@
 /// wherever the request is built. On the way up it puts them in ``Response/coders``, so
 /// `Decodable` models are decoded with the stack's decoder; its place in the stack does
 /// not matter.
-public struct CodingPerformer: PerformerLayer {
+public struct CodingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The stack's coders.

@@ -37,17 +37,3 @@ extension RequestPerforming {
         queue.async { completion(result) }
     }
 }
-
-/// A layer of this library: a performer that wraps another, `base`, and calls back where
-/// `base` does.
-package protocol PerformerLayer: RequestPerforming {
-    /// The performer this layer passes calls to.
-    var base: any RequestPerforming { get }
-}
-
-extension PerformerLayer {
-    /// The queue of the performer below (see ``RequestPerforming/completionQueue(for:)``).
-    public func completionQueue(for request: any Request) -> DispatchQueue? {
-        base.completionQueue(for: request)
-    }
-}

@@ -5,7 +5,7 @@
 /// for one call through ``RequestOptions/enhancers``; they are ordered together with
 /// these, by the first enhancing layer the request meets. The request goes down as one
 /// flat value, so responses name the caller's own request in ``Response/request``.
-public struct EnhancingPerformer: PerformerLayer {
+public struct EnhancingPerformer: RequestPerforming {
     /// The performer the enhanced requests go to.
     package let base: any RequestPerforming
     /// The enhancers, in the order they run on an outgoing request.
@@ -81,7 +81,7 @@ public struct EnhancingPerformer: PerformerLayer {
         _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         call.run {
             let task = Task {
                 var prepared: [any Enhancer] = []
@@ -93,7 +93,8 @@ public struct EnhancingPerformer: PerformerLayer {
                     do {
                         prepared.append(try await waiting.prepared(for: request))
                     } catch {
-                        return call.answer(.failure(FetchError.wrapping(error, layer: enhancer.name, request: request)))
+                        return call.answer(
+                            .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: self)))
                     }
                 }
                 let ready = prepared
@@ -115,7 +116,11 @@ public struct EnhancingPerformer: PerformerLayer {
             do {
                 try enhancer.enhance(&response)
             } catch {
-                return .failure(FetchError.wrapping(error, layer: enhancer.name, request: request))
+                let sent = response.urlRequest
+                return .failure(
+                    FetchError.wrapping(
+                        error, layer: enhancer.name, method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"),
+                        url: sent.url ?? request.url))
             }
         }
         return .success(response)

@@ -5,7 +5,7 @@
 /// even over a spy. Cancelling the call while the handler runs completes it at once with
 /// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task`; a retry it asked for
 /// is cancelled with the call. A handler that throws fails the call with an error naming it.
-public struct AsyncErrorHandlingPerformer: PerformerLayer {
+public struct AsyncErrorHandlingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The handler.
@@ -23,7 +23,7 @@ public struct AsyncErrorHandlingPerformer: PerformerLayer {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         call.run { base.perform(request) { result in handle(result, of: call) } }
         return call
     }
@@ -45,7 +45,7 @@ public struct AsyncErrorHandlingPerformer: PerformerLayer {
                 } catch {
                     call.request.attemptLog?.received(result)
                     return call.answer(
-                        .failure(FetchError.wrapping(error, layer: handler.name, request: call.request)))
+                        .failure(FetchError.wrapping(error, layer: handler.name, request: call.request, through: base)))
                 }
                 switch outcome {
                 case .recover(var response):

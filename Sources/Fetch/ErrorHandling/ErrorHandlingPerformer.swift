@@ -10,7 +10,7 @@
 /// handler that handles the error wins. A handler that throws fails the call with an error
 /// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
 /// A recovered response reaches the caller with the caller's request in ``Response/request``.
-public struct ErrorHandlingPerformer: PerformerLayer {
+public struct ErrorHandlingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The chain, in order.
@@ -33,8 +33,8 @@ public struct ErrorHandlingPerformer: PerformerLayer {
     ) -> any Cancellable {
         let showsLoading = request.options.showsLoading
         if showsLoading { presenter?.loadingStarted(for: request) }
-        return base.perform(request) { [handlers, presenter] result in
-            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter)
+        return base.perform(request) { [base, handlers, presenter] result in
+            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter, through: base)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
                 if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
@@ -52,7 +52,7 @@ public struct ErrorHandlingPerformer: PerformerLayer {
 
     private static func handle(
         _ result: Result<Response, any Error>, of request: any Request,
-        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?
+        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?, through base: any RequestPerforming
     ) -> Handled {
         let error: any Error
         switch result {
@@ -69,7 +69,7 @@ public struct ErrorHandlingPerformer: PerformerLayer {
             } catch {
                 presenter?.handlerFailed(error, handler: handler.name, for: request)
                 request.attemptLog?.received(result)
-                let failure = FetchError.wrapping(error, layer: handler.name, request: request)
+                let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: base)
                 return (.failure(failure), failure)
             }
         } else {

@@ -7,7 +7,7 @@
 /// may let the response continue, send a new request whose response goes on to the
 /// hooks after it, or complete the call; one that throws fails the call with an error
 /// naming it. The caller gets its own request in ``Response/request``.
-public struct HookingPerformer: PerformerLayer {
+public struct HookingPerformer: RequestPerforming {
     /// The performer the requests go to.
     package let base: any RequestPerforming
     /// The hooks run before sending, in order.
@@ -34,7 +34,8 @@ public struct HookingPerformer: PerformerLayer {
                 mapped = try hook(mapped)
             } catch {
                 base.callBack(
-                    completion, with: .failure(FetchError.wrapping(error, layer: hook.name, request: request)),
+                    completion,
+                    with: .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: self)),
                     for: request)
                 return CancellationHandle()
             }
@@ -44,7 +45,7 @@ public struct HookingPerformer: PerformerLayer {
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
-        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         send(outgoing, for: call, thenFrom: 0)
         return call
     }
@@ -72,7 +73,8 @@ public struct HookingPerformer: PerformerLayer {
                     return send(outgoing, for: call, thenFrom: index + 1)
                 }
             } catch {
-                return call.finish(.failure(FetchError.wrapping(error, layer: hook.name, request: call.request)))
+                return call.finish(
+                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: self)))
             }
         }
         call.finish(result)
@@ -97,7 +99,7 @@ public struct HookingPerformer: PerformerLayer {
             guard !sink.hasStarted else {
                 throw FetchError(
                     .layer, reason: "\(hook.name) sent another request after the stream's reader had its response",
-                    method: request.method, url: request.url, layer: hook.name)
+                    method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
             }
             return kind
         }

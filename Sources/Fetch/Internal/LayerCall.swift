@@ -7,7 +7,8 @@ import Dispatch
 /// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels
 /// the step in flight; whatever that step reports afterwards is ignored. The cancellation,
 /// and any result that does not come from a completion below (``answer(_:)``), is delivered
-/// on `queue`, where the performer below calls back (at once when it names none).
+/// where the layer's performer below calls back (``RequestPerforming/completionQueue(for:)``;
+/// at once when it names none).
 final class LayerCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` (nil once the call has completed), `current` (the handle
     // of the step in flight), `step` (which step `current` belongs to) and `wasCancelled`.
@@ -18,16 +19,19 @@ final class LayerCall: Cancellable, @unchecked Sendable {
     private var wasCancelled = false
     /// The request the caller passed.
     let request: any Request
-    /// Where the performer below calls back (``RequestPerforming/completionQueue(for:)``).
-    private let queue: DispatchQueue?
+    /// The layer the call goes through, or the performer below it (the same stack, and an
+    /// existential already, where a layer would be boxed again for every call), whose stack
+    /// resolves the URL a cancellation names and the queue it is delivered on.
+    private let performer: (any RequestPerforming)?
 
+    /// Makes the call of `request` through `performer`, the layer that keeps it.
     init(
-        request: any Request, queue: DispatchQueue?,
+        request: any Request, through performer: (any RequestPerforming)? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         self.request = request
+        self.performer = performer
         self.completion = completion
-        self.queue = queue
     }
 
     /// Whether the call has completed (by a result or by cancellation).
@@ -72,7 +76,7 @@ final class LayerCall: Cancellable, @unchecked Sendable {
     /// below: for a result that does not come from its completion (a `Task`, a refresh
     /// handler, a hook), so that it arrives where the performer's own would.
     func answer(_ result: Result<Response, any Error>) {
-        guard let queue else { return finish(result) }
+        guard let queue = performer?.completionQueue(for: request) else { return finish(result) }
         queue.async { self.finish(result) }
     }
 
@@ -91,8 +95,9 @@ final class LayerCall: Cancellable, @unchecked Sendable {
         }
         inFlight?.cancel()
         guard let toCall else { return }
-        let cancelled = FetchError.cancelled(request)
-        guard let queue else { return toCall(.failure(cancelled)) }
+        let (method, url) = request.target(through: performer)
+        let cancelled = FetchError(.cancelled, reason: "cancelled", method: method, url: url)
+        guard let queue = performer?.completionQueue(for: request) else { return toCall(.failure(cancelled)) }
         queue.async { toCall(.failure(cancelled)) }
     }
 }

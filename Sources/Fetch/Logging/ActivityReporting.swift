@@ -12,7 +12,7 @@ public protocol ActivityReporting: Sendable {
 
 /// A performer that reports every call's start and end to an ``ActivityReporting``. Made by
 /// ``RequestPerforming/reportingActivity(to:)``.
-public struct ActivityReportingPerformer: PerformerLayer {
+public struct ActivityReportingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// Who hears about the calls.

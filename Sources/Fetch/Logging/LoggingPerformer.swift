@@ -13,7 +13,7 @@
 /// written to a file, a stream's as streamed to its reader (neither is read back). A call
 /// with no options to log (see
 /// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
-public struct LoggingPerformer: PerformerLayer {
+public struct LoggingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// How to log.

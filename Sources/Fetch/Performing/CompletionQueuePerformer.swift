@@ -6,7 +6,7 @@ import Dispatch
 /// Where it sits in the stack does not matter: every completion of the call, a cache hit's
 /// included, runs on the queue, over `Session`. Over the spy of FetchTesting, which ignores
 /// completion queues, the calls still complete before `perform` returns.
-public struct CompletionQueuePerformer: PerformerLayer {
+public struct CompletionQueuePerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// The queue given to calls that name none.

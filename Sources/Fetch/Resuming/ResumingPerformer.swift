@@ -12,7 +12,7 @@
 /// handles it. A resent call that fails again is delivered
 /// as it is: nothing loops. Cancelling a waiting call completes it with
 /// ``FetchError/Code-swift.enum/cancelled`` and leaves the work running for the others.
-public struct ResumingPerformer: PerformerLayer {
+public struct ResumingPerformer: RequestPerforming {
     /// The performer the calls go to.
     package let base: any RequestPerforming
     /// What recognizes the failure and does the work.
@@ -31,7 +31,7 @@ public struct ResumingPerformer: PerformerLayer {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, queue: base.completionQueue(for: request), completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         let seen = flight.generation
         call.run {
             base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }
@@ -77,9 +77,11 @@ extension ResumingPerformer {
         case .success(let delivered): response = delivered
         case .failure(let failure): response = (failure as? FetchError)?.response
         }
+        let (method, url) = request.target(through: self)
         return FetchError(
             .layer, reason: "\(handler.name) failed, so the call was not resent: \(FetchError.summary(of: error))",
-            method: request.method, url: request.url, response: response, underlying: error, layer: handler.name)
+            method: method, url: response?.urlRequest.url ?? url, response: response, underlying: error,
+            layer: handler.name)
     }
 }
 

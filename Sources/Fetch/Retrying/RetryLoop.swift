@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The retry engine under both ``RetryingPerformer`` (its policy decides after each
 /// attempt, at once) and ``RequestPerforming/performRetryable(_:scheduler:completion:)``
 /// (the caller decides, then or later): it sends attempt 1, reports its result, and when a
@@ -28,10 +26,10 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     private var isCancelled = false
     /// The request every attempt sends.
     let request: any Request
+    /// The performer the attempts go to, whose stack resolves the URL a cancellation names.
+    private let performer: any RequestPerforming
     /// What waits between attempts.
     private let scheduler: any Scheduler
-    /// Where the performer below calls back: a cancelled wait reports there too.
-    private let queue: DispatchQueue?
     /// Sends a request once: `request` for the first attempt, ``Request/forNextAttempt`` after.
     private let send:
         @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable
@@ -43,15 +41,15 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     ///   - send: sends the request it gets once and calls its completion with the result.
     ///   - report: gets each attempt's result, or its cancellation, with the way to retry it.
     init(
-        request: any Request, scheduler: any Scheduler, queue: DispatchQueue?,
+        request: any Request, through performer: any RequestPerforming, scheduler: any Scheduler,
         send:
             @escaping @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) ->
             any Cancellable,
         report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) {
         self.request = request
+        self.performer = performer
         self.scheduler = scheduler
-        self.queue = queue
         self.send = send
         self.report = report
     }
@@ -86,7 +84,7 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     /// `number - 1` is the last one and the loop was not cancelled.
     /// - Returns: whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
-        let call = LayerCall(request: request, queue: queue) { [self] result in
+        let call = LayerCall(request: request, through: performer) { [self] result in
             // Each attempt's response says how many attempts came before it.
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))

@@ -7,7 +7,7 @@
 /// ``FetchError/Code-swift.enum/cancelled``. It runs on the same engine as
 /// ``RequestPerforming/performRetryable(_:scheduler:completion:)``, with the policy as the
 /// caller that decides after each attempt.
-public struct RetryingPerformer: PerformerLayer {
+public struct RetryingPerformer: RequestPerforming {
     /// The performer each attempt goes to.
     package let base: any RequestPerforming
     /// What decides whether to try again.
