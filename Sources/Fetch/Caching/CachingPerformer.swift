@@ -137,7 +137,8 @@ public struct CachingPerformer: RequestPerforming {
         }
         if policy == .onlyIfCached {
             let miss = FetchError(
-                .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method, url: url,
+                .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
+                url: request.resolving(url, through: base),
                 layer: "CachingPerformer")
             base.callBack(completion, with: .failure(miss), for: request)
             return CompletedCall()

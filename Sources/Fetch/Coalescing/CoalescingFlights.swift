@@ -10,12 +10,14 @@ final class CoalescingFlights: @unchecked Sendable {
     private let lock = Locked()
     private var flights: [CoalescingKey: Flight] = [:]
     private var nextCaller = 0
+    /// Where the flights' requests go, whose stack resolves the URL a caller's cancellation names
+    /// and the queue it is delivered on.
+    private let base: any RequestPerforming
 
-    /// A caller waiting for a flight: its request, its completion, and the queue the
-    /// performer below calls its completions on (``RequestPerforming/completionQueue(for:)``).
-    typealias Caller = (
-        request: any Request, completion: @Sendable (Result<Response, any Error>) -> Void, queue: DispatchQueue?
-    )
+    init(sendingTo base: any RequestPerforming) { self.base = base }
+
+    /// A caller waiting for a flight: its request and its completion.
+    typealias Caller = (request: any Request, completion: @Sendable (Result<Response, any Error>) -> Void)
 
     /// One request in flight and the callers waiting for it.
     final class Flight: @unchecked Sendable {
@@ -31,10 +33,10 @@ final class CoalescingFlights: @unchecked Sendable {
         var isOver = false
         /// Whether it ended because its last caller left: its request is to be cancelled.
         var wasAbandoned = false
-        /// Where the request below completes: the queue of the caller that started the flight.
-        let queue: DispatchQueue?
+        /// The request of the caller that started the flight, which went below.
+        let sent: any Request
 
-        init(key: CoalescingKey, queue: DispatchQueue?) { (self.key, self.queue) = (key, queue) }
+        init(key: CoalescingKey, sent: any Request) { (self.key, self.sent) = (key, sent) }
     }
 
     /// One caller's place in a flight: cancelling it makes the caller leave.
@@ -54,7 +56,7 @@ final class CoalescingFlights: @unchecked Sendable {
         lock.withLock {
             nextCaller += 1
             let existing = flights[key]
-            let flight = existing ?? Flight(key: key, queue: caller.queue)
+            let flight = existing ?? Flight(key: key, sent: caller.request)
             if existing == nil { flights[key] = flight }
             flight.callers[nextCaller] = caller
             flight.joined += 1
@@ -83,6 +85,9 @@ final class CoalescingFlights: @unchecked Sendable {
             defer { (flight.callers, flight.handle) = ([:], nil) }
             return (flight.callers.sorted { $0.key < $1.key }.map(\.value), flight.joined)
         }
+        // The result arrives where the performer below calls back for the request sent; a
+        // caller that asked for another queue of its own gets it there.
+        let arrived = callers.count > 1 ? base.completionQueue(for: flight.sent) : nil
         for caller in callers {
             let own = result.map { response in
                 var response = response
@@ -90,8 +95,7 @@ final class CoalescingFlights: @unchecked Sendable {
                 response.metrics.shared = joined > 1
                 return response
             }
-            // A caller that asked for a queue of its own gets it there, not on the first caller's.
-            guard let queue = caller.queue, queue !== flight.queue else {
+            guard callers.count > 1, let queue = base.completionQueue(for: caller.request), queue !== arrived else {
                 caller.completion(own)
                 continue
             }
@@ -113,9 +117,9 @@ final class CoalescingFlights: @unchecked Sendable {
         }
         toCancel?.cancel()
         guard let left else { return }
-        let cancelled = FetchError.cancelled(left.request)
+        let cancelled = FetchError.cancelled(left.request, through: base)
         // Where the performer below would have called back, not on the canceller's thread.
-        guard let queue = left.queue else { return left.completion(.failure(cancelled)) }
+        guard let queue = base.completionQueue(for: left.request) else { return left.completion(.failure(cancelled)) }
         queue.async { left.completion(.failure(cancelled)) }
     }
 

@@ -23,7 +23,7 @@ public struct CoalescingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     package let ignoredHeaders: Set<String>
-    private let flights = CoalescingFlights()
+    private let flights: CoalescingFlights
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -32,6 +32,7 @@ public struct CoalescingPerformer: RequestPerforming {
     package init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
+        flights = CoalescingFlights(sendingTo: base)
     }
 
     /// Performs `request`, or joins an identical call in flight.
@@ -50,7 +51,7 @@ public struct CoalescingPerformer: RequestPerforming {
             // A request that does not build fails below, with the reason it carries.
             return base.perform(outgoing, completion: completion)
         }
-        let (place, starts) = flights.join(key, (request, completion, base.completionQueue(for: request)))
+        let (place, starts) = flights.join(key, (request, completion))
         guard starts else { return place }
         let flights = self.flights
         let flight = place.flight

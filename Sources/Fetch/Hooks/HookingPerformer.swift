@@ -35,7 +35,7 @@ public struct HookingPerformer: RequestPerforming {
             } catch {
                 base.callBack(
                     completion,
-                    with: .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: self)),
+                    with: .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: base)),
                     for: request)
                 return CancellationHandle()
             }
@@ -74,7 +74,7 @@ public struct HookingPerformer: RequestPerforming {
                 }
             } catch {
                 return call.finish(
-                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: self)))
+                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: base)))
             }
         }
         call.finish(result)
