@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one
 /// request. Made by ``RequestPerforming/coalescing(ignoringHeaders:)``.
 ///
@@ -23,7 +25,13 @@ public struct CoalescingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     package let ignoredHeaders: Set<String>
-    private let flights = SingleFlight<CoalescingKey, Response>()
+    private let flights = SingleFlight<CoalescingKey, Arrival>()
+
+    /// A shared request's result, and the queue it arrived on.
+    private struct Arrival: Sendable {
+        let result: Result<Response, any Error>
+        let queue: DispatchQueue?
+    }
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -40,6 +48,8 @@ public struct CoalescingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        // The request's own enhancers run before it is built for the key.
+        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the key, and every layer below, use the same request.
         let (outgoing, built) = request.builtForAttempt()
@@ -49,20 +59,35 @@ public struct CoalescingPerformer: RequestPerforming {
             return base.perform(outgoing, completion: completion)
         }
         let flights = self.flights
-        let place = flights.join(key) { result, joined in
-            completion(
-                result.map { response in
-                    var response = response
-                    response.request = callersRequest(of: request)
-                    response.metrics.shared = joined > 1
-                    return response
-                })
+        let place = flights.join(key) { [base] shared, joined in
+            let own = shared.flatMap(\.result).map { response in
+                var response = response
+                response.request = callersRequest(of: request)
+                response.metrics.shared = joined > 1
+                return response
+            }
+            // The result arrives where the performer below calls back for the request sent; a
+            // caller that asked for another queue of its own gets it there.
+            guard joined > 1, let queue = base.completionQueue(for: request), case .success(let arrival) = shared,
+                queue !== arrival.queue
+            else { return completion(own) }
+            queue.async { completion(own) }
         }
-        // Cancelling takes the caller out: it completes cancelled; the last one out cancels the request.
+        // Cancelling takes the caller out: it completes cancelled (where the performer below
+        // would have called back, not on the canceller's thread); the last one out cancels
+        // the request.
         let seat = CancellationHandle { [base] in
-            flights.leave(place)?(.failure(FetchError.cancelled(request, through: base)), 1)
+            guard let waiter = flights.leave(place) else { return }
+            let cancelled = Result<Arrival, any Error>.failure(FetchError.cancelled(request, through: base))
+            guard let queue = base.completionQueue(for: request) else { return waiter(cancelled, 1) }
+            queue.async { waiter(cancelled, 1) }
         }
-        if place.starts { flights.started(base.perform(outgoing) { flights.finish(place, with: $0) }, for: place) }
+        if place.starts {
+            let sent = base.perform(outgoing) { [base] result in
+                flights.finish(place, with: .success(Arrival(result: result, queue: base.completionQueue(for: request))))
+            }
+            flights.started(sent, for: place)
+        }
         return seat
     }
 

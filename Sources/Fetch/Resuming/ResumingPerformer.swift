@@ -53,7 +53,7 @@ public struct ResumingPerformer: RequestPerforming {
         call.request.attemptLog?.received(result)
         let resume: SingleFlight<Int, Void>.Waiter = { outcome, _ in
             switch outcome {
-            case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
+            case .failure(let error): call.answer(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
                 // A new attempt: built again, so the enhancers below apply the refreshed state.
                 call.run {
