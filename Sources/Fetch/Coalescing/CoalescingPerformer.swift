@@ -84,7 +84,8 @@ public struct CoalescingPerformer: RequestPerforming {
         }
         if place.starts {
             let sent = base.perform(outgoing) { [base] result in
-                flights.finish(place, with: .success(Arrival(result: result, queue: base.completionQueue(for: request))))
+                flights.finish(
+                    place, with: .success(Arrival(result: result, queue: base.completionQueue(for: request))))
             }
             flights.started(sent, for: place)
         }
