@@ -109,9 +109,9 @@ public final class Session: RequestPerforming {
     /// Sends `request` and calls `completion` once with the response, whatever its status,
     /// or a ``FetchError``.
     ///
-    /// Every kind of call goes the same way: ``prepare(_:options:)`` checks the request, the
-    /// kind's carrier (``carrier(for:sending:)``) is made, a form with file parts is written
-    /// to a temporary file, then a ``TaskState`` is admitted (``admit(_:)``) and runs.
+    /// Every kind of call goes the same way: the request is checked, what its kind adds (a
+    /// download's file, a stream's sink) is made ready, a form with file parts is written to
+    /// a temporary file, then the call is admitted and runs (see ARCHITECTURE.md).
     /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
     ///   with ``FetchError/Code-swift.enum/cancelled``.
     @discardableResult

@@ -160,7 +160,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     /// download has, for a 206 that continues it), another one into memory (up to a limit)
     /// for the error; see ``ResumeAnswer``.
     /// - Returns: the failure to fail the request with: a `Content-Range` that does not
-    ///   match the request, a partial file to start over (``startsOver``), a failed write.
+    ///   match the request, a partial file to start over (``startOver``), a failed write.
     func receive(_ response: URLResponse) -> FetchError? {
         guard let staged = lock.withLock({ self.staged }) else { return nil }
         let http = response as? HTTPURLResponse
