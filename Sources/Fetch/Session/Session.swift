@@ -42,8 +42,8 @@ public final class Session: RequestPerforming {
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configured User-Agent, or a header field of the caller's
-    /// `URLSessionConfiguration`, cannot be sent, checked once; every request fails with this
-    /// error.
+    /// `URLSessionConfiguration`, cannot be sent, or which setting of the configuration this
+    /// platform cannot honour, checked once; every request fails with this error.
     let userAgentError: FetchError?
     /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
@@ -67,6 +67,7 @@ public final class Session: RequestPerforming {
         do {
             try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
             try Self.validateAdditionalHeaders(of: settings)
+            try Self.refuseUnsupportedSettings(of: nil, configuration)
             userAgentError = nil
         } catch {
             userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
@@ -127,7 +128,7 @@ public final class Session: RequestPerforming {
             carrier = try self.carrier(for: request, sending: &prepared)
             urlRequest = prepared
         } catch {
-            let named = (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+            let named = (error as? FetchError)?.naming(request) ?? error
             completionQueue.async { completion(.failure(named)) }
             return handle
         }
@@ -147,7 +148,7 @@ public final class Session: RequestPerforming {
                 _ = try form.writeEncoded(to: file, isCancelled: isCancelled)
                 if isCancelled() { throw FetchError.cancelled() }
             } catch {
-                let named = (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+                let named = (error as? FetchError)?.naming(request) ?? error
                 carrier.close()
                 carrier.events.async { completion(.failure(named)) }
                 return
@@ -233,7 +234,7 @@ public final class Session: RequestPerforming {
         if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
             // Checked for CR and LF once, in `init`. Added to the fields as a whole: on Linux
             // `setValue` capitalizes the name and scans the value, 10,000 instructions a call.
-            if let error = userAgentError { throw error.naming(method: request.method, url: request.url) }
+            if let error = userAgentError { throw error.naming(request) }
             fields["User-Agent"] = configuration.userAgent
             urlRequest.allHTTPHeaderFields = fields
         }

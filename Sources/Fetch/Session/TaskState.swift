@@ -221,7 +221,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                     carrier.finish(result) { settled in
                         completion(
                             settled.mapError {
-                                ($0 as? FetchError)?.naming(method: request.method, url: request.url) ?? $0
+                                ($0 as? FetchError)?.naming(request) ?? $0
                             })
                     }
                 }
