@@ -133,7 +133,7 @@ public struct CachingPerformer: RequestPerforming {
                 .failure(
                     FetchError(
                         .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                        url: url,
+                        url: request.resolving(url, through: base),
                         layer: "CachingPerformer"
                     )))
             return CompletedCall()
