@@ -12,13 +12,14 @@ import Fetch
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
 /// fetch-bench cache-hit [--rounds 9] [--calls 50000]         a fresh cache hit over a spy, no server needed
-/// fetch-bench layer-calls --layer NAME [--calls 1000]         one layer of the layer overhead (or "spy alone"),
-///                                                            called N times: to count instructions under callgrind
+/// fetch-bench layer-calls --layer NAME [--calls 1000]         one layer of the layer overhead (or "spy alone",
+///                                                            "cache hit", "cache hit with Authorization"), called N times: for callgrind
 /// fetch-bench stream --port P --transfer-log PATH [--seconds 30] [--rate 1] [--buffer BYTES]
 ///                                                            a reader at RATE MiB/s of a fast 1 GiB stream: peak memory
 /// fetch-bench streams --port P --transfer-log PATH [--rounds 5] [--probes 10] [--only TEXT]  a fast 1 GiB stream against raw URLSession with a
 ///                                                            bare data delegate: throughput, and small GETs
 ///                                                            meanwhile with the reader fast or stopped
+/// fetch-bench idle [--rounds 3] [--hold 3] [--waiting 1,16,64]   CPU while requests wait on a slow server (IdleCPU.swift)
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
 /// fetch-bench load|memory|ended|stream-case ...                          one measurement (run starts these itself)
 /// ```
@@ -93,6 +94,8 @@ struct Main {
                     side: try options.side(), reader: reader, rate: rate, probes: try options.requiredInt("probes"),
                     server: Server(port: try options.requiredInt("port"), masterPID: nil),
                     transferLog: URL(fileURLWithPath: try options.required("transfer-log"))))
+        case "idle": try IdleCPU.command(options)
+        case "idle-round": try IdleCPU.round(options)
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))

@@ -120,6 +120,7 @@ public final class Session: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         let handle = CancellationHandle()
         let carrier: (any TaskCarrier)?
         let urlRequest: URLRequest
@@ -129,7 +130,7 @@ public final class Session: RequestPerforming {
             urlRequest = prepared
         } catch {
             let named = (error as? FetchError)?.naming(request) ?? error
-            completionQueue.async { completion(.failure(named)) }
+            queue(for: request.options).async { completion(.failure(named)) }
             return handle
         }
         guard let form = request.body?.streamedForm, let carrier = carrier as? TransferState,
@@ -167,12 +168,12 @@ public final class Session: RequestPerforming {
     private func carrier(for request: any Request, sending urlRequest: inout URLRequest) throws -> (any TaskCarrier)? {
         switch request.options.kind {
         case .stream(let sink):
-            return StreamState(sink: sink, queue: completionQueue)
+            return StreamState(sink: sink, queue: queue(for: request.options))
         case .download(let transfer), .upload(let transfer):
-            return try TransferState(request, transfer, sending: &urlRequest, queue: completionQueue)
+            return try TransferState(request, transfer, sending: &urlRequest, queue: queue(for: request.options))
         case .plain:
             guard request.body?.isStreamed == true else { return nil }
-            return try TransferState(request, nil, sending: &urlRequest, queue: completionQueue)
+            return try TransferState(request, nil, sending: &urlRequest, queue: queue(for: request.options))
         }
     }
 

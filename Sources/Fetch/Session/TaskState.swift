@@ -106,8 +106,12 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
-        (control, delegate, queue) = (owner.control, owner.delegate, carrier?.events ?? owner.completionQueue)
-        soloLane = carrier == nil ? owner.soloLane : nil
+        // A call's own completion queue takes the place of the session's, solo lane included.
+        let ownQueue = options.completionQueue
+        (control, delegate, queue) = (
+            owner.control, owner.delegate, carrier?.events ?? ownQueue ?? owner.completionQueue
+        )
+        soloLane = carrier == nil && ownQueue == nil ? owner.soloLane : nil
         (self.request, prepared, self.deadline, self.carrier) = (request, urlRequest, deadline, carrier)
         redirectPolicy = options.redirectPolicy ?? owner.configuration.redirectPolicy
         sensitiveHeaders = owner.configuration.sensitiveHeaders.union(options.sensitiveHeaders)
