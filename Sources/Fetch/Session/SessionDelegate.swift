@@ -65,6 +65,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         if let state = state(for: dataTask) {
+            // Stored before anything sees the response: the caller's next call sends them.
+            if let cookies = state.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
             if let stream = state.stream {
                 state.downloadResponded()
                 stream.receive(response, for: state)
@@ -102,6 +104,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
         let decide: @Sendable () -> Void = {
+            // The redirect's cookies are stored before the next hop takes the store's.
+            state.cookies?.received(response)
             state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
         }
         // The redirect policy is the caller's code, and this runs on URLSession's work queue

@@ -55,6 +55,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
     let sensitiveHeaders: Set<String>
+    /// The call's cookies on each hop; `nil` without a cookie store.
+    let cookies: CallCookies?
     /// The file an upload sends as its body, so a 307/308 can send it again; `nil` otherwise.
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
@@ -98,7 +100,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(
-        owner: Session, request: any Request, urlRequest: URLRequest, maximumBodySize: Int,
+        owner: Session, request: any Request, urlRequest: URLRequest, cookies: CallCookies? = nil, maximumBodySize: Int,
         redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
         transfer: TransferState?, stream: StreamState? = nil,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -118,6 +120,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         self.transfer = transfer
         self.redirectPolicy = redirectPolicy
         self.sensitiveHeaders = sensitiveHeaders
+        self.cookies = cookies
         self.bodyFile = bodyFile
         self.completion = completion
     }
@@ -198,7 +201,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 guard case .redirected(let task) = event, let redirect else { continue }
                 let step = RedirectStep(
                     after: redirect.response, of: current, hop: hop, policy: redirectPolicy,
-                    sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil
+                    sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil, cookies: cookies
                 )
                 handle(.decided(task, step), caller, redirect: redirect)
             case .answerRedirect(let next):
