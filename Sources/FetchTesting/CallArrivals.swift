@@ -14,7 +14,7 @@ final class CallArrivals: @unchecked Sendable {
     }
 
     // `lock` guards `state`.
-    private let lock = NSLockBox()
+    private let lock = Locked()
     private var state = State()
 
     /// A call arrived: hands it to the first waiter, if any.

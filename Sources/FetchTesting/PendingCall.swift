@@ -11,7 +11,7 @@ import Fetch
 /// as `Session` does. Whatever happens first wins; the completion runs once.
 public final class PendingCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` and `wasCancelled`; `request` and `urlRequest` are immutable.
-    private let lock = NSLockBox()
+    private let lock = Locked()
     /// The request of the call.
     public let request: any Request
     /// What the request became.

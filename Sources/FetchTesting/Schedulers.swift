@@ -4,7 +4,7 @@ import Fetch
 /// It records the delays asked for, so a test can check a back-off.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     // `lock` guards `requestedDelays`.
-    private let lock = NSLockBox()
+    private let lock = Locked()
     private var requestedDelays: [Duration] = []
 
     /// Makes an immediate scheduler.
@@ -31,7 +31,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
     }
 
     // `lock` guards `currentTime`, `jobs` and `nextID`.
-    private let lock = NSLockBox()
+    private let lock = Locked()
     private var currentTime: Duration = .zero
     private var jobs: [Job] = []
     private var nextID = 0

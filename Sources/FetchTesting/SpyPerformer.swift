@@ -49,7 +49,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     }
 
     // `lock` guards `answers`, `recorded`, `held` and `fractions`; `matcher` is immutable.
-    private let lock = NSLockBox()
+    private let lock = Locked()
     private var answers: [Answer]
     private let matcher: (@Sendable (any Request) -> Answer?)?
     private var recorded: [RecordedCall] = []

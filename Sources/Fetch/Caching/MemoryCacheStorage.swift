@@ -5,7 +5,7 @@
 /// ``CachedResponse/cost``: the body, the header fields and a small allowance.
 public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     // `lock` guards `entries`, `newest`, `oldest` and `used`, and the links of every `Node`.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var entries: [String: Node] = [:]
     /// The most recently used entry; each node's `older` leads to the least recently used.
     private var newest: Node?

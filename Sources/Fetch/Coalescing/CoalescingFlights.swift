@@ -5,7 +5,7 @@
 /// cancelled, and the request is cancelled only when its last caller has left.
 final class CoalescingFlights: @unchecked Sendable {
     // `lock` guards `flights`, `nextCaller` and the `var`s of every ``Flight``.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var flights: [CoalescingKey: Flight] = [:]
     private var nextCaller = 0
 

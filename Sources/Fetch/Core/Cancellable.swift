@@ -11,7 +11,7 @@ public protocol Cancellable: Sendable {
 /// A ``Cancellable`` that runs a closure the first time it is cancelled.
 public final class CancellationHandle: Cancellable, @unchecked Sendable {
     // `lock` guards `action` and `isCancelledStorage`.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var action: (@Sendable () -> Void)?
     private var isCancelledStorage = false
 

@@ -4,7 +4,7 @@
 /// writes the new one, and a resent request picks it up.
 public final class TokenStore: @unchecked Sendable {
     // `lock` guards `stored`.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var stored: String?
 
     /// Makes a store holding `token`, or no token.

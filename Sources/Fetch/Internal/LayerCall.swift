@@ -7,7 +7,7 @@
 final class LayerCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` (nil once the call has completed), `current` (the handle
     // of the step in flight), `step` (which step `current` belongs to) and `wasCancelled`.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var completion: (@Sendable (Result<Response, any Error>) -> Void)?
     private var current: (any Cancellable)?
     private var step = 0

@@ -1,26 +1,35 @@
 import Foundation
 
-/// A lock that is usable on every platform the package declares.
-final class NSLockShim: @unchecked Sendable {
-    // NSLock is thread-safe itself; this wrapper only adds `withLock` with a return value.
+/// A value whose every read and write happens under a lock: the package's one lock, in the
+/// shape of `Synchronization.Mutex` (which needs newer Apple systems than the package's
+/// minimums).
+///
+/// A class keeps its mutable state in one `Sendable` struct behind a `Locked`, so the class
+/// itself is `Sendable` with no `@unchecked`. `Locked<Void>` is a plain lock, for a class
+/// whose `var`s it guards; such a class stays `@unchecked Sendable` and says what the lock
+/// guards.
+package final class Locked<State: Sendable>: @unchecked Sendable {
+    // `lock` guards `state`: it is only touched inside `withLock`.
     private let lock = NSLock()
+    private var state: State
 
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Makes a lock around `state`.
+    package init(_ state: State) { self.state = state }
+
+    /// Runs `body` with the state, which it may change, under the lock.
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body()
+        return try body(&state)
     }
 }
 
-/// A value whose every read and write happens under a lock.
-final class Locked<Value>: @unchecked Sendable {
-    // `lock` guards `value`: it is only touched inside `withLock`.
-    private let lock = NSLockShim()
-    private var value: Value
+extension Locked where State == Void {
+    /// Makes a plain lock.
+    package convenience init() { self.init(()) }
 
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&value) }
+    /// Runs `body` under the lock.
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try withLock { (_: inout Void) in try body() }
     }
 }

@@ -12,7 +12,7 @@ public final class ActivityCounter: ActivityReporting, @unchecked Sendable {
     // `lock` guards `active` (calls in flight), `reported` (the last state handed to
     // `onChange`) and `isReporting` (whether a thread is delivering reports). It is never
     // held while `onChange` runs.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var active = 0
     private var reported = false
     private var isReporting = false

@@ -24,7 +24,7 @@ final class AttemptLog: @unchecked Sendable {
     }
 
     // `lock` guards `attempts`; `onEarlierAttempt` is immutable.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var attempts: [Attempt] = []
     /// Hears each attempt that another attempt followed, with its number (from 1).
     private let onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?

@@ -11,7 +11,7 @@ final class RefreshFlight: @unchecked Sendable {
 
     // `lock` guards `succeeded` (successful runs so far), `started` (runs started so far,
     // which numbers each run) and `running` (the run in progress; `nil` when none runs).
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var succeeded = 0
     private var started = 0
     private var running: Run?

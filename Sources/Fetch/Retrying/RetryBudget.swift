@@ -19,7 +19,7 @@
 /// ```
 public final class RetryBudget: @unchecked Sendable {
     // `lock` guards `available`.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var available: Double
     /// The share of a retry each call earns.
     public let ratio: Double

@@ -19,7 +19,7 @@
 ///   ``start()`` returns.
 final class RetryLoop: Cancellable, @unchecked Sendable {
     // `lock` guards `latest` and `isCancelled`; everything else is immutable.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     /// The number and call of the last attempt sent or waited for.
     private var latest: (number: Int, call: LayerCall)?
     /// Whether the loop was cancelled.

@@ -14,7 +14,7 @@ protocol DeadlineTracked: AnyObject {
 /// owner uses, and each change says when the owner must arm its timer. An element is removed
 /// as soon as it finishes, so the heap holds the elements still running and nothing else.
 struct DeadlineHeap<Element: DeadlineTracked> {
-    private struct Entry {
+    fileprivate struct Entry {
         var due: UInt64
         var element: Element
     }
@@ -104,3 +104,7 @@ struct DeadlineHeap<Element: DeadlineTracked> {
         entries[second].element.deadlineIndex = second
     }
 }
+
+/// A heap may cross threads (behind its owner's lock) when its elements may.
+extension DeadlineHeap: Sendable where Element: Sendable {}
+extension DeadlineHeap.Entry: Sendable where Element: Sendable {}

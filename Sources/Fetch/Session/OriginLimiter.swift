@@ -32,7 +32,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
     private var lines: [Origin: Line] = [:]
 
     /// The requests of one origin.
-    private struct Line {
+    fileprivate struct Line {
         var running = 0
         /// Waiting requests, oldest first from `head`; entries before `head` have left.
         var queue: [Waiter?] = []
@@ -135,3 +135,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// How many origins have requests running or waiting.
     var originCount: Int { lines.count }
 }
+
+/// A limiter may cross threads (behind its owner's lock) when its waiters may.
+extension OriginLimiter: Sendable where Waiter: Sendable {}
+extension OriginLimiter.Line: Sendable where Waiter: Sendable {}

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// which runs on ``events`` once the task has ended.
 final class StreamState: @unchecked Sendable {
     // `lock` guards every `var`; the `let`s are immutable and Sendable.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     let sink: StreamSink
     /// Where the call completes, after the sink's callbacks (which run on its own queue
     /// that targets the same completion queue).

@@ -30,7 +30,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
     // immutable and Sendable (the URLSession objects are thread-safe).
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var machine: Machine
     /// The moments that become the response's metrics; `nil` when the session collects none.
     private var marks: TaskMarks?

@@ -12,7 +12,7 @@ import FoundationNetworking
 final class TransferState: @unchecked Sendable {
     // `lock` guards every `var` below and every use of `writer`; the other `let`s are
     // immutable and Sendable.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     /// Delivers progress reports and then the completion, in order.
     let events: DispatchQueue
     private let progress: (@Sendable (TransferProgress) -> Void)?

@@ -28,7 +28,7 @@ import Foundation
 public final class StreamSink: @unchecked Sendable {
     // `lock` guards every `var` below and the spill file, which is written and read under it
     // (one write of at most 256 KiB, one read of at most 64 KiB); the `let`s are immutable.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     /// The default ``bufferSize``: 2 MiB.
     public static let defaultBufferSize = 2 << 20
     /// The default ``spillLimit``: 256 MiB.

@@ -15,7 +15,7 @@ import Foundation
 public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     // `lock` guards `outcome` and `waiters`; `progress`, `continuation` and `handle` are
     // immutable and thread-safe themselves.
-    private let lock = NSLockShim()
+    private let lock = Locked()
     private var outcome: Result<Value, any Error>?
     private var waiters: [CheckedContinuation<Value, any Error>] = []
     private let continuation: AsyncStream<TransferProgress>.Continuation
