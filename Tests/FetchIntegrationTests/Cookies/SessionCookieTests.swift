@@ -50,15 +50,16 @@ struct SessionCookieTests {
     }
 
     @Test func aPathCookieGoesOnlyBelowItsPathLongestPathFirst() async throws {
-        // Given a cookie for /cookies/admin and one for /
+        // Given cookies for /, /cookies and /cookies/admin, set in that order
         let (session, _) = try Self.session()
-        try await Self.set(["plain=p1; Path=/", "adminonly=a1; Path=/cookies/admin"], with: session)
+        try await Self.set(
+            ["plain=p1; Path=/", "mid=m1; Path=/cookies", "adminonly=a1; Path=/cookies/admin"], with: session)
         // When requests go outside and inside /cookies/admin
         let outside = try await Self.echo("/cookies/echo", with: session)
         let inside = try await Self.echo("/cookies/admin/echo", with: session)
-        // Then the admin cookie goes only inside, before the one with the shorter path
-        #expect(outside == "plain=p1")
-        #expect(inside == "adminonly=a1; plain=p1")
+        // Then the admin cookie goes only inside, and longer paths go first
+        #expect(outside == "mid=m1; plain=p1")
+        #expect(inside == "adminonly=a1; mid=m1; plain=p1")
     }
 
     @Test func aCookieWithoutPathGoesOnlyBelowTheDirectoryThatSetIt() async throws {
@@ -158,6 +159,26 @@ struct SessionCookieTests {
         let sent = try await Self.echo(with: session, headers: ["Cookie": "mine=1; plain=caller"])
         // Then the caller's field goes first as written, and the store adds only other
         #expect(sent == "mine=1; plain=caller; other=o")
+    }
+
+    /// A call that opts out of cookie handling on its `URLRequest`.
+    struct WithoutCookies: Request {
+        var url: URL
+        func adjust(_ urlRequest: inout URLRequest) throws { urlRequest.httpShouldHandleCookies = false }
+    }
+
+    @Test func aCallThatOptsOutNeitherSendsNorStoresTheStoresCookies() async throws {
+        // Given a store with a cookie for the server
+        let (session, storage) = try Self.session()
+        let servers = try LoopbackServers.require()
+        try await Self.set(["kept=1; Path=/"], with: session)
+        // When calls with httpShouldHandleCookies = false echo the Cookie field and set a cookie
+        let echoed = try await session.response(for: WithoutCookies(url: servers.faults.url("/cookies/echo")))
+        let setting = servers.faults.url("/cookies/set?cookies=ignored%3D1%3B%20Path%3D%2F")
+        _ = try await session.response(for: WithoutCookies(url: setting))
+        // Then the first carried no cookie, and the second stored none
+        #expect(echoed.body.isEmpty)
+        #expect(storage.cookies?.map(\.name) == ["kept"])
     }
 
     @Test func aResponseSentWithTheStoresCookiesIsNotCached() async throws {
