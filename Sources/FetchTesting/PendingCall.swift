@@ -53,7 +53,7 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     /// call that was answered first.
     public func cancel() {
         guard let completion = take(cancelling: true) else { return }
-        deliver(.failure(FetchError.cancelled(request)), to: completion)
+        deliver(.failure(FetchError.cancelled()), to: completion)
     }
 
     /// Takes the completion if the call is still open, marking it cancelled when `cancelling`,
@@ -76,7 +76,9 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
         completion(
             result.mapError { error -> any Error in
                 guard let fetchError = error as? FetchError else { return error }
-                return fetchError.naming(method: request.method, url: request.url)
+                return fetchError.naming(
+                    method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
+                    url: urlRequest?.url ?? request.url)
             }.map { response in
                 var response = response
                 response.request = callersRequest(of: request)

@@ -144,7 +144,7 @@ public struct CachingPerformer: RequestPerforming {
         let exchange = CacheExchange(
             request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
     }

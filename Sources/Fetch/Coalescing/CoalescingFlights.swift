@@ -100,7 +100,7 @@ final class CoalescingFlights: @unchecked Sendable {
             return (left, flight.handle)
         }
         toCancel?.cancel()
-        if let left { left.completion(.failure(FetchError.cancelled(callersRequest(of: left.request)))) }
+        if let left { left.completion(.failure(FetchError.cancelled(left.request))) }
     }
 
     /// How many flights are in the table.

@@ -157,9 +157,12 @@ extension FetchError: LocalizedError {
 }
 
 extension FetchError {
-    /// Makes a ``Code-swift.enum/cancelled`` error for `request`.
+    /// Makes a ``Code-swift.enum/cancelled`` error for `request`, naming the method and the
+    /// URL it was sent with: the `URLRequest` built for it when a layer passed it down
+    /// built, otherwise its URL joined to a ``BaseURL`` it carries, otherwise its URL as it is.
     public static func cancelled(_ request: (any Request)? = nil) -> FetchError {
-        FetchError(.cancelled, reason: "cancelled", method: request?.method, url: request?.url)
+        let target = request?.target()
+        return FetchError(.cancelled, reason: "cancelled", method: target?.method, url: target?.url)
     }
 
     /// Makes a ``Code-swift.enum/httpStatus`` error for `response`.
@@ -180,13 +183,19 @@ extension FetchError {
     /// Wraps any error thrown by `layer` so it names the layer; a ``FetchError`` keeps its
     /// code and gains the layer name.
     public static func wrapping(_ error: any Error, layer: String, request: (any Request)? = nil) -> any Error {
+        let target = request?.target()
+        return wrapping(error, layer: layer, method: target?.method, url: target?.url)
+    }
+
+    /// Wraps `error` so it names `layer`, `method` and `url`; a relative URL it names gives
+    /// way to `url`.
+    static func wrapping(_ error: any Error, layer: String, method: HTTPMethod?, url: URL?) -> any Error {
         if var fetchError = error as? FetchError {
             if fetchError.layer == nil { fetchError.layer = layer }
-            return fetchError.naming(method: request?.method, url: request?.url)
+            if fetchError.url?.scheme == nil, url?.scheme != nil { fetchError.url = nil }
+            return fetchError.naming(method: method, url: url)
         }
         return FetchError(
-            .layer, reason: "\(layer) failed: \(error)", method: request?.method, url: request?.url,
-            underlying: error, layer: layer
-        )
+            .layer, reason: "\(layer) failed: \(error)", method: method, url: url, underlying: error, layer: layer)
     }
 }

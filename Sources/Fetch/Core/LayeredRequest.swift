@@ -80,7 +80,8 @@ final class LayeredRequest: Request {
                         do {
                             try enhancer.enhance(&extended, for: request)
                         } catch {
-                            throw FetchError.wrapping(error, layer: enhancer.name, request: callersRequest(of: request))
+                            throw FetchError.wrapping(
+                                error, layer: enhancer.name, method: request.method, url: extended.url)
                         }
                     }
                     try HeaderRules.validate(extended)
@@ -99,7 +100,8 @@ final class LayeredRequest: Request {
             do {
                 try enhancer.enhance(&urlRequest, for: self)
             } catch {
-                throw FetchError.wrapping(error, layer: enhancer.name, request: caller)
+                throw FetchError.wrapping(
+                    error, layer: enhancer.name, method: method, url: resolving(urlRequest.url ?? url))
             }
         }
         attemptLog?.sent(urlRequest)

@@ -42,9 +42,16 @@ public struct BaseURL: Enhancer {
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when the base URL is not
     ///   usable or the joined URL is not valid.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        guard let relative = urlRequest.url, relative.scheme == nil else { return }
-        let options = request.options
-        guard !options.skipsBaseURL else { return }
+        guard let relative = urlRequest.url, let url = try resolved(relative, options: request.options) else { return }
+        urlRequest.url = url
+    }
+
+    /// `relative` joined to the base URL that applies to a request with `options` (its own
+    /// ``RequestOptions/baseURL``, or this one); `nil` when the URL has a scheme or the
+    /// request keeps its URL (``RequestOptions/skipsBaseURL``).
+    /// - Throws: what ``enhance(_:for:)`` throws.
+    func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
+        guard relative.scheme == nil, !options.skipsBaseURL else { return nil }
         let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()
         let path = relative.relativeString
         let joined: String
@@ -56,7 +63,7 @@ public struct BaseURL: Enhancer {
         guard let url = URL(string: joined) else {
             throw FetchError(.invalidRequest, reason: "\(joined.debugDescription) is not a valid URL")
         }
-        urlRequest.url = url
+        return url
     }
 
     /// The base URL as a string without a trailing slash.

@@ -81,7 +81,7 @@ public struct EnhancingPerformer: RequestPerforming {
         _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         call.run {
             let task = Task {
                 var prepared: [any Enhancer] = []
@@ -93,7 +93,8 @@ public struct EnhancingPerformer: RequestPerforming {
                     do {
                         prepared.append(try await waiting.prepared(for: request))
                     } catch {
-                        return call.finish(.failure(FetchError.wrapping(error, layer: enhancer.name, request: request)))
+                        return call.finish(
+                            .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: self)))
                     }
                 }
                 let ready = prepared
@@ -115,7 +116,11 @@ public struct EnhancingPerformer: RequestPerforming {
             do {
                 try enhancer.enhance(&response)
             } catch {
-                return .failure(FetchError.wrapping(error, layer: enhancer.name, request: request))
+                let sent = response.urlRequest
+                return .failure(
+                    FetchError.wrapping(
+                        error, layer: enhancer.name, method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"),
+                        url: sent.url ?? request.url))
             }
         }
         return .success(response)

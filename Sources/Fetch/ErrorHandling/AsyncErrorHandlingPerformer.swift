@@ -23,7 +23,7 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         call.run { base.perform(request) { result in handle(result, of: call) } }
         return call
     }
@@ -45,7 +45,7 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
                 } catch {
                     call.request.attemptLog?.received(result)
                     return call.finish(
-                        .failure(FetchError.wrapping(error, layer: handler.name, request: call.request)))
+                        .failure(FetchError.wrapping(error, layer: handler.name, request: call.request, through: base)))
                 }
                 switch outcome {
                 case .recover(var response):

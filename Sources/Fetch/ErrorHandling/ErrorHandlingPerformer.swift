@@ -33,8 +33,8 @@ public struct ErrorHandlingPerformer: RequestPerforming {
     ) -> any Cancellable {
         let showsLoading = request.options.showsLoading
         if showsLoading { presenter?.loadingStarted(for: request) }
-        return base.perform(request) { [handlers, presenter] result in
-            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter)
+        return base.perform(request) { [base, handlers, presenter] result in
+            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter, through: base)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
                 if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
@@ -52,7 +52,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
 
     private static func handle(
         _ result: Result<Response, any Error>, of request: any Request,
-        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?
+        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?, through base: any RequestPerforming
     ) -> Handled {
         let error: any Error
         switch result {
@@ -69,7 +69,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
             } catch {
                 presenter?.handlerFailed(error, handler: handler.name, for: request)
                 request.attemptLog?.received(result)
-                let failure = FetchError.wrapping(error, layer: handler.name, request: request)
+                let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: base)
                 return (.failure(failure), failure)
             }
         } else {

@@ -33,7 +33,7 @@ public struct HookingPerformer: RequestPerforming {
             do {
                 mapped = try hook(mapped)
             } catch {
-                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request)))
+                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request, through: self)))
                 return CancellationHandle()
             }
         }
@@ -42,7 +42,7 @@ public struct HookingPerformer: RequestPerforming {
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         send(outgoing, for: call, thenFrom: 0)
         return call
     }
@@ -70,7 +70,8 @@ public struct HookingPerformer: RequestPerforming {
                     return send(outgoing, for: call, thenFrom: index + 1)
                 }
             } catch {
-                return call.finish(.failure(FetchError.wrapping(error, layer: hook.name, request: call.request)))
+                return call.finish(
+                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: self)))
             }
         }
         call.finish(result)
@@ -95,7 +96,7 @@ public struct HookingPerformer: RequestPerforming {
             guard !sink.hasStarted else {
                 throw FetchError(
                     .layer, reason: "\(hook.name) sent another request after the stream's reader had its response",
-                    method: request.method, url: request.url, layer: hook.name)
+                    method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
             }
             return kind
         }

@@ -14,9 +14,16 @@ final class LayerCall: Cancellable, @unchecked Sendable {
     private var wasCancelled = false
     /// The request the caller passed.
     let request: any Request
+    /// The layer the call goes through, whose stack resolves the URL a cancellation names.
+    private let performer: (any RequestPerforming)?
 
-    init(request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void) {
+    /// Makes the call of `request` through `performer`, the layer that keeps it.
+    init(
+        request: any Request, through performer: (any RequestPerforming)? = nil,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
         self.request = request
+        self.performer = performer
         self.completion = completion
     }
 
@@ -72,6 +79,8 @@ final class LayerCall: Cancellable, @unchecked Sendable {
             return (completion, current)
         }
         inFlight?.cancel()
-        toCall?(.failure(FetchError.cancelled(request)))
+        guard let toCall else { return }
+        let (method, url) = request.target(through: performer)
+        toCall(.failure(FetchError(.cancelled, reason: "cancelled", method: method, url: url)))
     }
 }

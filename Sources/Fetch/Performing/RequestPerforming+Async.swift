@@ -11,7 +11,7 @@ extension RequestPerforming {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
                 if Task.isCancelled {
-                    continuation.resume(throwing: FetchError.cancelled(request))
+                    continuation.resume(throwing: FetchError.cancelled(request, through: self))
                     return
                 }
                 let cancellable = perform(request) { continuation.resume(with: $0) }

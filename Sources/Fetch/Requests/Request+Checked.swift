@@ -30,7 +30,7 @@ extension Request {
     /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
         let method = self.method
-        let url = self.url
+        let url = resolving(self.url)
         do {
             return try buildURLRequest(checkingHeaders: false)
         } catch let error as FetchError {
@@ -49,6 +49,7 @@ extension Request {
     func checked(_ built: URLRequest) throws -> URLRequest {
         var urlRequest = built
         let body = self.body
+        let url = built.url ?? resolving(self.url)
         switch options.kind {
         case .plain, .stream: break
         case .upload:

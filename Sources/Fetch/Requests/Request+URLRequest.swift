@@ -28,7 +28,7 @@ extension Request {
             if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
             url = try QueryEncoder.appending(items, to: self.url)
         } catch let error as FetchError {
-            throw error.naming(method: method, url: self.url)
+            throw error.naming(method: method, url: resolving(self.url))
         }
         var urlRequest = URLRequest(url: url)
         // GET is a URLRequest's method already; setting it costs a case-insensitive compare.
@@ -52,7 +52,7 @@ extension Request {
                 }
             }
         } catch let error as FetchError {
-            throw error.naming(method: method, url: url)
+            throw error.naming(method: method, url: resolving(url))
         }
         try adjust(&urlRequest)
         return urlRequest

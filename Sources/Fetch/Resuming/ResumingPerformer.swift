@@ -31,7 +31,7 @@ public struct ResumingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, completion: completion)
+        let call = LayerCall(request: request, through: self, completion: completion)
         let seen = flight.generation
         call.run {
             base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }
@@ -77,9 +77,11 @@ extension ResumingPerformer {
         case .success(let delivered): response = delivered
         case .failure(let failure): response = (failure as? FetchError)?.response
         }
+        let (method, url) = request.target(through: self)
         return FetchError(
             .layer, reason: "\(handler.name) failed, so the call was not resent: \(FetchError.summary(of: error))",
-            method: request.method, url: request.url, response: response, underlying: error, layer: handler.name)
+            method: method, url: response?.urlRequest.url ?? url, response: response, underlying: error,
+            layer: handler.name)
     }
 }
 

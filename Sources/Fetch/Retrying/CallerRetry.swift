@@ -83,7 +83,7 @@ extension RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) -> any Cancellable {
         let loop = RetryLoop(
-            request: request, scheduler: scheduler, send: { perform($0, completion: $1) },
+            request: request, through: self, scheduler: scheduler, send: { perform($0, completion: $1) },
             report: completion)
         loop.start()
         // Weakly: the attempt in flight, the wait or a `CallerRetry` holds the loop while it

@@ -26,6 +26,8 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     private var isCancelled = false
     /// The request every attempt sends.
     let request: any Request
+    /// The performer the attempts go to, whose stack resolves the URL a cancellation names.
+    private let performer: any RequestPerforming
     /// What waits between attempts.
     private let scheduler: any Scheduler
     /// Sends a request once: `request` for the first attempt, ``Request/forNextAttempt`` after.
@@ -39,13 +41,14 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     ///   - send: sends the request it gets once and calls its completion with the result.
     ///   - report: gets each attempt's result, or its cancellation, with the way to retry it.
     init(
-        request: any Request, scheduler: any Scheduler,
+        request: any Request, through performer: any RequestPerforming, scheduler: any Scheduler,
         send:
             @escaping @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) ->
             any Cancellable,
         report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) {
         self.request = request
+        self.performer = performer
         self.scheduler = scheduler
         self.send = send
         self.report = report
@@ -81,7 +84,7 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     /// `number - 1` is the last one and the loop was not cancelled.
     /// - Returns: whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
-        let call = LayerCall(request: request) { [self] result in
+        let call = LayerCall(request: request, through: performer) { [self] result in
             // Each attempt's response says how many attempts came before it.
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))

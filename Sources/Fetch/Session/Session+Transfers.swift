@@ -190,7 +190,7 @@ extension Session {
     }
 
     private static func naming(_ error: any Error, _ request: any Request) -> any Error {
-        (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+        (error as? FetchError)?.naming(request) ?? error
     }
 }
 

@@ -216,7 +216,7 @@ public final class Session: RequestPerforming {
         if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
             // Checked for CR and LF once, in `init`. Added to the fields as a whole: on Linux
             // `setValue` capitalizes the name and scans the value, 10,000 instructions a call.
-            if let error = userAgentError { throw error.naming(method: request.method, url: request.url) }
+            if let error = userAgentError { throw error.naming(request) }
             fields["User-Agent"] = configuration.userAgent
             urlRequest.allHTTPHeaderFields = fields
         }

@@ -36,7 +36,7 @@ extension RequestPerforming {
     ) async throws -> ResponseStream {
         let sink = StreamSink(
             bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
-        if Task.isCancelled { throw FetchError.cancelled(request) }
+        if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
         let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
         sink.cancelling(call)
         do {
@@ -44,7 +44,7 @@ extension RequestPerforming {
             return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength)
         } catch let error as FetchError {
             sink.cancel()
-            throw error.naming(method: request.method, url: request.url)
+            throw error.naming(request, through: self)
         } catch {
             sink.cancel()
             throw error
@@ -86,7 +86,7 @@ extension RequestPerforming {
                 completion: { result in
                     completion(
                         result.mapError { error in
-                            (error as? FetchError)?.naming(method: request.method, url: request.url) ?? error
+                            (error as? FetchError)?.naming(request, through: self) ?? error
                         })
                 })
         )

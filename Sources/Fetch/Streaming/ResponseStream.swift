@@ -53,6 +53,18 @@ public final class ResponseStream: Sendable {
     /// Names `error` after the request, and ends the transfer when the reader cannot go on.
     func failing(_ error: any Error) -> any Error {
         sink.cancel()
+        return named(error)
+    }
+
+    /// The next chunk, `nil` at the end.
+    /// - Throws: the error that ended the stream, naming the request's method and URL.
+    func nextChunk() async throws -> Data? {
+        do { return try await sink.next() } catch { throw named(error) }
+    }
+
+    /// `error` naming the method and the URL the stream's request was sent with, as the
+    /// call's own errors do, unless it names them already.
+    private func named(_ error: any Error) -> any Error {
         let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
         return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
     }
@@ -90,7 +102,7 @@ extension ResponseStream {
             /// The next chunk, or `nil` at the end.
             /// - Throws: the error that ended the stream.
             public mutating func next() async throws -> Data? {
-                try await reading.stream.sink.next()
+                try await reading.stream.nextChunk()
             }
         }
     }
@@ -188,7 +200,7 @@ struct ParsingReader<Parser: StreamParser> {
         while position == ready.count {
             if finished { return nil }
             (ready, position) = ([], 0)
-            guard let chunk = try await reading.stream.sink.next() else {
+            guard let chunk = try await reading.stream.nextChunk() else {
                 finished = true
                 ready = parser.end()
                 continue

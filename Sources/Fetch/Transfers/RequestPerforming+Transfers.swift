@@ -52,7 +52,7 @@ extension RequestPerforming {
                 if case .failure(let error) = outcome {
                     destination.abandonPartial(after: error, keeping: keepSwitch.keepsPartial)
                 }
-                completion(outcome)
+                completion(outcome.mapError { ($0 as? FetchError)?.naming(request, through: self) ?? $0 })
             })
         return handle
     }

@@ -1,0 +1,20 @@
+/// A layer of a stack: a performer that passes every call to another, its `base`.
+///
+/// What an error made by a layer names is resolved through the layers below it
+/// (``Request/target(through:)``), so every layer of Fetch is one.
+protocol StackLayer: RequestPerforming {
+    /// The performer below this layer.
+    var base: any RequestPerforming { get }
+}
+
+extension ActivityReportingPerformer: StackLayer {}
+extension AsyncErrorHandlingPerformer: StackLayer {}
+extension CachingPerformer: StackLayer {}
+extension CoalescingPerformer: StackLayer {}
+extension CodingPerformer: StackLayer {}
+extension EnhancingPerformer: StackLayer {}
+extension ErrorHandlingPerformer: StackLayer {}
+extension HookingPerformer: StackLayer {}
+extension LoggingPerformer: StackLayer {}
+extension ResumingPerformer: StackLayer {}
+extension RetryingPerformer: StackLayer {}
