@@ -30,9 +30,9 @@ enum CookieDate {
         guard let time, let day, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard year >= 1601, time.hour <= 23, time.minute <= 59, time.second <= 59,
-            day >= 1, day <= daysIn(month: month, year: year)
+            day >= 1, day <= HTTPDate.daysIn(month, of: year)
         else { return nil }
-        let days = daysFromEpoch(year: year, month: month, day: day)
+        let days = HTTPDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + time.hour * 3_600 + time.minute * 60 + time.second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -82,23 +82,4 @@ enum CookieDate {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-
-    /// How many days `month` has in `year` (Gregorian).
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
