@@ -248,11 +248,10 @@ func makeTolerantAPI(vault: TokenVault) -> some RequestPerforming {
     Session().handlingErrors(with: OfflineFallback(vault: vault))
 }
 
-func urlSessionConfigurationBlock() {
+func urlSessionConfigurationBlock() throws {
     let settings = URLSessionConfiguration.default
     settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
-    settings.allowsCellularAccess = false
-    let custom = Session(urlSessionConfiguration: settings, configuration: Session.Configuration())
+    let custom = try Session(urlSessionConfiguration: settings, configuration: Session.Configuration())
     use(custom)
 }
 

@@ -66,6 +66,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// A caching layer was asked to answer from the cache only
         /// (``CachePolicy/onlyIfCached``) and holds no response it may use.
         case cacheMiss
+        /// A session setting that this platform accepts but would ignore, such as a proxy in
+        /// `connectionProxyDictionary` on Linux; `reason` names each one and what to do
+        /// instead. A setting equal to its default is never refused.
+        case unsupportedSetting
     }
 
     /// What kind of failure this is.

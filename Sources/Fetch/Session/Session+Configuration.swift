@@ -70,7 +70,10 @@ extension Session {
         /// more.
         public var cookieStorage: HTTPCookieStorage?
         /// A response cache; none by default, so nothing is written to disk. FoundationNetworking
-        /// on Linux (Swift 6.3) stores no HTTP response in a `URLCache`, so there it has no effect.
+        /// on Linux (Swift 6.3) stores no HTTP response in a `URLCache`, so there a session with
+        /// one is refused: every request fails with ``FetchError/Code-swift.enum/unsupportedSetting``
+        /// (and `Session(urlSessionConfiguration:configuration:)` throws it). Fetch's caching layer
+        /// works everywhere: `Session().caching()`.
         public var urlCache: URLCache?
         /// Whether responses carry timings, redirects and byte counts in
         /// ``Response/metrics``; on by default. Collecting them takes a few clock readings

@@ -42,8 +42,8 @@ public final class Session: RequestPerforming {
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configured User-Agent, or a header field of the caller's
-    /// `URLSessionConfiguration`, cannot be sent, checked once; every request fails with this
-    /// error.
+    /// `URLSessionConfiguration`, cannot be sent, or which setting of the configuration this
+    /// platform cannot honour, checked once; every request fails with this error.
     let userAgentError: FetchError?
     /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
@@ -69,6 +69,7 @@ public final class Session: RequestPerforming {
         do {
             try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
             try Self.validateAdditionalHeaders(of: settings)
+            try Self.refuseUnsupportedSettings(of: nil, configuration)
             userAgentError = nil
         } catch {
             userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")

@@ -16,7 +16,7 @@ struct CallersURLSessionConfigurationTests {
         let callers = URLSessionConfiguration.default
         callers.httpAdditionalHeaders = ["X-Client": "fetch-tests"]
         callers.httpCookieStorage = HTTPCookieStorage.shared
-        let session = Session(urlSessionConfiguration: callers)
+        let session = try Session(urlSessionConfiguration: callers)
 
         // When a server sets a cookie, and then headers are echoed
         _ = try await session.response(for: BasicRequest(url: servers.httpbin.url("/cookies/set?flavour=oat")))

@@ -10,7 +10,7 @@ import Testing
 struct SessionFromURLSessionConfigurationTests {
     final class Stub: URLProtocol {}
 
-    @Test func theCallersSettingsAreKeptAndTheSafetySettingsApplied() {
+    @Test func theCallersSettingsAreKeptAndTheSafetySettingsApplied() throws {
         // Given a default configuration with a shared cookie jar, a cache, a protocol and headers
         let callers = URLSessionConfiguration.default
         callers.httpCookieStorage = HTTPCookieStorage.shared
@@ -21,7 +21,7 @@ struct SessionFromURLSessionConfigurationTests {
         callers.timeoutIntervalForRequest = 600
 
         // When a session is made from it
-        let session = Session(urlSessionConfiguration: callers)
+        let session = try Session(urlSessionConfiguration: callers)
         let settings = session.urlSession.configuration
 
         // Then its protocol and headers are kept, and storage, limits and timeouts are Fetch's
@@ -41,11 +41,11 @@ struct SessionFromURLSessionConfigurationTests {
     @Test(arguments: [
         ["X-Bad": "a\r\nInjected: yes"], ["Bad Name": "x"], ["Content-Length": "0"],
     ])
-    func anAdditionalHeaderThatIsNotAllowedFailsEveryRequest(headers: [String: String]) async {
+    func anAdditionalHeaderThatIsNotAllowedFailsEveryRequest(headers: [String: String]) async throws {
         // Given a configuration whose added headers break the rules
         let callers = URLSessionConfiguration.ephemeral
         callers.httpAdditionalHeaders = headers
-        let session = Session(urlSessionConfiguration: callers)
+        let session = try Session(urlSessionConfiguration: callers)
 
         // When a request is made (to a port nothing listens on: nothing may be sent)
         let error = await #expect(throws: FetchError.self) {
@@ -57,11 +57,11 @@ struct SessionFromURLSessionConfigurationTests {
         #expect(error?.reason.contains("URLSessionConfiguration.httpAdditionalHeaders") == true)
     }
 
-    @Test func anAdditionalHeaderThatIsNotTextFailsEveryRequest() async {
+    @Test func anAdditionalHeaderThatIsNotTextFailsEveryRequest() async throws {
         // Given a configuration whose added header has a number as its value
         let callers = URLSessionConfiguration.ephemeral
         callers.httpAdditionalHeaders = ["X-Count": 3]
-        let session = Session(urlSessionConfiguration: callers)
+        let session = try Session(urlSessionConfiguration: callers)
 
         // When a request is made
         let error = await #expect(throws: FetchError.self) {

@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Session {
+    /// Fails with ``FetchError/Code-swift.enum/unsupportedSetting`` when `settings` or
+    /// `configuration` asks for something this platform accepts and then ignores; a value
+    /// equal to the default is never refused.
+    ///
+    /// What FoundationNetworking on Linux (Swift 6.3) does with each setting, read in its
+    /// source and measured on loopback: `connectionProxyDictionary` is never read (a request
+    /// with an HTTP proxy there goes straight to the origin: libcurl takes its proxy from
+    /// `http_proxy`, `https_proxy` and `no_proxy`); `allowsCellularAccess`, `isDiscretionary`,
+    /// `networkServiceType` and `shouldUseExtendedBackgroundIdleMode` are never read;
+    /// `httpShouldUsePipelining` asks libcurl for HTTP/1.1 pipelining, which libcurl 7.65 and
+    /// later no longer has; and the HTTP protocol never stores a response in a `URLCache`.
+    /// - Throws: ``FetchError/Code-swift.enum/unsupportedSetting`` naming every such setting.
+    static func refuseUnsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration)
+        throws
+    {
+        let refused = unsupportedSettings(of: settings, configuration)
+        guard !refused.isEmpty else { return }
+        throw FetchError(
+            .unsupportedSetting,
+            reason: "FoundationNetworking on Linux ignores "
+                + (refused.count == 1 ? "this setting" : "these settings") + ": " + refused.joined(separator: "; "))
+    }
+
+    /// Each setting this platform cannot honour, named with what to do instead; empty on
+    /// Apple platforms, which honour them all.
+    static func unsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration) -> [String] {
+        #if canImport(FoundationNetworking)
+        var refused: [String] = []
+        if configuration.urlCache != nil {
+            refused.append(
+                "Session.Configuration.urlCache (no HTTP response is ever stored in it; use the caching layer, "
+                    + "Session().caching())")
+        }
+        guard let settings else { return refused }
+        if let proxies = settings.connectionProxyDictionary, !proxies.isEmpty {
+            refused.append(
+                "URLSessionConfiguration.connectionProxyDictionary (requests would go to the origin directly; "
+                    + "set http_proxy, https_proxy and no_proxy in the environment)")
+        }
+        if !settings.allowsCellularAccess {
+            refused.append("URLSessionConfiguration.allowsCellularAccess = false (no link is known to be cellular)")
+        }
+        if settings.isDiscretionary {
+            refused.append("URLSessionConfiguration.isDiscretionary = true (requests start at once)")
+        }
+        if settings.networkServiceType != .default {
+            refused.append("URLSessionConfiguration.networkServiceType (every request is sent as .default)")
+        }
+        let linuxOnly = settings as any LinuxIgnoredSettings
+        if linuxOnly.httpShouldUsePipelining {
+            refused.append(
+                "URLSessionConfiguration.httpShouldUsePipelining = true (libcurl has no HTTP/1.1 pipelining)")
+        }
+        if linuxOnly.shouldUseExtendedBackgroundIdleMode {
+            refused.append("URLSessionConfiguration.shouldUseExtendedBackgroundIdleMode = true")
+        }
+        return refused
+        #else
+        return []
+        #endif
+    }
+}
+
+#if canImport(FoundationNetworking)
+/// The settings FoundationNetworking marks deprecated: through this protocol they are read
+/// (and, in tests, set) without a deprecation warning.
+protocol LinuxIgnoredSettings: AnyObject {
+    var httpShouldUsePipelining: Bool { get set }
+    var shouldUseExtendedBackgroundIdleMode: Bool { get set }
+}
+
+extension URLSessionConfiguration: LinuxIgnoredSettings {}
+#endif
