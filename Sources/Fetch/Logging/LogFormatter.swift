@@ -17,6 +17,8 @@ struct LogFormatter {
     ) -> LogEvent {
         let lines: [String]
         let level: LogEvent.Level
+        // A call cancelled because its handle was dropped says so.
+        let result = request.options.droppedHandle?.explaining(result) ?? result
         switch request.options.kind {
         case .plain, .upload, .download: break
         case .stream(let sink):
@@ -61,7 +63,9 @@ struct LogFormatter {
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
     ) -> LogEvent? {
-        guard let (head, outcome) = sink.tally.outcome(of: result, describe: describe(_:)) else { return nil }
+        var tally = sink.tally
+        tally.droppedNote = request.options.droppedHandle?.note
+        guard let (head, outcome) = tally.outcome(of: result, describe: describe(_:)) else { return nil }
         var response = head
         var level = LogEvent.Level.error
         if case .success(let final) = result {

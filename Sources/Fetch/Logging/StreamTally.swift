@@ -11,6 +11,8 @@ struct StreamTally {
     var stoppedByReader: Bool
     /// Whether the reader takes a head of any status (otherwise only 2xx).
     var acceptsAnyStatus: Bool
+    /// What the stream's handle said when it was dropped (see ``DroppedHandle``), if it was.
+    var droppedNote: String? = nil
 
     /// The head and the outcome a log line gives for a stream that ended with `result`, once
     /// its reader has the head: how it ended and how many bytes; `describe` writes an error.
@@ -23,6 +25,9 @@ struct StreamTally {
             // A performer that does not stream hands the head and the whole body over at the end.
             guard let head = head ?? (response.isSuccess || acceptsAnyStatus ? response : nil) else { return nil }
             return (head, "\(head.status), stream ended after \(bytes(received + response.body.count))")
+        case .failure where droppedNote != nil:
+            guard let head, let droppedNote else { return nil }
+            return (head, "\(head.status), stream cancelled: handle dropped: \(droppedNote) (\(received) received)")
         case .failure where stoppedByReader:
             guard let head else { return nil }
             return (

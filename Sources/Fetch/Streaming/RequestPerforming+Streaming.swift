@@ -37,11 +37,18 @@ extension RequestPerforming {
         let sink = StreamSink(
             bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
         if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
-        let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
+        let dropped = DroppedHandle()
+        let outgoing = LayeredRequest(
+            request,
+            options: {
+                $0.kind = .stream(sink)
+                $0.droppedHandle = dropped
+            })
+        let call = perform(outgoing) { sink.finish($0) }
         sink.cancelling(call)
         do {
             let head = try await sink.response()
-            return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength)
+            return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength, dropped: dropped)
         } catch let error as FetchError {
             sink.cancel()
             throw error.naming(request, through: self)

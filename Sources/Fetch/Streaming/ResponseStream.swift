@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Read one view, once: they share the body. Leaving the loop early (`break`, a thrown
 /// error), cancelling the reading `Task`, calling ``cancel()`` or letting go of the stream
-/// ends the transfer like a cancelled call. A failure after the body started (the connection
+/// (its last reference, a view's included) ends the transfer like a cancelled call; for the
+/// last, the call's log line says the stream was dropped, after how many bytes. A failure after the body started (the connection
 /// lost, the deadline passed, a body shorter than its `Content-Length`) is thrown by the
 /// loop after the chunks that arrived before it.
 public final class ResponseStream: Sendable {
@@ -19,15 +20,20 @@ public final class ResponseStream: Sendable {
     public let response: Response
     let sink: StreamSink
     private let maximumLineLength: Int
+    /// Where the call's log hears that the stream was dropped.
+    private let dropped: DroppedHandle?
 
-    init(response: Response, sink: StreamSink, maximumLineLength: Int) {
+    init(response: Response, sink: StreamSink, maximumLineLength: Int, dropped: DroppedHandle? = nil) {
         self.response = response
         self.sink = sink
         self.maximumLineLength = maximumLineLength
+        self.dropped = dropped
     }
 
     deinit {
-        if !sink.hasEnded { sink.cancel() }
+        guard !sink.hasEnded else { return }
+        dropped?.record("its ResponseStream was dropped after \(sink.tally.read) bytes read")
+        sink.cancel()
     }
 
     /// Ends the transfer; a loop reading the stream then throws

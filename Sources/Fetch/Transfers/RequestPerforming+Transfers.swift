@@ -93,7 +93,7 @@ extension RequestPerforming {
         to destination: DownloadDestination,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadedFile {
-        try await Transfer<DownloadedFile>.start { _, completion in
+        try await Transfer<DownloadedFile>.start { _, completion, _ in
             download(request, to: destination, progress: progress, completion: completion)
         }.value
     }
@@ -108,7 +108,7 @@ extension RequestPerforming {
         _ request: any Request,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Response {
-        try await Transfer<Response>.start { _, completion in
+        try await Transfer<Response>.start { _, completion, _ in
             upload(request, progress: progress, completion: completion)
         }.value
     }
@@ -117,8 +117,8 @@ extension RequestPerforming {
     /// an `AsyncSequence` and await its value.
     /// - Returns: the transfer, already started.
     public func downloading(_ request: any Request, to destination: DownloadDestination) -> Transfer<DownloadedFile> {
-        Transfer.start { progress, completion in
-            download(request, to: destination, progress: progress, completion: completion)
+        Transfer.start { progress, completion, dropped in
+            download(request.noting(dropped), to: destination, progress: progress, completion: completion)
         }
     }
 
@@ -126,8 +126,15 @@ extension RequestPerforming {
     /// await the response.
     /// - Returns: the transfer, already started.
     public func uploading(_ request: any Request) -> Transfer<Response> {
-        Transfer.start { progress, completion in
-            upload(request, progress: progress, completion: completion)
+        Transfer.start { progress, completion, dropped in
+            upload(request.noting(dropped), progress: progress, completion: completion)
         }
+    }
+}
+
+extension Request {
+    /// This request telling the layers where its handle records that it was dropped.
+    fileprivate func noting(_ dropped: DroppedHandle) -> any Request {
+        LayeredRequest(self, options: { $0.droppedHandle = dropped })
     }
 }

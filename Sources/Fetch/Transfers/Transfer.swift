@@ -12,35 +12,59 @@ import Foundation
 /// The transfer starts when it is made. ``progress`` ends when the transfer does; a
 /// consumer that falls behind gets the newest 100 reports, so the last one (for a
 /// success, ``TransferProgress/isFinished``) is always delivered.
+///
+/// The transfer is the only way to receive its result, so letting go of it (its last
+/// reference, its ``progress`` sequence's included) before it ends cancels it, as a
+/// cancelled call: a download's partial file is deleted and nothing is moved into place;
+/// the call's log line says the transfer was dropped, after how many bytes.
 public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
-    // `lock` guards `outcome` and `waiters`; `progress`, `continuation` and `handle` are
-    // immutable and thread-safe themselves.
+    // `lock` guards `outcome`, `waiters` and `bytes`; `reports`, `continuation`, `handle`,
+    // `keeper` and `dropped` are immutable and thread-safe themselves.
     private let lock = Locked()
     private var outcome: Result<Value, any Error>?
     private var waiters: [CheckedContinuation<Value, any Error>] = []
+    /// The bytes the last progress report counted.
+    private var bytes: Int64 = 0
+    private let reports: AsyncStream<TransferProgress>
     private let continuation: AsyncStream<TransferProgress>.Continuation
     private let handle = CancellationHandle()
     /// Cancels a download keeping what it received (see ``cancelKeepingPartial()``).
     private let keeper = CancellationHandle()
+    /// Where the call's log hears that the transfer was dropped.
+    private let dropped = DroppedHandle()
 
-    /// The progress reports, in order; the sequence ends when the transfer ends.
-    public let progress: AsyncStream<TransferProgress>
+    /// The progress reports, in order; the sequence ends when the transfer ends. It holds
+    /// the transfer: reading it keeps the transfer going.
+    public var progress: Progress { Progress(transfer: self) }
 
     private init() {
-        (progress, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
+        (reports, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
+    }
+
+    deinit {
+        // Nothing awaits `value` (it holds the transfer), and nothing else can receive the result.
+        if lock.withLock({ outcome == nil }) {
+            dropped.record("its Transfer was dropped after \(lock.withLock { bytes }) bytes")
+            handle.cancel()
+        }
+        continuation.finish()
     }
 
     /// Starts a transfer through `start`, which gets the progress and completion callbacks
-    /// to pass to a performer and returns its cancellation handle.
+    /// to pass to a performer, and the note to put in the request's options
+    /// (``RequestOptions/droppedHandle``), and returns its cancellation handle.
     static func start(
         _ start: (
             _ progress: @escaping @Sendable (TransferProgress) -> Void,
-            _ completion: @escaping @Sendable (Result<Value, any Error>) -> Void
+            _ completion: @escaping @Sendable (Result<Value, any Error>) -> Void,
+            _ dropped: DroppedHandle
         ) -> any Cancellable
     ) -> Transfer<Value> {
         let transfer = Transfer<Value>()
-        let continuation = transfer.continuation
-        let cancellable = start({ continuation.yield($0) }, { transfer.finish($0) })
+        // Weakly: the call holds its callbacks until it ends, and the transfer must go when
+        // its caller lets go of it.
+        let cancellable = start(
+            { [weak transfer] in transfer?.report($0) }, { [weak transfer] in transfer?.finish($0) }, transfer.dropped)
         transfer.handle.setAction { cancellable.cancel() }
         if let download = cancellable as? DownloadHandle {
             transfer.keeper.setAction { download.cancelKeepingPartial() }
@@ -75,6 +99,11 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     /// had already ended.
     public func cancel() { handle.cancel() }
 
+    private func report(_ progress: TransferProgress) {
+        lock.withLock { bytes = progress.completedBytes }
+        continuation.yield(progress)
+    }
+
     private func finish(_ result: Result<Value, any Error>) {
         let toResume: [CheckedContinuation<Value, any Error>] = lock.withLock {
             guard outcome == nil else { return [] }
@@ -84,6 +113,30 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
         }
         continuation.finish()
         for waiter in toResume { waiter.resume(with: result) }
+    }
+}
+
+extension Transfer {
+    /// The progress reports of a transfer, in order: an `AsyncSequence` that ends when the
+    /// transfer does, and holds the transfer while it is read.
+    public struct Progress: AsyncSequence, Sendable {
+        /// A progress report.
+        public typealias Element = TransferProgress
+        let transfer: Transfer<Value>
+
+        /// Starts reading.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(transfer: transfer, reports: transfer.reports.makeAsyncIterator())
+        }
+
+        /// Reads the reports in order.
+        public struct Iterator: AsyncIteratorProtocol {
+            let transfer: Transfer<Value>
+            var reports: AsyncStream<TransferProgress>.Iterator
+
+            /// The next report, or `nil` once the transfer has ended.
+            public mutating func next() async -> TransferProgress? { await reports.next() }
+        }
     }
 }
 
