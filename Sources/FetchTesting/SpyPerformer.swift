@@ -146,7 +146,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         case .stream(let script):
             script.play(to: pendingCall)
         case nil:
-            let name = "\(request.method) \(request.url.absoluteString)"
+            let name = "\(request.method) \((call.urlRequest?.url ?? request.url).absoluteString)"
             pendingCall.complete(with: .failure(Unanswered(description: "SpyPerformer has no answer for \(name)")))
         }
         return pendingCall

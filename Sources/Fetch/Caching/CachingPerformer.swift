@@ -133,7 +133,7 @@ public struct CachingPerformer: RequestPerforming {
                 .failure(
                     FetchError(
                         .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                        url: url,
+                        url: request.resolving(url, through: base),
                         layer: "CachingPerformer"
                     )))
             return CompletedCall()
@@ -144,7 +144,7 @@ public struct CachingPerformer: RequestPerforming {
         let exchange = CacheExchange(
             request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
-        let call = LayerCall(request: request, through: self, completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
     }

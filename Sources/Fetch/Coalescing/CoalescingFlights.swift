@@ -8,6 +8,10 @@ final class CoalescingFlights: @unchecked Sendable {
     private let lock = Locked()
     private var flights: [CoalescingKey: Flight] = [:]
     private var nextCaller = 0
+    /// Where the flights' requests go, whose stack resolves the URL a caller's cancellation names.
+    private let base: any RequestPerforming
+
+    init(sendingTo base: any RequestPerforming) { self.base = base }
 
     /// A caller waiting for a flight: its request and its completion.
     typealias Caller = (request: any Request, completion: @Sendable (Result<Response, any Error>) -> Void)
@@ -100,7 +104,7 @@ final class CoalescingFlights: @unchecked Sendable {
             return (left, flight.handle)
         }
         toCancel?.cancel()
-        if let left { left.completion(.failure(FetchError.cancelled(left.request))) }
+        if let left { left.completion(.failure(FetchError.cancelled(left.request, through: base))) }
     }
 
     /// How many flights are in the table.

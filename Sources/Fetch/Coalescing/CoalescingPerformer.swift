@@ -23,7 +23,7 @@ public struct CoalescingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     package let ignoredHeaders: Set<String>
-    private let flights = CoalescingFlights()
+    private let flights: CoalescingFlights
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -32,6 +32,7 @@ public struct CoalescingPerformer: RequestPerforming {
     package init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
+        flights = CoalescingFlights(sendingTo: base)
     }
 
     /// Performs `request`, or joins an identical call in flight.

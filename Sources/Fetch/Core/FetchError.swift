@@ -78,7 +78,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var reason: String
     /// The method of the failed request, when known.
     public var method: HTTPMethod?
-    /// The URL of the failed request, when known.
+    /// The absolute URL the failed request was, or would have been, sent to: an error made
+    /// before the request was built names its URL resolved against the ``BaseURL`` that
+    /// applies, and is relative only when none does.
     public var url: URL?
     /// The response, when one arrived (always for ``Code-swift.enum/httpStatus`` and
     /// ``Code-swift.enum/decoding``).

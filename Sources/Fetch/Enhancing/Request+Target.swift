@@ -18,7 +18,8 @@ extension Request {
     ///   by a layer; the layers below it are searched for a base URL.
     func target(through performer: (any RequestPerforming)? = nil) -> (method: HTTPMethod, url: URL) {
         if case .success(let built)? = layered?.built, let url = built.url {
-            return (built.httpMethod.map(HTTPMethod.init(rawValue:)) ?? method, url)
+            // Built above the base URL's layer, the URL may still be relative.
+            return (built.httpMethod.map(HTTPMethod.init(rawValue:)) ?? method, resolving(url, through: performer))
         }
         return (method, resolving(url, through: performer))
     }

@@ -23,7 +23,7 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, through: self, completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         call.run { base.perform(request) { result in handle(result, of: call) } }
         return call
     }

@@ -33,7 +33,7 @@ public struct HookingPerformer: RequestPerforming {
             do {
                 mapped = try hook(mapped)
             } catch {
-                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request, through: self)))
+                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request, through: base)))
                 return CancellationHandle()
             }
         }
@@ -42,7 +42,7 @@ public struct HookingPerformer: RequestPerforming {
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         if post.isEmpty { return base.perform(outgoing, completion: completion) }
-        let call = LayerCall(request: request, through: self, completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         send(outgoing, for: call, thenFrom: 0)
         return call
     }
@@ -71,7 +71,7 @@ public struct HookingPerformer: RequestPerforming {
                 }
             } catch {
                 return call.finish(
-                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: self)))
+                    .failure(FetchError.wrapping(error, layer: hook.name, request: call.request, through: base)))
             }
         }
         call.finish(result)

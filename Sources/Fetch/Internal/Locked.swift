@@ -30,6 +30,10 @@ extension Locked where State == Void {
 
     /// Runs `body` under the lock.
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try withLock { (_: inout Void) in try body() }
+        // Not through `state`: the thread sanitizer takes an access to the empty value for
+        // an access to the whole object, and reports races between the lock's users.
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 }

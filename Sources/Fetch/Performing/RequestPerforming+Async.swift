@@ -7,19 +7,10 @@ extension RequestPerforming {
     /// ``FetchError/Code-swift.enum/cancelled``.
     /// - Throws: a ``FetchError`` or an error from a layer.
     public func response(for request: any Request) async throws -> Response {
-        let handle = CancellationHandle()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, any Error>) in
-                if Task.isCancelled {
-                    continuation.resume(throwing: FetchError.cancelled(request, through: self))
-                    return
-                }
-                let cancellable = perform(request) { continuation.resume(with: $0) }
-                handle.setAction { cancellable.cancel() }
-            }
-        } onCancel: {
-            handle.cancel()
-        }
+        if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
+        let outcome = ResultOnce<Response>()
+        let call = perform(request) { outcome.finish($0) }
+        return try await outcome.value(cancelling: call)
     }
 
     /// Performs `request` and parses the response as `type`.

@@ -31,7 +31,7 @@ public struct ResumingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let call = LayerCall(request: request, through: self, completion: completion)
+        let call = LayerCall(request: request, through: base, completion: completion)
         let seen = flight.generation
         call.run {
             base.perform(request) { result in resumeIfNeeded(call, after: result, seen: seen) }

@@ -82,8 +82,18 @@ extension RequestPerforming {
         scheduler: any Scheduler = DispatchQueueScheduler(),
         completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) -> any Cancellable {
+        performRetryable(request, scheduler: scheduler, through: self, completion: completion)
+    }
+
+    /// ``performRetryable(_:scheduler:completion:)``, with `performer`, this performer as the
+    /// caller holds it, to resolve the URL a cancellation names: a layer passes the `base` it
+    /// holds, which costs no copy of this performer.
+    func performRetryable(
+        _ request: any Request, scheduler: any Scheduler, through performer: any RequestPerforming,
+        completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
+    ) -> any Cancellable {
         let loop = RetryLoop(
-            request: request, through: self, scheduler: scheduler, send: { perform($0, completion: $1) },
+            request: request, through: performer, scheduler: scheduler, send: { perform($0, completion: $1) },
             report: completion)
         loop.start()
         // Weakly: the attempt in flight, the wait or a `CallerRetry` holds the loop while it

@@ -29,7 +29,7 @@ public struct RetryingPerformer: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         policy.budget?.recordCall()
-        return base.performRetryable(request, scheduler: scheduler) { result, retry in
+        return base.performRetryable(request, scheduler: scheduler, through: base) { result, retry in
             if !retry.retry(following: policy, asPerformer: true) { completion(result) }
         }
     }

@@ -17,14 +17,10 @@ import Foundation
 /// reference, its ``progress`` sequence's included) before it ends cancels it, as a
 /// cancelled call: a download's partial file is deleted and nothing is moved into place;
 /// the call's log line says the transfer was dropped, after how many bytes.
-public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
-    // `lock` guards `outcome`, `waiters` and `bytes`; `reports`, `continuation`, `handle`,
-    // `keeper` and `dropped` are immutable and thread-safe themselves.
-    private let lock = Locked()
-    private var outcome: Result<Value, any Error>?
-    private var waiters: [CheckedContinuation<Value, any Error>] = []
+public final class Transfer<Value: Sendable>: Cancellable, Sendable {
+    private let outcome = ResultOnce<Value>()
     /// The bytes the last progress report counted.
-    private var bytes: Int64 = 0
+    private let bytes = Locked<Int64>(0)
     private let reports: AsyncStream<TransferProgress>
     private let continuation: AsyncStream<TransferProgress>.Continuation
     private let handle = CancellationHandle()
@@ -43,8 +39,8 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
 
     deinit {
         // Nothing awaits `value` (it holds the transfer), and nothing else can receive the result.
-        if lock.withLock({ outcome == nil }) {
-            dropped.record("its Transfer was dropped after \(lock.withLock { bytes }) bytes")
+        if outcome.result == nil {
+            dropped.record("its Transfer was dropped after \(bytes.withLock { $0 }) bytes")
             handle.cancel()
         }
         continuation.finish()
@@ -73,26 +69,14 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     }
 
     /// The result once the transfer has ended, `nil` before.
-    public var result: Result<Value, any Error>? { lock.withLock { outcome } }
+    public var result: Result<Value, any Error>? { outcome.result }
 
     /// Waits for the transfer to end and returns its value.
     ///
     /// Cancelling the waiting `Task` cancels the transfer.
     /// - Throws: the transfer's error; ``FetchError/Code-swift.enum/cancelled`` when cancelled.
     public var value: Value {
-        get async throws {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Value, any Error>) in
-                    let ready: Result<Value, any Error>? = lock.withLock {
-                        if outcome == nil { waiters.append(waiter) }
-                        return outcome
-                    }
-                    if let ready { waiter.resume(with: ready) }
-                }
-            } onCancel: {
-                cancel()
-            }
-        }
+        get async throws { try await outcome.value(cancelling: self) }
     }
 
     /// Cancels the transfer; it ends with ``FetchError/Code-swift.enum/cancelled`` unless it
@@ -100,19 +84,13 @@ public final class Transfer<Value: Sendable>: Cancellable, @unchecked Sendable {
     public func cancel() { handle.cancel() }
 
     private func report(_ progress: TransferProgress) {
-        lock.withLock { bytes = progress.completedBytes }
+        bytes.withLock { $0 = progress.completedBytes }
         continuation.yield(progress)
     }
 
     private func finish(_ result: Result<Value, any Error>) {
-        let toResume: [CheckedContinuation<Value, any Error>] = lock.withLock {
-            guard outcome == nil else { return [] }
-            outcome = result
-            defer { waiters = [] }
-            return waiters
-        }
         continuation.finish()
-        for waiter in toResume { waiter.resume(with: result) }
+        outcome.finish(result)
     }
 }
 

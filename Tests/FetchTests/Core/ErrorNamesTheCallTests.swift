@@ -14,14 +14,15 @@ struct ErrorNamesTheCallTests {
     static let absolute = URL(string: "https://api.example.com/v1/users/7")!
     static let request = BasicRequest(url: URL(string: "users/7")!)
 
-    /// The stack the README recommends, over `spy`, with `extra` enhancers in the enhancing
-    /// layer and `above` wrapped over it.
+    /// The stack the README recommends, over `below` (the spy by default), with `extra`
+    /// enhancers in the enhancing layer and `above` wrapped over it.
     static func stack(
         _ spy: SpyPerformer, enhancers extra: [any Enhancer] = [], scheduler: any Scheduler = ImmediateScheduler(),
+        below: (SpyPerformer) -> any RequestPerforming = { $0 },
         above: (any RequestPerforming) -> any RequestPerforming = { $0 }
     ) -> any RequestPerforming {
         above(
-            spy.enhanced(by: [BaseURL(base), BearerToken { "t" }] + extra)
+            below(spy).enhanced(by: [BaseURL(base), BearerToken { "t" }] + extra)
                 .retrying(.exponential(maxAttempts: 2), scheduler: scheduler)
                 .logging(LogConfiguration(options: .all) { _ in }))
     }
@@ -31,6 +32,7 @@ struct ErrorNamesTheCallTests {
         case cancelBeforeSend, cancelInFlight, cancelDuringRetryWait, transport
         case enhancerAfterBaseURL, enhancerInALayerAbove, asyncEnhancer, responseRefused
         case preHook, postHook, refresh, errorHandler, asyncErrorHandler, encoding
+        case cacheMiss, coalescedCallerCancels
     }
 
     /// How the call is made.
@@ -96,6 +98,17 @@ struct ErrorNamesTheCallTests {
             described.method = .post
             described.body = .json(Unencodable())
             performer = Self.stack(spy)
+        case .cacheMiss:
+            described.options.cachePolicy = .onlyIfCached
+            performer = Self.stack(spy) { $0.caching(CacheConfiguration(storage: MemoryCacheStorage())) }
+        case .coalescedCallerCancels:
+            // Another caller's call is in flight, held; this call joins it, then is cancelled
+            // (coalescing goes below the enhancers, which make calls the same or different).
+            spy.enqueue(.hold)
+            performer = Self.stack(spy, below: { $0.coalescing() })
+            performer.perform(Self.request) { _ in }
+            cancelAtOnce = form == .callback
+            cancelWhenSent = form == .async
         }
         let request = described
         let (atOnce, whenSent) = (cancelAtOnce, cancelWhenSent)
