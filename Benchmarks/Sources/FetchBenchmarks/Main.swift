@@ -19,6 +19,7 @@ import Fetch
 /// fetch-bench streams --port P --transfer-log PATH [--rounds 5] [--probes 10] [--only TEXT]  a fast 1 GiB stream against raw URLSession with a
 ///                                                            bare data delegate: throughput, and small GETs
 ///                                                            meanwhile with the reader fast or stopped
+/// fetch-bench idle [--rounds 3] [--hold 3] [--waiting 1,16,64]   CPU while requests wait on a slow server (IdleCPU.swift)
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
 /// fetch-bench load|memory|ended|stream-case ...                          one measurement (run starts these itself)
 /// ```
@@ -93,6 +94,8 @@ struct Main {
                     side: try options.side(), reader: reader, rate: rate, probes: try options.requiredInt("probes"),
                     server: Server(port: try options.requiredInt("port"), masterPID: nil),
                     transferLog: URL(fileURLWithPath: try options.required("transfer-log"))))
+        case "idle": try IdleCPU.command(options)
+        case "idle-round": try IdleCPU.round(options)
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))
