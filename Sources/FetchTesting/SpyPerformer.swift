@@ -91,13 +91,22 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         set { lock.withLock { fractions = newValue } }
     }
 
+    /// `nil`: the spy answers before `perform` returns (or when a test completes a held
+    /// call), and so do the layers above it that answer a call themselves, whatever the
+    /// call's `RequestOptions.completionQueue` says; a test reads that from
+    /// ``RecordedCall/request``.
+    public func completionQueue(for request: any Request) -> DispatchQueue? { nil }
+
     /// Records the call and answers it from the script.
     @discardableResult
     public func perform(
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let kind = request.options.kind
+        let options = request.options
+        // A request's own enhancers run (once) with or without an enhancing layer above.
+        if let call = performingOwnEnhancers(of: request, options, completion: completion) { return call }
+        let kind = options.kind
         let transfer: TransferOptions
         switch kind {
         case .plain, .stream:

@@ -169,12 +169,18 @@ struct ActorBearer: AsyncEnhancer {
     }
 }
 
+struct AdminEndpoint: Request {
+    var url: URL
+    var options: RequestOptions { RequestOptions().with(\.enhancers, [FixedHeaders(["X-Area": "admin"])]) }
+}
+
 // Per-request options
 func optionsBlock(api: some RequestPerforming) async throws {
     _ = try await api.perform(Login(user: name).with(\.skipsAuthentication, true))
     _ = try await api.perform(Upload(file).with(\.baseURL, URL(string: "https://uploads.example.com")))
     _ = try await api.perform(CreateOrder(order).with(\.isRetryable, true))   // opt a POST in to retry
     _ = try await api.perform(GetUser(id: 7).with(\.logOptions, .all))        // log everything, once
+    api.perform(GetUser(id: 7).with(\.completionQueue, .main)) { (user: Result<User, any Error>) in use(user) }
 }
 
 // Retry

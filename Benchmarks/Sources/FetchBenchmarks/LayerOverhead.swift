@@ -97,19 +97,29 @@ enum LayerOverhead {
     }
 
     /// Calls the layer of ``FullStack/layers`` named `name` (or the bare spy, for "spy
-    /// alone") `count` times, after one call that warms it: for an instruction count under
-    /// `valgrind --tool=callgrind`, as the count with `count` calls minus the count with none.
+    /// alone"; or `.caching()` over the spy, for "cache hit" and "cache hit with
+    /// Authorization", answering every call from storage) `count` times, after one call that
+    /// warms it: for an instruction count under `valgrind --tool=callgrind`, as the count
+    /// with `count` calls minus the count with none.
     static func calls(layer name: String, count: Int) throws {
+        let cacheHits = ["cache hit", "cache hit with Authorization"].contains(name)
+        let fields: HTTPHeaders = cacheHits ? ["Cache-Control": "max-age=86400"] : [:]
         let answer = SpyPerformer.Answer.response(
-            Response(status: 200, headers: ["Content-Type": "application/json"], body: Data("{}".utf8)))
+            Response(
+                status: 200, headers: fields.merging(defaults: ["Content-Type": "application/json"]),
+                body: Data("{}".utf8)))
         let layer = FullStack.layers.first { $0.name == name }
-        guard layer != nil || name == "spy alone" else {
+        guard layer != nil || name == "spy alone" || cacheHits else {
             throw Main.UsageError(description: "no layer named \(name)")
         }
-        let performer = layer?.make(SpyPerformer(match: { _ in answer })) ?? SpyPerformer(match: { _ in answer })
+        let spy = SpyPerformer(match: { _ in answer })
+        let performer = cacheHits ? spy.caching() : layer?.make(spy) ?? spy
         let path =
             layer?.takesRelativeURL == true ? FullStack.relativePath : FullStack.baseURL + "/" + FullStack.relativePath
-        let request = BasicRequest(url: URL(string: path)!)
+        let credentials: HTTPHeaders =
+            name == "cache hit with Authorization"
+            ? ["Authorization": "Bearer " + String(repeating: "t", count: 40)] : [:]
+        let request = BasicRequest(url: URL(string: path)!, headers: credentials)
         _ = try measure(performer, request: request, calls: 1, decoding: false)
         _ = try measure(performer, request: request, calls: count, decoding: false)
     }

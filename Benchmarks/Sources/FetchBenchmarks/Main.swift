@@ -12,8 +12,8 @@ import Fetch
 ///                                                            (a memory case: --case "1 GiB" --memory-rounds N)
 /// fetch-bench layers [--rounds 7] [--calls 50000]            layer overhead only, no server needed
 /// fetch-bench cache-hit [--rounds 9] [--calls 50000]         a fresh cache hit over a spy, no server needed
-/// fetch-bench layer-calls --layer NAME [--calls 1000]         one layer of the layer overhead (or "spy alone"),
-///                                                            called N times: to count instructions under callgrind
+/// fetch-bench layer-calls --layer NAME [--calls 1000]         one layer of the layer overhead (or "spy alone",
+///                                                            "cache hit", "cache hit with Authorization"), called N times: for callgrind
 /// fetch-bench stream --port P --transfer-log PATH [--seconds 30] [--rate 1] [--buffer BYTES]
 ///                                                            a reader at RATE MiB/s of a fast 1 GiB stream: peak memory
 /// fetch-bench streams --port P --transfer-log PATH [--rounds 5] [--probes 10] [--only TEXT]  a fast 1 GiB stream against raw URLSession with a

@@ -29,6 +29,12 @@ struct CachePartition: Hashable, Sendable {
         return HMACSHA256(randomKeyFrom: &generator)
     }()
 
+    /// The last credentials digested, as the message given to the HMAC, and their digest: a
+    /// process that calls with the same credentials again and again (a token set by
+    /// `BearerToken` on every call) computes the HMAC once. Only one entry: credentials
+    /// that change (another user, a refreshed token) replace it.
+    private static let lastDigest = Locked<(message: [UInt8], digest: String)?>(nil)
+
     private init(digest: String?) { self.digest = digest }
 
     /// The partition of `urlRequest`, built from `request`, in a cache configured by
@@ -65,6 +71,9 @@ struct CachePartition: Hashable, Sendable {
             append(name, to: &message)
             append(value, to: &message)
         }
+        if let digest = lastDigest.withLock({ $0?.message == message ? $0?.digest : nil }) {
+            return CachePartition(digest: digest)
+        }
         let code = authenticator.authenticate(message)
         let digest = String(unsafeUninitializedCapacity: 2 * code.count) { text in
             for (index, byte) in code.enumerated() {
@@ -73,6 +82,7 @@ struct CachePartition: Hashable, Sendable {
             }
             return 2 * code.count
         }
+        lastDigest.withLock { $0 = (message, digest) }
         return CachePartition(digest: digest)
     }
 

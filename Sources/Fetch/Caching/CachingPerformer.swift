@@ -25,7 +25,9 @@ import FoundationNetworking
 ///   else no lifetime at all unless ``CacheConfiguration/heuristicFraction`` asks for a
 ///   guess. Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
 ///   `Pragma: no-cache`), `no-store` and `only-if-cached` are honoured.
-/// - **Served fresh**: before `perform` returns, on the calling thread, with an `Age` field,
+/// - **Served fresh**: on the queue the performer below calls back on
+///   (``RequestPerforming/completionQueue(for:)``: the call's own, else `Session`'s), or
+///   before `perform` returns when it names none (the spy), with an `Age` field,
 ///   ``ResponseMetrics/cache`` ``CacheStatus/hit``; nothing goes below.
 /// - **Revalidated** when stale (or `no-cache`) and it has an `ETag` or `Last-Modified`:
 ///   `If-None-Match` / `If-Modified-Since` go below; a `304` updates the stored header
@@ -74,12 +76,14 @@ public struct CachingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        let options = request.options
+        // The request's own enhancers run before it is built for the key.
+        if let call = performingOwnEnhancers(of: request, options, completion: completion) { return call }
         let method = request.method
         guard method == .get || method == .head else {
             if method == .options || method == .trace { return base.perform(request, completion: completion) }
             return performInvalidating(request, completion: completion)
         }
-        let options = request.options
         switch options.kind {
         case .plain: break
         case .download, .upload, .stream:
@@ -122,20 +126,21 @@ public struct CachingPerformer: RequestPerforming {
                 at: now, heuristicFraction: configuration.heuristicFraction)
             {
             case .serve:
-                completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
+                // Where the performer below would call back: never on the caller's thread
+                // unless it does too (the spy).
+                base.callBack(
+                    completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
                 return CompletedCall()
             case .revalidate: stale = stored
             case .unusable: break
             }
         }
         if policy == .onlyIfCached {
-            completion(
-                .failure(
-                    FetchError(
-                        .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                        url: request.resolving(url, through: base),
-                        layer: "CachingPerformer"
-                    )))
+            let miss = FetchError(
+                .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
+                url: request.resolving(url, through: base),
+                layer: "CachingPerformer")
+            base.callBack(completion, with: .failure(miss), for: request)
             return CompletedCall()
         }
         let (sent, checked) = outgoing()

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The calls in flight of one ``CoalescingPerformer``, by key, and who waits for each.
 ///
 /// One lock guards the table and every flight in it, so that joining a flight, leaving it
@@ -8,7 +10,8 @@ final class CoalescingFlights: @unchecked Sendable {
     private let lock = Locked()
     private var flights: [CoalescingKey: Flight] = [:]
     private var nextCaller = 0
-    /// Where the flights' requests go, whose stack resolves the URL a caller's cancellation names.
+    /// Where the flights' requests go, whose stack resolves the URL a caller's cancellation names
+    /// and the queue it is delivered on.
     private let base: any RequestPerforming
 
     init(sendingTo base: any RequestPerforming) { self.base = base }
@@ -30,8 +33,10 @@ final class CoalescingFlights: @unchecked Sendable {
         var isOver = false
         /// Whether it ended because its last caller left: its request is to be cancelled.
         var wasAbandoned = false
+        /// The request of the caller that started the flight, which went below.
+        let sent: any Request
 
-        init(key: CoalescingKey) { self.key = key }
+        init(key: CoalescingKey, sent: any Request) { (self.key, self.sent) = (key, sent) }
     }
 
     /// One caller's place in a flight: cancelling it makes the caller leave.
@@ -51,7 +56,7 @@ final class CoalescingFlights: @unchecked Sendable {
         lock.withLock {
             nextCaller += 1
             let existing = flights[key]
-            let flight = existing ?? Flight(key: key)
+            let flight = existing ?? Flight(key: key, sent: caller.request)
             if existing == nil { flights[key] = flight }
             flight.callers[nextCaller] = caller
             flight.joined += 1
@@ -80,14 +85,21 @@ final class CoalescingFlights: @unchecked Sendable {
             defer { (flight.callers, flight.handle) = ([:], nil) }
             return (flight.callers.sorted { $0.key < $1.key }.map(\.value), flight.joined)
         }
+        // The result arrives where the performer below calls back for the request sent; a
+        // caller that asked for another queue of its own gets it there.
+        let arrived = callers.count > 1 ? base.completionQueue(for: flight.sent) : nil
         for caller in callers {
-            caller.completion(
-                result.map { response in
-                    var response = response
-                    response.request = callersRequest(of: caller.request)
-                    response.metrics.shared = joined > 1
-                    return response
-                })
+            let own = result.map { response in
+                var response = response
+                response.request = callersRequest(of: caller.request)
+                response.metrics.shared = joined > 1
+                return response
+            }
+            guard callers.count > 1, let queue = base.completionQueue(for: caller.request), queue !== arrived else {
+                caller.completion(own)
+                continue
+            }
+            queue.async { caller.completion(own) }
         }
     }
 
@@ -104,7 +116,11 @@ final class CoalescingFlights: @unchecked Sendable {
             return (left, flight.handle)
         }
         toCancel?.cancel()
-        if let left { left.completion(.failure(FetchError.cancelled(left.request, through: base))) }
+        guard let left else { return }
+        let cancelled = FetchError.cancelled(left.request, through: base)
+        // Where the performer below would have called back, not on the canceller's thread.
+        guard let queue = base.completionQueue(for: left.request) else { return left.completion(.failure(cancelled)) }
+        queue.async { left.completion(.failure(cancelled)) }
     }
 
     /// How many flights are in the table.

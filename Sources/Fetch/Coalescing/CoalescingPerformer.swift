@@ -41,6 +41,8 @@ public struct CoalescingPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        // The request's own enhancers run before it is built for the key.
+        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the key, and every layer below, use the same request.
         let (outgoing, built) = request.builtForAttempt()

@@ -93,7 +93,7 @@ public struct EnhancingPerformer: RequestPerforming {
                     do {
                         prepared.append(try await waiting.prepared(for: request))
                     } catch {
-                        return call.finish(
+                        return call.answer(
                             .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: self)))
                     }
                 }

@@ -44,18 +44,18 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
                     outcome = try await handler.handle(error, for: call.request)
                 } catch {
                     call.request.attemptLog?.received(result)
-                    return call.finish(
+                    return call.answer(
                         .failure(FetchError.wrapping(error, layer: handler.name, request: call.request, through: base)))
                 }
                 switch outcome {
                 case .recover(var response):
                     response.request = callersRequest(of: call.request)
-                    call.finish(.success(response))
+                    call.answer(.success(response))
                 case .replace(let newError):
                     call.request.attemptLog?.replaced(result)
-                    call.finish(.failure(newError))
+                    call.answer(.failure(newError))
                 case .pass:
-                    call.finish(result)
+                    call.answer(result)
                 case .retry:
                     call.request.attemptLog?.received(result)
                     call.run { base.perform(call.request) { call.finish($0) } }

@@ -33,7 +33,10 @@ public struct HookingPerformer: RequestPerforming {
             do {
                 mapped = try hook(mapped)
             } catch {
-                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request, through: base)))
+                base.callBack(
+                    completion,
+                    with: .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: base)),
+                    for: request)
                 return CancellationHandle()
             }
         }

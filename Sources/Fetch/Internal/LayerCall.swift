@@ -1,9 +1,14 @@
+import Dispatch
+
 /// One caller's call through a layer that may send several requests for it (retry,
 /// refresh-and-resume, hooks): the caller's completion, run exactly once, and the step in
 /// flight (a request or a wait), cancelled together with the call.
 ///
-/// Cancelling completes the call at once with ``FetchError/Code-swift.enum/cancelled`` and
-/// cancels the step in flight; whatever that step reports afterwards is ignored.
+/// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels
+/// the step in flight; whatever that step reports afterwards is ignored. The cancellation,
+/// and any result that does not come from a completion below (``answer(_:)``), is delivered
+/// where the layer's performer below calls back (``RequestPerforming/completionQueue(for:)``;
+/// at once when it names none).
 final class LayerCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` (nil once the call has completed), `current` (the handle
     // of the step in flight), `step` (which step `current` belongs to) and `wasCancelled`.
@@ -14,7 +19,9 @@ final class LayerCall: Cancellable, @unchecked Sendable {
     private var wasCancelled = false
     /// The request the caller passed.
     let request: any Request
-    /// The layer the call goes through, whose stack resolves the URL a cancellation names.
+    /// The layer the call goes through, or the performer below it (the same stack, and an
+    /// existential already, where a layer would be boxed again for every call), whose stack
+    /// resolves the URL a cancellation names and the queue it is delivered on.
     private let performer: (any RequestPerforming)?
 
     /// Makes the call of `request` through `performer`, the layer that keeps it.
@@ -65,6 +72,14 @@ final class LayerCall: Cancellable, @unchecked Sendable {
         toCall?(result)
     }
 
+    /// Completes the call with `result`, the first time only, on the queue of the performer
+    /// below: for a result that does not come from its completion (a `Task`, a refresh
+    /// handler, a hook), so that it arrives where the performer's own would.
+    func answer(_ result: Result<Response, any Error>) {
+        guard let queue = performer?.completionQueue(for: request) else { return finish(result) }
+        queue.async { self.finish(result) }
+    }
+
     /// Cancels the step in flight and completes the call with a cancellation error, unless
     /// it has already completed.
     func cancel() {
@@ -81,6 +96,8 @@ final class LayerCall: Cancellable, @unchecked Sendable {
         inFlight?.cancel()
         guard let toCall else { return }
         let (method, url) = request.target(through: performer)
-        toCall(.failure(FetchError(.cancelled, reason: "cancelled", method: method, url: url)))
+        let cancelled = FetchError(.cancelled, reason: "cancelled", method: method, url: url)
+        guard let queue = performer?.completionQueue(for: request) else { return toCall(.failure(cancelled)) }
+        queue.async { toCall(.failure(cancelled)) }
     }
 }

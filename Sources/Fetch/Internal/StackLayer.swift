@@ -1,10 +1,20 @@
+import Dispatch
+
 /// A layer of a stack: a performer that passes every call to another, its `base`.
 ///
 /// What an error made by a layer names is resolved through the layers below it
-/// (``Request/target(through:)``), so every layer of Fetch is one.
+/// (``Request/target(through:)``), and a layer calls back where the performer below does, so
+/// every layer of Fetch is one.
 protocol StackLayer: RequestPerforming {
     /// The performer below this layer.
     var base: any RequestPerforming { get }
+}
+
+extension StackLayer {
+    /// The queue of the performer below (see ``RequestPerforming/completionQueue(for:)``).
+    public func completionQueue(for request: any Request) -> DispatchQueue? {
+        base.completionQueue(for: request)
+    }
 }
 
 extension ActivityReportingPerformer: StackLayer {}
@@ -12,6 +22,7 @@ extension AsyncErrorHandlingPerformer: StackLayer {}
 extension CachingPerformer: StackLayer {}
 extension CoalescingPerformer: StackLayer {}
 extension CodingPerformer: StackLayer {}
+extension CompletionQueuePerformer: StackLayer {}
 extension EnhancingPerformer: StackLayer {}
 extension ErrorHandlingPerformer: StackLayer {}
 extension HookingPerformer: StackLayer {}

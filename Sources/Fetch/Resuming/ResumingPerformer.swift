@@ -52,7 +52,7 @@ public struct ResumingPerformer: RequestPerforming {
         call.request.attemptLog?.received(result)
         flight.join(after: seen, start: handler.run) { outcome in
             switch outcome {
-            case .failure(let error): call.finish(.failure(refreshFailed(error, after: result, for: call.request)))
+            case .failure(let error): call.answer(.failure(refreshFailed(error, after: result, for: call.request)))
             case .success:
                 // A new attempt: built again, so the enhancers below apply the refreshed state.
                 call.run {

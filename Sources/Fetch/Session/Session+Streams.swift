@@ -18,7 +18,7 @@ extension Session {
         guard let urlRequest = prepare(request, options: options, failing: completion) else {
             return CancellationHandle()
         }
-        let stream = StreamState(sink: sink, queue: completionQueue)
+        let stream = StreamState(sink: sink, queue: queue(for: options))
         let state = taskState(
             for: request, urlRequest, options: options, deadline: options.deadline, stream: stream
         ) { result in

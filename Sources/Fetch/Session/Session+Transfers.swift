@@ -66,11 +66,11 @@ extension Session {
             transfer = TransferState(
                 staged: try destination.map { try StagedDownload($0, for: request, sending: &urlRequest) },
                 uploadFile: formFile,
-                uploadLength: request.body?.knownLength, progress: progress, queue: completionQueue
+                uploadLength: request.body?.knownLength, progress: progress, queue: queue(for: options)
             )
         } catch {
             let named = Self.naming(error, request)
-            completionQueue.async { completion(.failure(named)) }
+            queue(for: options).async { completion(.failure(named)) }
             return handle
         }
         let sent = urlRequest
@@ -163,7 +163,7 @@ extension Session {
             }
             transfer = TransferState(
                 staged: staged, uploadFile: nil, uploadLength: nil,
-                progress: request.options.transfer?.progress, queue: completionQueue)
+                progress: request.options.transfer?.progress, queue: queue(for: request.options))
         } catch {
             let named = Self.naming(error, request)
             previous.events.async { completion(.failure(named)) }

@@ -122,6 +122,7 @@ public final class Session: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options
+        if let call = performingOwnEnhancers(of: request, options, completion: completion) { return call }
         switch options.kind {
         case .stream(let sink):
             // The body goes to its sink as it arrives (Session+Streams.swift).
@@ -204,7 +205,7 @@ public final class Session: RequestPerforming {
         do {
             return try prepare(request, options: options)
         } catch {
-            completionQueue.async { completion(.failure(error)) }
+            queue(for: options).async { completion(.failure(error)) }
             return nil
         }
     }

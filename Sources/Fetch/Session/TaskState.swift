@@ -110,10 +110,12 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
+        // A call's own completion queue takes the place of the session's, solo lane included.
+        let ownQueue = request.options.completionQueue
         (control, delegate, queue) = (
-            owner.control, owner.delegate, transfer?.events ?? stream?.events ?? owner.completionQueue
+            owner.control, owner.delegate, transfer?.events ?? stream?.events ?? ownQueue ?? owner.completionQueue
         )
-        soloLane = transfer == nil && stream == nil ? owner.soloLane : nil
+        soloLane = transfer == nil && stream == nil && ownQueue == nil ? owner.soloLane : nil
         self.stream = stream
         self.request = request
         self.deadline = deadline
