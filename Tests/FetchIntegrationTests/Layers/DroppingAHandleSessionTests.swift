@@ -41,8 +41,8 @@ struct DroppingAHandleSessionTests {
         // Given a download (to a file) or a stream under way
         let (api, lines) = try Self.stack()
         let tag = uniqueTag()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("dropped-\(tag)")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try ownFolder().appendingPathComponent("dropped-\(tag)")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         if kind == .download {
             var transfer: Transfer<DownloadedFile>? = api.downloading(Self.slowBytes(tag: tag), to: .file(file))
             for await progress in transfer!.progress where progress.completedBytes > 0 { break }
@@ -78,8 +78,8 @@ struct DroppingAHandleSessionTests {
     @Test func aDownloadWhoseCallbackHandleIsDroppedRunsToItsEnd() async throws {
         // Given a download with a completion handler, whose handle is not kept
         let (api, _) = try Self.stack()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kept-\(uniqueTag())")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try ownFolder().appendingPathComponent("kept-\(uniqueTag())")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let (ended, end) = AsyncStream<Result<DownloadedFile, any Error>>.makeStream()
         api.download(BasicRequest(url: URL(string: "bytes?n=300000&rate=1")!), to: .file(file)) { end.yield($0) }
 
@@ -94,4 +94,12 @@ struct DroppingAHandleSessionTests {
         let downloaded = try #require(try outcome?.get())
         #expect(try Data(contentsOf: downloaded.fileURL).count == 300_000)
     }
+}
+
+/// A new folder in the temporary folder, so that a download's partial file is never seen by
+/// the tests that watch the temporary folder for Fetch's files; remove it when done.
+func ownFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("own-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
 }

@@ -63,8 +63,8 @@ struct ErrorNamesTheCallSessionTests {
     private func error(
         of failure: Failure, _ form: Form, _ request: BasicRequest, through api: any RequestPerforming
     ) async throws -> FetchError {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try ownFolder().appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let cancels = failure == .cancel || failure == .download
         let result: Result<Void, any Error>
         switch (form, failure) {

@@ -38,16 +38,19 @@ struct DroppingAHandleTests {
         call.respond(head)
     }
 
-    private static func temporaryFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("dropped-\(UUID().uuidString)")
+    /// A file to download to, in a folder of its own, so that tests that watch the temporary folder for Fetch's files never see it (a partial file beside it included); remove its folder.
+    private static func temporaryFile() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dropping-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("file")
     }
 
     @Test(arguments: CallKind.Name.allCases)
     func aCallbackCallRunsToItsEndWhenItsHandleIsDropped(kind: CallKind.Name) async throws {
         // Given a call of `kind` made with a completion handler, whose handle is not kept
         let (spy, api, _) = Self.stack()
-        let file = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let outcome = LockedBox<Result<Void, any Error>?>(nil)
         let done: @Sendable (Result<Void, any Error>) -> Void = { result in outcome.update { $0 = result } }
         switch kind {
@@ -73,8 +76,8 @@ struct DroppingAHandleTests {
     func anAsyncCallRunsAsLongAsItsTask(kind: CallKind.Name) async throws {
         // Given a call of `kind` awaited by a Task whose handle is not kept
         let (spy, api, _) = Self.stack()
-        let file = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let outcome = LockedBox<Result<Void, any Error>?>(nil)
         let (ended, end) = AsyncStream<Void>.makeStream()
         Task {
@@ -109,10 +112,12 @@ struct DroppingAHandleTests {
     func cancellingTheTaskCancelsAnAsyncCall(kind: CallKind.Name) async throws {
         // Given a call of `kind` awaited by a Task
         let (spy, api, _) = Self.stack()
+        let file = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let task = Task {
             switch kind {
             case .plain: _ = try await api.response(for: Self.request)
-            case .download: _ = try await api.download(Self.request, to: .temporaryFile)
+            case .download: _ = try await api.download(Self.request, to: .file(file))
             case .upload: _ = try await api.upload(Self.upload)
             case .stream: _ = try await api.stream(Self.request)
             }
@@ -132,8 +137,8 @@ struct DroppingAHandleTests {
     func droppingATransferCancelsItAndTheLogSaysSo(kind: CallKind.Name) throws {
         // Given a transfer under way
         let (spy, api, lines) = Self.stack()
-        let file = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         var transfer: (any Cancellable)? =
             kind == .download ? api.downloading(Self.request, to: .file(file)) : api.uploading(Self.upload)
         let call = try #require(spy.pending.first)
@@ -154,8 +159,8 @@ struct DroppingAHandleTests {
     func aTransferThatIsKeptRunsToItsEnd(kind: CallKind.Name) async throws {
         // Given a transfer that is kept, read only through its progress
         let (spy, api, _) = Self.stack()
-        let file = Self.temporaryFile()
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let progress: AsyncStream<Void> = {
             let (reports, report) = AsyncStream<Void>.makeStream()
             Task {

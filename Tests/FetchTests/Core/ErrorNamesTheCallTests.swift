@@ -200,7 +200,11 @@ struct ErrorNamesTheCallTests {
         var upload = Self.request
         upload.method = .put
         upload.body = .data(Data("up".utf8))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        // In a folder of its own, so that tests that watch the temporary folder never see it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("naming-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("file")
 
         // When it is made with `form`
         let result: Result<Void, any Error>
