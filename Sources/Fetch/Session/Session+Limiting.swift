@@ -10,7 +10,7 @@ extension Session {
     /// origin has no free slot. Every request, data or transfer, comes in through here.
     func admit(_ state: TaskState) {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
-        guard let origin = state.origin else { return control.async { [self] in start(state) } }
+        guard let origin = state.origin else { return control.async { [self] in send(state.urlRequest, for: state) } }
         guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
         // Making and resuming a task wait for URLSession's work queue, which every session
         // of the process shares and any transfer (or the tail of an ended one) may keep
@@ -22,10 +22,10 @@ extension Session {
         // starts here, saving a wake-up of the control thread, 2 to 3 % of the time of a
         // small request sent alone. Never from a delegate queue's thread: a callback there
         // may be what the work queue waits for.
-        if state.transfer == nil, state.stream == nil, delegate.tasksInFlight.isEmpty, DeliveryQueue.running == nil {
-            return start(state)
+        if state.carrier == nil, delegate.tasksInFlight.isEmpty, DeliveryQueue.running == nil {
+            return send(state.urlRequest, for: state)
         }
-        control.async { [self] in start(state) }
+        control.async { [self] in send(state.urlRequest, for: state) }
     }
 
     /// Gives back what `state` held once it has finished (once, from ``TaskState``): its
@@ -38,16 +38,7 @@ extension Session {
             guard let next = limiter.leave(state, at: origin) else { return }
             // Queued under the lock, so that `cancelAll` (which reads the queue under it)
             // finds `next` either still waiting or already on its way to the delegate.
-            control.async { [self] in start(next) }
-        }
-    }
-
-    /// Makes and resumes the first task of `state`; on the control thread.
-    private func start(_ state: TaskState) {
-        if state.transfer != nil {
-            startTransferTask(for: state)
-        } else {
-            send(state.urlRequest, for: state)
+            control.async { [self] in send(next.urlRequest, for: next) }
         }
     }
 

@@ -114,6 +114,10 @@ public final class Session: RequestPerforming {
 
     /// Sends `request` and calls `completion` once with the response, whatever its status,
     /// or a ``FetchError``.
+    ///
+    /// Every kind of call goes the same way: the request is checked, what its kind adds (a
+    /// download's file, a stream's sink) is made ready, a form with file parts is written to
+    /// a temporary file, then the call is admitted and runs (see ARCHITECTURE.md).
     /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
     ///   with ``FetchError/Code-swift.enum/cancelled``.
     @discardableResult
@@ -121,38 +125,76 @@ public final class Session: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let options = request.options
-        if let call = performingOwnEnhancers(of: request, options, completion: completion) { return call }
-        switch options.kind {
-        case .stream(let sink):
-            // The body goes to its sink as it arrives (Session+Streams.swift).
-            return performStream(request, options: options, sink: sink, completion: completion)
-        case .download(let transfer), .upload(let transfer):
-            // The body goes to or comes from a file, with progress (Session+Transfers.swift).
-            return performTransfer(request, options: options, transfer: transfer, completion: completion)
-        case .plain:
-            // A body streamed from files is sent as an upload is, without progress.
-            if request.body?.isStreamed == true {
-                return performTransfer(request, options: options, transfer: nil, completion: completion)
+        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
+        let handle = CancellationHandle()
+        let carrier: (any TaskCarrier)?
+        let urlRequest: URLRequest
+        do {
+            var prepared = try prepare(request, options: request.options)
+            carrier = try self.carrier(for: request, sending: &prepared)
+            urlRequest = prepared
+        } catch {
+            let named = (error as? FetchError)?.naming(request) ?? error
+            queue(for: request.options).async { completion(.failure(named)) }
+            return handle
+        }
+        guard let form = request.body?.streamedForm, let carrier = carrier as? TransferState,
+            let file = carrier.uploadFile
+        else {
+            run(request, urlRequest, bodyFile: request.body?.fileURL, carrier: carrier, handle, completion)
+            return handle
+        }
+        // A form with file parts is sent from a temporary file, written chunk by chunk (so it
+        // has a Content-Length), until a cancel of its handle or a `cancelAll`.
+        let cancelAllCount = self.cancelAllCount
+        let generation = cancelAllCount.withLock { $0 }
+        let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
+        DispatchQueue.global(qos: .utility).async {
+            do {
+                _ = try form.writeEncoded(to: file, isCancelled: isCancelled)
+                if isCancelled() { throw FetchError.cancelled() }
+            } catch {
+                let named = (error as? FetchError)?.naming(request) ?? error
+                carrier.close()
+                carrier.events.async { completion(.failure(named)) }
+                return
             }
+            self.run(request, urlRequest, bodyFile: file, carrier: carrier, handle, completion)
+            // A cancelAll between the check above and the admission did not see this upload:
+            // it bumped the count before looking, so the count tells.
+            if isCancelled() { handle.cancel() }
         }
-        guard let urlRequest = prepare(request, options: options, failing: completion) else {
-            return CancellationHandle()
-        }
-        let state = taskState(
-            for: request, urlRequest, options: options, deadline: options.deadline ?? configuration.deadline,
-            completion: completion
-        )
-        admit(state)
-        return state.cancellingHandle
+        return handle
     }
 
-    /// Makes the state of one request with the session's settings and the request's options.
-    func taskState(
-        for request: any Request, _ urlRequest: URLRequest, options: RequestOptions, deadline: Duration?,
-        bodyFile: URL? = nil, transfer: TransferState? = nil, stream: StreamState? = nil,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> TaskState {
+    /// What `request`'s kind adds to its task: a ``TransferState`` for a download, an upload
+    /// or a body streamed from files, a ``StreamState`` for a stream, `nil` for a plain call.
+    /// A download's partial file is opened (and `Range` added to resume it) here.
+    private func carrier(for request: any Request, sending urlRequest: inout URLRequest) throws -> (any TaskCarrier)? {
+        switch request.options.kind {
+        case .stream(let sink):
+            return StreamState(sink: sink, queue: queue(for: request.options))
+        case .download(let transfer), .upload(let transfer):
+            return try TransferState(request, transfer, sending: &urlRequest, queue: queue(for: request.options))
+        case .plain:
+            guard request.body?.isStreamed == true else { return nil }
+            return try TransferState(request, nil, sending: &urlRequest, queue: queue(for: request.options))
+        }
+    }
+
+    /// Makes the call's ``TaskState`` and admits it: it starts at once, or waits for a slot
+    /// on its origin. Only a plain call, or a plain call's body streamed from files, has the
+    /// session's deadline; a transfer or a stream has only the request's own.
+    private func run(
+        _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, carrier: (any TaskCarrier)?,
+        _ handle: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        let options = request.options
+        let deadline: Duration? =
+            switch options.kind {
+            case .plain: options.deadline ?? configuration.deadline
+            case .download, .upload, .stream: options.deadline
+            }
         // The first hop's cookies: the caller's `Cookie` and the store's, unless the request
         // opts out with `httpShouldHandleCookies` (see ``CallCookies``).
         var urlRequest = urlRequest
@@ -160,32 +202,32 @@ public final class Session: RequestPerforming {
             urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
         }
         urlRequest.httpShouldHandleCookies = false
-        return TaskState(
-            owner: self, request: request, urlRequest: urlRequest, cookies: cookies,
-            maximumBodySize: options.maximumBodySize ?? configuration.maximumBodySize,
-            redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,
-            sensitiveHeaders: configuration.sensitiveHeaders.union(options.sensitiveHeaders),
-            deadline: deadline, bodyFile: bodyFile, transfer: transfer, stream: stream, completion: completion
-        )
+        let state = TaskState(
+            owner: self, request: request, urlRequest: urlRequest, cookies: cookies, deadline: deadline,
+            bodyFile: bodyFile, carrier: carrier, completion: completion)
+        // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
+        admit(state)
+        // Held weakly: the session holds the state while the call runs, and a handle kept
+        // after the end keeps nothing of the call.
+        handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` as a new task carrying `state`'s request: the first one, or a
-    /// redirect hop that URLSession would send without its body. On the control thread,
-    /// which may wait for URLSession's work queue, or on the caller's while no task of any
-    /// session is in flight (see `admit`).
+    /// Sends `urlRequest` as a new task carrying `state`'s request: its first one, a
+    /// redirect hop that URLSession would send without its body, or a start-over. A body
+    /// file goes in an upload task, and so does a transfer's body in memory (upload tasks
+    /// report progress). On the control thread, which may wait for URLSession's work queue,
+    /// or on the caller's while no task of any session is in flight (see `admit`).
     func send(_ urlRequest: URLRequest, for state: TaskState) {
+        var bare = urlRequest
+        bare.httpBody = nil
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {
-            task = urlSession.uploadTask(with: urlRequest, fromFile: file)
+            task = urlSession.uploadTask(with: bare, fromFile: file)
+        } else if state.carrier?.uploadsBody == true, let body = urlRequest.httpBody {
+            task = urlSession.uploadTask(with: bare, from: body)
         } else {
             task = urlSession.dataTask(with: urlRequest)
         }
-        run(task, for: state)
-    }
-
-    /// Makes `task` the one carrying `state` (and its transfer, if any) and resumes it; when
-    /// the request has finished (cancelled, deadline) the task is forgotten and cancelled at once.
-    func run(_ task: URLSessionTask, for state: TaskState) {
         delegate.register(task, state)
         state.handle(.started(task), .control)
     }
@@ -195,19 +237,6 @@ public final class Session: RequestPerforming {
     /// Fetch rounds up: an idle timeout never fires earlier than asked.
     static func idleSeconds(_ timeout: Duration) -> TimeInterval {
         max(1, timeout.seconds.rounded(.up))
-    }
-
-    /// The checked `URLRequest` for `request`, or `nil` after failing `completion` with why not.
-    func prepare(
-        _ request: any Request, options: RequestOptions,
-        failing completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> URLRequest? {
-        do {
-            return try prepare(request, options: options)
-        } catch {
-            queue(for: options).async { completion(.failure(error)) }
-            return nil
-        }
     }
 
     /// Builds and checks the `URLRequest` for `request`, unless a layer above built it for

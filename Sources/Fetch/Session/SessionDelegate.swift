@@ -3,11 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Receives URLSession's callbacks for every task of one ``Session`` and routes them to
-/// the task's ``TaskState``, and a download's bytes straight to its ``TransferState``.
+/// Receives URLSession's callbacks for every task of one ``Session`` and routes each, whatever
+/// the call's kind, to the task's ``TaskState`` as an event of its ``TaskMachine``.
 ///
-/// One table lookup per callback. A data chunk then takes one more lock: the task state's,
-/// or the transfer's for a download.
+/// One table lookup per callback, then the task state's lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `states` is a lock-guarded table (a leaf lock, see TaskState.swift), the delegate's
     // only mutable state.
@@ -53,48 +52,25 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         states.withLock { $0[task.taskIdentifier] }
     }
 
-    /// The transfer of `state` when its body goes to a file rather than into memory.
-    private func download(of state: TaskState) -> TransferState? {
-        guard let transfer = state.transfer, transfer.isDownload else { return nil }
-        return transfer
-    }
-
-    /// Hands the head of a response to the download's file or to the task state.
+    /// Hands the head of a response to the task state.
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if let state = state(for: dataTask) {
-            // Stored before anything sees the response: the caller's next call sends them.
-            if let cookies = state.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
-            if let stream = state.stream {
-                state.downloadResponded()
-                stream.receive(response, for: state)
-            } else if let download = download(of: state) {
-                state.downloadResponded()
-                if let error = download.receive(response) { state.fail(error, from: .elsewhere) }
-            } else {
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-                state.handle(
-                    .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere,
-                    reply: response
-                )
-            }
-        }
+        let state = state(for: dataTask)
+        // Stored before anything sees the response: the caller's next call sends them.
+        if let cookies = state?.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        state?.handle(
+            .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere,
+            reply: response)
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
         completionHandler(.allow)
     }
 
-    /// Hands body bytes to the download's file or to the task state.
+    /// Hands body bytes to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let state = state(for: dataTask) else { return }
-        if let stream = state.stream {
-            stream.receive(data)
-        } else if let download = download(of: state) {
-            if let error = download.receive(data) { state.fail(error, from: .elsewhere) }
-        } else {
-            state.handle(.received(dataTask, data), .elsewhere)
-        }
+        state(for: dataTask)?.handle(.received(dataTask, data), .elsewhere)
     }
 
     /// Lets the task state decide a redirect; a task it does not know is handed nothing.
@@ -152,6 +128,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-        state(for: task)?.transfer?.sentBody(total: totalBytesSent, expectedTotal: totalBytesExpectedToSend)
+        state(for: task)?.handle(.sent(task, total: totalBytesSent, expected: totalBytesExpectedToSend), .elsewhere)
     }
 }

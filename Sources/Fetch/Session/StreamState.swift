@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// Its methods run on URLSession's delegate queue, one at a time, except ``settle(_:)``,
 /// which runs on ``events`` once the task has ended.
-final class StreamState: @unchecked Sendable {
+final class StreamState: TaskCarrier, @unchecked Sendable {
     // `lock` guards every `var`; the `let`s are immutable and Sendable.
     private let lock = Locked()
     let sink: StreamSink
@@ -31,13 +31,18 @@ final class StreamState: @unchecked Sendable {
         sink.deliver(on: queue)
     }
 
+    /// The body goes to the sink.
+    var takesBody: Bool { true }
+    /// A stream's request body reports no progress.
+    var uploadsBody: Bool { false }
+
     /// How many body bytes went to the sink.
-    var deliveredBytes: Int64 { lock.withLock { delivering ? delivered : 0 } }
+    var bodyBytes: Int64 { lock.withLock { delivering ? delivered : 0 } }
 
     /// Takes the head of a response that `state` received: opens the sink with it.
-    func receive(_ reply: URLResponse, for state: TaskState) {
+    func open(_ reply: URLResponse, for state: TaskState) -> BodyOpening {
         let sent = state.urlRequest
-        guard let http = reply as? HTTPURLResponse else { return }
+        guard let http = reply as? HTTPURLResponse else { return .accepted }
         let head = Response(
             request: state.request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
             url: http.url ?? sent.url
@@ -50,11 +55,12 @@ final class StreamState: @unchecked Sendable {
         lock.withLock {
             (delivering, delivered, expected, errorBody) = (delivers, 0, length, Data())
         }
+        return .accepted
     }
 
     /// Takes body bytes: into the sink, or (for a status the caller does not accept) the
     /// first ``errorBodyLimit`` bytes into memory.
-    func receive(_ data: Data) {
+    func write(_ data: Data) -> FetchError? {
         let delivers: Bool = lock.withLock {
             if delivering {
                 delivered += Int64(data.count)
@@ -64,6 +70,23 @@ final class StreamState: @unchecked Sendable {
             return delivering
         }
         if delivers { sink.receive(data) }
+        return nil
+    }
+
+    /// A stream reports no progress of its request body.
+    func sent(total: Int64, expected: Int64) {}
+
+    /// Never asked: a stream has no partial file.
+    func restart(_ request: inout URLRequest, for call: any Request) throws {}
+
+    /// The sink stops itself when its reader cancels.
+    func stop() {}
+
+    /// Completes the call with the settled result.
+    func finish(
+        _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        completion(settle(result))
     }
 
     /// The call's result once its task has ended: a response not delivered gets the start

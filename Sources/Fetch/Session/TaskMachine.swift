@@ -16,7 +16,20 @@ import FoundationNetworking
 /// ``Phase/awaitingRedirectDecision(_:_:)``) to a finished one, and no event leads out of a
 /// finished phase. The owner is handed back (``Effect/release(_:)``) with it, and the body
 /// is dropped.
-struct TaskMachine<Task: AnyObject, Owner> {
+///
+/// What happens to the body of a response is the machine's ``Body``: it is kept in memory
+/// up to a limit, or handed to a `Carrier` (a download's file, a stream's reader) through
+/// effects, whatever the call's kind; a carrier that finds the partial file it resumes
+/// useless has the request sent again from the first byte (``Event/startOver(_:_:)``).
+struct TaskMachine<Task: AnyObject, Owner, Carrier> {
+    /// What happens to the body of the request's responses.
+    enum Body {
+        /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
+        case memory(limit: Int)
+        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``).
+        case handedTo(Carrier)
+    }
+
     /// Where the request stands. The live phases hold the owner (the session, kept alive
     /// while the request runs); the task is compared by identity.
     enum Phase {
@@ -44,6 +57,11 @@ struct TaskMachine<Task: AnyObject, Owner> {
         case responded(Task, status: Int, expectedLength: Int64)
         /// `Task` received body bytes.
         case received(Task, Data)
+        /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
+        case sent(Task, total: Int64, expected: Int64)
+        /// The carrier found that `Task`'s response cannot continue the partial body it holds:
+        /// the request is sent again as `URLRequest`, from the first byte.
+        case startOver(Task, URLRequest)
         /// URLSession waits for a decision about a redirect `Task` received.
         case redirected(Task)
         /// The redirect of `Task` was decided, with no lock held (the policy may do anything).
@@ -71,6 +89,12 @@ struct TaskMachine<Task: AnyObject, Owner> {
         case answerRedirect(URLRequest?)
         /// Send `URLRequest` as a new task of `Owner`'s, carrying the same request.
         case send(URLRequest, Owner)
+        /// Hand the head of the response to `Carrier`, which may fail the request or start it over.
+        case open(Carrier)
+        /// Hand body bytes to `Carrier`, which may fail the request.
+        case write(Carrier, Data)
+        /// Report the bytes of the request body sent so far.
+        case reportSent(total: Int64, expected: Int64)
         /// Call the completion.
         case complete(Outcome)
         /// Give back what the request held: its slot on its origin, its deadline, the owner.
@@ -92,16 +116,16 @@ struct TaskMachine<Task: AnyObject, Owner> {
     private(set) var request: URLRequest
     /// How many redirects were followed.
     private(set) var hops = 0
-    /// The body received so far; emptied once the request finishes.
+    /// What happens to the body of a response.
+    let disposition: Body
+    /// The body kept in memory so far; emptied once the request finishes.
     private(set) var body = Data()
-    /// The largest body kept in memory.
-    let maximumBodySize: Int
 
     /// A request just admitted by `owner`, which it keeps alive until it finishes.
-    init(owner: Owner, request: URLRequest, maximumBodySize: Int) {
+    init(owner: Owner, request: URLRequest, body: Body) {
         phase = .admitted(owner)
         self.request = request
-        self.maximumBodySize = maximumBodySize
+        disposition = body
     }
 
     /// Whether the completion is out.
@@ -128,6 +152,8 @@ struct TaskMachine<Task: AnyObject, Owner> {
         case .responded(let task, let status, let expectedLength):
             respond(task, status: status, expectedLength: expectedLength)
         case .received(let task, let data): receive(task, data)
+        case .sent(let task, let total, let expected): runs(task) ? [.reportSent(total: total, expected: expected)] : []
+        case .startOver(let task, let fresh): startOver(task, fresh)
         case .redirected(let task): redirect(task)
         case .decided(let task, let step): decide(task, step)
         case .ended(let task, let error): end(task, error)
@@ -148,30 +174,46 @@ struct TaskMachine<Task: AnyObject, Owner> {
         return [.resume(task)]
     }
 
-    /// Checks the length a response announces and makes room for its body. A response to
-    /// HEAD, a 204 and a 304 have no body whatever their Content-Length says.
+    /// Hands the head to the carrier, or checks the length a response announces and makes
+    /// room for its body in memory. A response to HEAD, a 204 and a 304 have no body
+    /// whatever their Content-Length says.
     private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
-        guard runs(task), method != .head, status != 204, status != 304 else { return [] }
-        if expectedLength > Int64(maximumBodySize) { return tooLarge("\(expectedLength) bytes") }
-        if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
-        return []
+        guard runs(task) else { return [] }
+        switch disposition {
+        case .handedTo(let carrier):
+            return [.open(carrier)]
+        case .memory(let limit):
+            guard method != .head, status != 204, status != 304 else { return [] }
+            if expectedLength > Int64(limit) { return tooLarge("\(expectedLength) bytes", limit) }
+            if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
+            return []
+        }
     }
 
-    /// Appends body bytes of the running task, within the limit.
+    /// Hands body bytes of the running task to the carrier, or keeps them within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard runs(task) else { return [] }
-        guard body.count + data.count <= maximumBodySize else { return tooLarge("more than \(maximumBodySize) bytes") }
-        body.append(data)
-        return []
+        switch disposition {
+        case .handedTo(let carrier):
+            return [.write(carrier, data)]
+        case .memory(let limit):
+            guard body.count + data.count <= limit else { return tooLarge("more than \(limit) bytes", limit) }
+            body.append(data)
+            return []
+        }
     }
 
-    /// Fails the request because its body of `size` is over the limit.
-    private mutating func tooLarge(_ size: String) -> [Effect] {
-        finish(
-            .failed(
-                error(
-                    .bodyTooLarge, "the response body (\(size)) is larger than the limit of \(maximumBodySize) bytes"
-                )))
+    /// Fails the request because its body of `size` is over `limit`.
+    private mutating func tooLarge(_ size: String, _ limit: Int) -> [Effect] {
+        finish(.failed(error(.bodyTooLarge, "the response body (\(size)) is larger than the limit of \(limit) bytes")))
+    }
+
+    /// Sends the request again as `fresh` in a new task, in place of the running `task`,
+    /// which ends quietly: its callbacks no longer reach the request.
+    private mutating func startOver(_ task: Task, _ fresh: URLRequest) -> [Effect] {
+        guard case .running(let running, let owner) = phase, running === task else { return [] }
+        (phase, hops, request, body) = (.admitted(owner), 0, fresh, Data())
+        return [.forget(task), .cancel(task), .send(fresh, owner)]
     }
 
     /// Asks for the decision about a redirect of the running task.

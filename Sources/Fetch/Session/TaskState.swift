@@ -34,23 +34,22 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     private var machine: Machine
     /// The moments that become the response's metrics; `nil` when the session collects none.
     private var marks: TaskMarks?
-    /// The head of a response as the delegate was handed it, and the task it came to. The
-    /// task's own `response` is read under a lock of FoundationNetworking's (a queue
-    /// `sync`), so it is read only when no head came this way (a stream or a download).
+    /// The head of a response as the delegate was handed it, and the task it came to: the
+    /// task's own `response` is read under a lock of FoundationNetworking's (a queue `sync`).
     private var heard: (task: URLSessionTask, reply: URLResponse)?
     /// Whether the metrics ask the task for the bytes it sent (another of its locked reads):
     /// only when they are collected and the request sends a body; one without sent none.
     private let asksBytesSent: Bool
     /// The request as the caller made it.
     let request: any Request
+    /// The request as first sent, which a start-over sends again.
+    private let prepared: URLRequest
     /// The origin the request started on: it holds a slot there until it finishes.
     let origin: Origin?
     /// The overall deadline; `nil` for none.
     let deadline: Duration?
-    /// The transfer this request carries (a download or an upload); `nil` for `perform`.
-    let transfer: TransferState?
-    /// Where a streamed call's body goes; `nil` for any other call.
-    let stream: StreamState?
+    /// What a download, an upload or a stream adds to the task; `nil` for a plain call.
+    let carrier: (any TaskCarrier)?
     /// Decides each redirect (see ``RedirectStep``).
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
@@ -61,13 +60,13 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
-    /// Where the completion is called: the session's completion queue, or for a transfer its
-    /// serial queue of events on it. The transfer's completion then follows its last progress
-    /// report on the same queue without waiting for another thread.
+    /// Where the completion is called: the session's completion queue, or the carrier's
+    /// serial queue of events on it, so that the completion follows the last progress report
+    /// or reader callback without waiting for another thread.
     private let queue: DispatchQueue
     /// Where the completion runs instead when no other task is in flight (see ``SoloLane``):
-    /// the session's lane for a plain call, `nil` for a transfer, a stream, or a session with
-    /// a configured completion queue.
+    /// the session's lane for a plain call, `nil` for another kind or a session with a
+    /// configured completion queue.
     private let soloLane: SoloLane?
     /// The session's thread for calls into URLSession tasks (see `Session.control`).
     private let control: ControlThread
@@ -79,16 +78,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     var deadlineIndex: Int?
 
     /// The machine of a request of a ``Session``.
-    typealias Machine = TaskMachine<URLSessionTask, Session>
+    typealias Machine = TaskMachine<URLSessionTask, Session, any TaskCarrier>
 
     /// Where effects are carried out, which decides where a task is cancelled or sent.
     ///
     /// In FoundationNetworking 6.3, `cancel()` and making a task wait (`workQueue.sync`) for
     /// URLSession's one work queue, shared by every session in the process, which a fast
     /// transfer keeps busy. Only the session's ``ControlThread`` waits for it: the delegate
-    /// queue never does, so it goes on draining (and dropping the chunks of an ended task
-    /// at once) with its backpressure on, and what a transfer still reads after its end is
-    /// never held.
+    /// queue never does.
     enum Caller {
         /// The session's control thread, or a caller's thread starting a request while no
         /// task of any session is in flight: a cancel or a new task is made at once.
@@ -100,28 +97,27 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(
-        owner: Session, request: any Request, urlRequest: URLRequest, cookies: CallCookies? = nil, maximumBodySize: Int,
-        redirectPolicy: RedirectPolicy, sensitiveHeaders: Set<String>, deadline: Duration?, bodyFile: URL?,
-        transfer: TransferState?, stream: StreamState? = nil,
+        owner: Session, request: any Request, urlRequest: URLRequest, cookies: CallCookies? = nil,
+        deadline: Duration?, bodyFile: URL?, carrier: (any TaskCarrier)?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        machine = TaskMachine(owner: owner, request: urlRequest, maximumBodySize: maximumBodySize)
+        let options = request.options
+        let limit = options.maximumBodySize ?? owner.configuration.maximumBodySize
+        let body: Machine.Body = if let carrier, carrier.takesBody { .handedTo(carrier) } else { .memory(limit: limit) }
+        machine = TaskMachine(owner: owner, request: urlRequest, body: body)
         marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
         // A call's own completion queue takes the place of the session's, solo lane included.
-        let ownQueue = request.options.completionQueue
+        let ownQueue = options.completionQueue
         (control, delegate, queue) = (
-            owner.control, owner.delegate, transfer?.events ?? stream?.events ?? ownQueue ?? owner.completionQueue
+            owner.control, owner.delegate, carrier?.events ?? ownQueue ?? owner.completionQueue
         )
-        soloLane = transfer == nil && stream == nil && ownQueue == nil ? owner.soloLane : nil
-        self.stream = stream
-        self.request = request
-        self.deadline = deadline
-        self.transfer = transfer
-        self.redirectPolicy = redirectPolicy
-        self.sensitiveHeaders = sensitiveHeaders
+        soloLane = carrier == nil && ownQueue == nil ? owner.soloLane : nil
+        (self.request, prepared, self.deadline, self.carrier) = (request, urlRequest, deadline, carrier)
+        redirectPolicy = options.redirectPolicy ?? owner.configuration.redirectPolicy
+        sensitiveHeaders = owner.configuration.sensitiveHeaders.union(options.sensitiveHeaders)
         self.cookies = cookies
         self.bodyFile = bodyFile
         self.completion = completion
@@ -145,11 +141,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         fail(error(.cancelled, "cancelled"), from: caller)
     }
 
-    /// A handle that cancels the request. It holds this state weakly: the session holds it
-    /// while the call runs, and a handle kept after the end must keep nothing of the call
-    /// (its completion, and what that holds) in memory.
-    var cancellingHandle: CancellationHandle {
-        CancellationHandle { [weak self] in self?.cancel() }
+    /// Cancels for the caller: the carrier stops first (a download's file is then kept or
+    /// gone before the caller hears of the cancel), then the request fails.
+    func cancelByCaller() {
+        carrier?.stop()
+        cancel()
     }
 
     /// Completes the request with the 401 that `task` received whole, then has its
@@ -162,7 +158,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
 
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
-        let what = transfer == nil ? "response" : "transfer"
+        let what = carrier?.uploadsBody == true ? "transfer" : "response"
         fail(error(.deadlineExceeded, "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"))
     }
 
@@ -208,6 +204,13 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 handle(.decided(task, step), caller, redirect: redirect)
             case .answerRedirect(let next):
                 redirect?.answer(next)
+            case .open(let carrier):
+                guard case .responded(let task, _, _) = event, let reply else { continue }
+                open(carrier, reply, from: task, caller)
+            case .write(let carrier, let data):
+                if let error = carrier.write(data) { handle(.failed(error), caller) }
+            case .reportSent(let total, let expected):
+                carrier?.sent(total: total, expected: expected)
             case .send(let next, let owner):
                 if caller == .control {
                     owner.send(next, for: self)
@@ -218,10 +221,17 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 // The response is built on the completion queue: this may be URLSession's work
                 // queue, which every session of the process shares (see `DeliveryQueue`).
                 let metrics = metrics(marks, outcome)
-                let (request, completion) = (self.request, self.completion)
+                let (request, completion, carrier) = (self.request, self.completion, self.carrier)
                 let reply = heardReply ?? ended?.response
                 let deliver: @Sendable () -> Void = {
-                    completion(Self.result(outcome, reply: reply, request: request, metrics: metrics))
+                    let result = Self.result(outcome, reply: reply, request: request, metrics: metrics)
+                    guard let carrier else { return completion(result) }
+                    carrier.finish(result) { settled in
+                        completion(
+                            settled.mapError {
+                                ($0 as? FetchError)?.naming(request) ?? $0
+                            })
+                    }
                 }
                 if let soloLane, delegate.tasksInFlight.isEmpty, soloLane.async(deliver) { continue }
                 queue.async(execute: deliver)
@@ -238,7 +248,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         case .started: marks?.taskStarted()
         case .responded: marks?.responseArrived()
         case .ended: marks?.bytesSent = sent
-        case .received, .redirected, .decided, .failed: break
+        case .received, .sent, .redirected, .decided, .failed, .startOver: break
         }
         marks?.redirects = machine.hops
     }
@@ -251,27 +261,36 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             if let reply { heard = (task, reply) }
         case .ended(let task, _):
             if let heard, heard.task === task { return heard.reply }
-        case .started, .received, .redirected, .decided, .failed:
+        case .started, .received, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
         return nil
     }
 
-    /// Notes the head of a download's response, which goes to its file rather than to the machine.
-    func downloadResponded() {
-        lock.withLock { marks?.responseArrived() }
+    /// Hands the head of `task`'s response to `carrier`, and fails or starts the request
+    /// over as it answers.
+    private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask, _ caller: Caller) {
+        switch carrier.open(reply, for: self) {
+        case .accepted:
+            break
+        case .failed(let error):
+            handle(.failed(error), caller)
+        case .startOver:
+            var fresh = prepared
+            do {
+                try carrier.restart(&fresh, for: request)
+                handle(.startOver(task, fresh), caller)
+            } catch {
+                handle(.failed(error as? FetchError ?? FetchError(.file, reason: "\(error)")), caller)
+            }
+        }
     }
 
     /// The metrics of the request ending with `outcome`, from `marks` taken with it.
     private func metrics(_ marks: TaskMarks?, _ outcome: Machine.Outcome) -> ResponseMetrics {
         guard let marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
         // Counted where the body went: into memory, into the file, or to the stream's reader.
-        let received: Int64
-        switch request.options.kind {
-        case .plain, .upload: received = Int64(body.count)
-        case .download: received = transfer?.receivedBytes ?? Int64(body.count)
-        case .stream: received = stream?.deliveredBytes ?? Int64(body.count)
-        }
+        let received = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
         return marks.metrics(bytesReceived: received)
     }
 

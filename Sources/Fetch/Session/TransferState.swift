@@ -9,20 +9,22 @@ import FoundationNetworking
 /// A download goes through a data task whose bytes this state writes to a partial file
 /// that Fetch names and owns: URLSession's download tasks on Linux leave their own
 /// partial `<UUID>.tmp` file behind on cancellation without ever saying its name.
-final class TransferState: @unchecked Sendable {
+final class TransferState: TaskCarrier, @unchecked Sendable {
     // `lock` guards every `var` below and every use of `writer`; the other `let`s are
     // immutable and Sendable.
     private let lock = Locked()
     /// Delivers progress reports and then the completion, in order.
     let events: DispatchQueue
     private let progress: (@Sendable (TransferProgress) -> Void)?
-    private let staged: StagedDownload?
+    private var staged: StagedDownload?
     /// A file made for this transfer only (an encoded form), deleted when it ends.
-    private let uploadFile: URL?
+    let uploadFile: URL?
     private let uploadLength: Int64?
+    /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
+    private let keepSwitch: KeepPartialSwitch?
 
     private var throttle = ProgressThrottle()
-    private let writer: FileWriter?
+    private var writer: FileWriter?
     /// The bytes in a download's file: counted from its start, a resumed one included.
     private var received: Int64 = 0
     private var expected: Int64?
@@ -51,29 +53,116 @@ final class TransferState: @unchecked Sendable {
     ///   - uploadLength: the body's length, when known.
     init(
         staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
-        progress: (@Sendable (TransferProgress) -> Void)?, queue: DispatchQueue
+        progress: (@Sendable (TransferProgress) -> Void)?, keepSwitch: KeepPartialSwitch? = nil, queue: DispatchQueue
     ) {
         self.staged = staged
         self.uploadFile = uploadFile
         self.uploadLength = uploadLength
         self.progress = progress
+        self.keepSwitch = keepSwitch
         resumable = staged?.resume != nil
         writer = staged.map { FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize) }
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
+    /// The transfer of `request`, a download or an upload as `options` say (`nil` for a plain
+    /// call's body streamed from files), opening a download's partial file and asking
+    /// `urlRequest` for the rest of it when it can be resumed. A form with file parts gets the
+    /// name of its temporary file (``uploadFile``).
+    convenience init(
+        _ request: any Request, _ options: TransferOptions?, sending urlRequest: inout URLRequest,
+        queue: DispatchQueue
+    ) throws {
+        let form = request.body?.streamedForm.map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent("fetch-upload-\(UUID().uuidString).multipart")
+        }
+        self.init(
+            staged: try options?.destination.map { try StagedDownload($0, for: request, sending: &urlRequest) },
+            uploadFile: form, uploadLength: request.body?.knownLength, progress: options?.progress,
+            keepSwitch: options?.keepSwitch, queue: queue)
+    }
+
     // MARK: Download
 
-    /// Whether the body goes to a file (a download) rather than to the ``TaskState``.
-    var isDownload: Bool { staged != nil }
+    /// Whether the body goes to a file (a download) rather than into memory.
+    var takesBody: Bool { staged != nil }
+    /// A body in memory goes in an upload task, which reports progress.
+    var uploadsBody: Bool { true }
+    /// Body bytes of a download's current response taken so far.
+    var bodyBytes: Int64 { receivedBytes }
+
+    /// Takes the head of a download's response (see ``receive(_:)-(URLResponse)``).
+    func open(_ reply: URLResponse, for state: TaskState) -> BodyOpening {
+        guard let error = receive(reply) else { return .accepted }
+        return lock.withLock { answer == .startOver } ? .startOver : .failed(error)
+    }
+
+    /// Takes body bytes of a download (see ``receive(_:)-(Data)``).
+    func write(_ data: Data) -> FetchError? { receive(data) }
+
+    /// Takes URLSession's count of body bytes sent (see ``sentBody(total:expectedTotal:)``).
+    func sent(total: Int64, expected: Int64) { sentBody(total: total, expectedTotal: expected) }
+
+    /// Deletes the partial file that cannot be resumed and opens a fresh one, for
+    /// `urlRequest` without `Range` and `If-Range`.
+    func restart(_ urlRequest: inout URLRequest, for call: any Request) throws {
+        urlRequest.setValue(nil, forHTTPHeaderField: "Range")
+        urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
+        guard let old = lock.withLock({ staged }), case .download(let options) = call.options.kind,
+            let destination = options.destination
+        else { return }
+        old.discard()
+        let fresh = try StagedDownload(destination, for: call, sending: &urlRequest)
+        lock.withLock {
+            (staged, answer, resumable, closed, settled) = (fresh, nil, false, false, false)
+            (received, expected, errorBody) = (0, nil, nil)
+            writer = FileWriter(descriptor: fresh.handle.fileDescriptor, capacity: Self.writeSize)
+        }
+    }
+
+    /// Stops for the caller, keeping the partial file when the caller asked to.
+    func stop() { stop(keeping: keepSwitch?.keepsPartial ?? false) }
+
+    /// Settles the call: a download's file moved into place (or the start of an error body),
+    /// an upload's last progress; then the transfer is closed and the completion follows the
+    /// last progress report on ``events``.
+    func finish(
+        _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        let outcome = result.flatMap { response in Result { try settle(response) } }
+        let keepsPartial: Bool =
+            switch outcome {
+            case .success: true
+            case .failure(let error): PartialDownload.keeps(after: error)
+            }
+        close(keepingPartial: keepsPartial)
+        events.async { completion(outcome) }
+    }
+
+    /// The call's response from the task's.
+    private func settle(_ response: Response) throws -> Response {
+        guard staged != nil else {
+            finishUpload(status: response.status)
+            return response
+        }
+        var settled = response
+        if let kept = keptErrorBody {
+            settled.body = kept
+        } else {
+            settled.fileURL = try commitDownload()
+            // A 416 said the partial file was the whole body: the call has it all.
+            if answeredWhole { settled.status = 200 }
+        }
+        return settled
+    }
 
     /// Takes the response of a download. A 2xx body goes to the file (after what a resumed
     /// download has, for a 206 that continues it), another one into memory (up to a limit)
     /// for the error; see ``ResumeAnswer``.
     /// - Returns: the failure to fail the request with: a `Content-Range` that does not
-    ///   match the request, a partial file to start over (``startsOver``), a failed write.
+    ///   match the request, a partial file to start over (``startOver``), a failed write.
     func receive(_ response: URLResponse) -> FetchError? {
-        guard let staged else { return nil }
+        guard let staged = lock.withLock({ self.staged }) else { return nil }
         let http = response as? HTTPURLResponse
         let headers = http.map(HTTPHeaders.init) ?? HTTPHeaders()
         let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
@@ -116,13 +205,9 @@ final class TransferState: @unchecked Sendable {
         }
     }
 
-    /// The error a download's attempt ends with when its partial file cannot be resumed and
-    /// the request is sent again from the first byte (see ``startsOver``).
+    /// What a response that cannot continue the partial file ends the attempt with; the
+    /// request is then sent again from the first byte (``open(_:for:)``).
     static let startOver = FetchError(.badServerResponse, reason: "the partial download cannot be resumed")
-
-    /// Whether the response said the partial file cannot be resumed: the attempt ended with
-    /// ``startOver``, and the request must be sent again without `Range`.
-    var startsOver: Bool { lock.withLock { answer == .startOver } }
 
     /// Whether a 416 said the partial file already holds the whole body.
     var answeredWhole: Bool {
@@ -135,7 +220,7 @@ final class TransferState: @unchecked Sendable {
     /// Takes body bytes of a download.
     /// - Returns: the failure to fail the request with, when a write failed.
     func receive(_ data: Data) -> FetchError? {
-        guard let staged else { return nil }
+        guard let staged = lock.withLock({ self.staged }) else { return nil }
         return lock.withLock {
             if closed { return nil }
             if var kept = errorBody {
@@ -184,7 +269,9 @@ final class TransferState: @unchecked Sendable {
     ///   the length its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled``
     ///   when the caller cancelled first.
     func commitDownload() throws -> URL {
-        guard let staged else { throw FetchError(.file, reason: "the transfer has no file") }
+        guard let staged = lock.withLock({ self.staged }) else {
+            throw FetchError(.file, reason: "the transfer has no file")
+        }
         // Stopped or closed: `stop` or `close` settles the file.
         let (total, length, error): (Int64, Int64?, FetchError?) = try lock.withLock {
             if stopped { throw FetchError.cancelled() }
@@ -216,7 +303,7 @@ final class TransferState: @unchecked Sendable {
     /// A download whose body had all arrived completes with
     /// ``FetchError/Code-swift.enum/cancelled`` instead of moving the file into place.
     func stop(keeping: Bool) {
-        guard let staged else { return }
+        guard let staged = lock.withLock({ self.staged }) else { return }
         let keep: Bool? = lock.withLock {
             stopped = true
             if settled { return nil }
@@ -277,7 +364,7 @@ final class TransferState: @unchecked Sendable {
             }
             return keepingPartial && flushesForResume()
         }
-        if let staged, let keep {
+        if let staged = lock.withLock({ self.staged }), let keep {
             if keep { staged.keep() } else { staged.discard() }
         }
         if let uploadFile { unlink(uploadFile.path) }

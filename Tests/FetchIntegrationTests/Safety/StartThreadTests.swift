@@ -109,7 +109,9 @@ struct StartThreadTests {
         let session = Session()
         let request = BasicRequest(url: URL(string: "http://127.0.0.1:9/")!)
         let urlRequest = try session.prepare(request, options: request.options)
-        let state = session.taskState(for: request, urlRequest, options: request.options, deadline: nil) { _ in }
+        let state = TaskState(
+            owner: session, request: request, urlRequest: urlRequest, deadline: nil, bodyFile: nil, carrier: nil
+        ) { _ in }
         // (Tasks are made on a thread of their own: making one waits for URLSession's work queue.)
         let counts: [Int] = await withCheckedContinuation { continuation in
             Thread.detachNewThread {

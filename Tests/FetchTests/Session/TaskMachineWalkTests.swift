@@ -31,17 +31,23 @@ struct TaskMachineWalkTests {
     static let refused = FetchError(.redirectRefused, reason: "no")
     /// The error of a cancel.
     static let cancel = FetchError.cancelled()
+    /// What a start-over sends.
+    static let fresh = urlRequest("/start")
 
     /// The machine, and what URLSession and the session know about it.
     struct World {
         /// The machine under test.
-        var machine = Machine.admitted()
+        var machine: Machine
+        /// Where the machine hands its body, for the walks that do not keep it in memory.
+        let carrier: FakeCarrier?
         /// Tasks made so far.
         var made = 0
         /// Resumed tasks whose callbacks still reach the machine, and that have not ended.
         var live: [FakeTask] = []
         /// Tasks cancelled: they may still call in until the cancel lands, then end.
         var cancelled: Set<ObjectIdentifier> = []
+        /// The cancelled tasks themselves, kept alive so that no new task reuses their identity.
+        var cancelledTasks: [FakeTask] = []
         /// The task URLSession waits for a redirect decision about.
         var waiting: FakeTask?
         /// The task the policy is being asked about.
@@ -56,6 +62,12 @@ struct TaskMachineWalkTests {
         var violations: [String] = []
         /// Every phase reached and effect seen, to show the walks went everywhere.
         var seen: Set<String> = []
+
+        /// A walk whose machine keeps its body in memory, or hands it to `carrier`.
+        init(carrier: FakeCarrier? = nil) {
+            self.carrier = carrier
+            machine = Machine.admitted(carrier: carrier)
+        }
 
         /// What may happen next, each as a name and the event it sends.
         func possibleEvents() -> [(String, Machine.Event)] {
@@ -73,7 +85,9 @@ struct TaskMachineWalkTests {
                     ("receive", .received(task, Data("abc".utf8))),
                     ("redirect", .redirected(task)),
                     ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil)),
+                    ("sent", .sent(task, total: 3, expected: 3)),
                 ]
+                if carrier != nil { events.append(("startOver", .startOver(task, TaskMachineWalkTests.fresh))) }
             }
             return events
         }
@@ -116,6 +130,7 @@ struct TaskMachineWalkTests {
                     violations.append("after \(name): \(task) cancelled while its decision is pending")
                 }
                 cancelled.insert(ObjectIdentifier(task))
+                cancelledTasks.append(task)
             case .forget(let task): live.removeAll { $0 === task }
             case .decideRedirect:
                 if waiting == nil { violations.append("after \(name): a decision asked for with no redirect") }
@@ -132,6 +147,11 @@ struct TaskMachineWalkTests {
                 completions += 1
                 if completions > 1 { violations.append("after \(name): completed again") }
             case .release: releases += 1
+            case .open(let to), .write(let to, _):
+                if to !== carrier { violations.append("after \(name): a body handed to no carrier") }
+                if machine.isFinished { violations.append("after \(name): a body handed on after the end") }
+            case .reportSent:
+                if machine.isFinished { violations.append("after \(name): progress after the end") }
             }
         }
 
@@ -146,6 +166,9 @@ struct TaskMachineWalkTests {
             case .send: "send"
             case .complete: "complete"
             case .release: "release"
+            case .open: "open"
+            case .write: "write"
+            case .reportSent: "reportSent"
             }
         }
 
@@ -171,7 +194,8 @@ struct TaskMachineWalkTests {
         var failures: [String] = []
         var quietWalks = 0
         for walk in 0..<3_000 {
-            var world = World()
+            // (every other walk hands its body to a carrier)
+            var world = World(carrier: walk.isMultiple(of: 2) ? nil : FakeCarrier("file"))
             var steps: [String] = []
             // When each walk runs
             for _ in 0..<14 {
@@ -200,7 +224,8 @@ struct TaskMachineWalkTests {
         // And the walks reached every phase and every effect, and most of them ended
         let everything: Set<String> = [
             "admitted", "running", "awaitingRedirectDecision", "cancelAfterRedirectDecision", "finished",
-            "resume", "cancel", "forget", "decide", "answer", "send", "complete", "release",
+            "resume", "cancel", "forget", "decide", "answer", "send", "complete", "release", "open", "write",
+            "reportSent",
         ]
         #expect(everything.subtracting(seen).isEmpty, "never reached: \(everything.subtracting(seen))")
         #expect(quietWalks > 1_500)

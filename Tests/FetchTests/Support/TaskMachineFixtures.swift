@@ -13,8 +13,16 @@ final class FakeTask: CustomStringConvertible {
     init(_ name: String) { description = name }
 }
 
-/// The machine under test: fake tasks, and a name for the owner.
-typealias Machine = TaskMachine<FakeTask, String>
+/// Where a test machine hands a body that does not go into memory: only its identity counts.
+final class FakeCarrier: CustomStringConvertible, Sendable {
+    /// The carrier's name in effects, such as `file`.
+    let description: String
+    /// A carrier called `name`.
+    init(_ name: String) { description = name }
+}
+
+/// The machine under test: fake tasks and carrier, and a name for the owner.
+typealias Machine = TaskMachine<FakeTask, String, FakeCarrier>
 
 /// The owner every test machine is made with.
 let owner = "session"
@@ -34,15 +42,19 @@ enum Stage: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-extension TaskMachine where Task == FakeTask, Owner == String {
-    /// A machine for `GET /start`, admitted, with a body limit of 10 bytes.
-    static func admitted(method: String = "GET") -> Machine {
-        Machine(owner: owner, request: urlRequest("/start", method: method), maximumBodySize: 10)
+extension TaskMachine where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
+    /// A machine for `GET /start`, admitted, with a body limit of 10 bytes in memory, or
+    /// with its body handed to `carrier`.
+    static func admitted(method: String = "GET", carrier: FakeCarrier? = nil) -> Machine {
+        Machine(
+            owner: owner, request: urlRequest("/start", method: method),
+            body: carrier.map { .handedTo($0) } ?? .memory(limit: 10))
     }
 
-    /// A machine brought to `stage` with `task` as its (first) task.
-    static func at(_ stage: Stage, task: FakeTask) -> Machine {
-        var machine = admitted()
+    /// A machine brought to `stage` with `task` as its (first) task, its body handed to
+    /// `carrier` when there is one.
+    static func at(_ stage: Stage, task: FakeTask, carrier: FakeCarrier? = nil) -> Machine {
+        var machine = admitted(carrier: carrier)
         let steps: [Event] =
             switch stage {
             case .admitted: []
@@ -69,7 +81,7 @@ extension TaskMachine where Task == FakeTask, Owner == String {
     }
 }
 
-extension TaskMachine.Phase where Task == FakeTask, Owner == String {
+extension TaskMachine.Phase where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
     /// The phase in a few words, such as `running(t1)`.
     var summary: String {
         switch self {
@@ -82,7 +94,7 @@ extension TaskMachine.Phase where Task == FakeTask, Owner == String {
     }
 }
 
-extension TaskMachine.Effect where Task == FakeTask, Owner == String {
+extension TaskMachine.Effect where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
     /// The effect in a few words, such as `cancel t1` or `complete cancelled`.
     var summary: String {
         switch self {
@@ -96,6 +108,9 @@ extension TaskMachine.Effect where Task == FakeTask, Owner == String {
             "complete \"\(String(decoding: body, as: UTF8.self))\" for \(sent.httpMethod ?? "?") \(sent.url?.path ?? "?")"
         case .complete(.failed(let error)): "complete \(error.code.rawValue)"
         case .release(let owner): "release \(owner)"
+        case .open(let carrier): "open \(carrier)"
+        case .write(let carrier, let data): "write \(data.count) to \(carrier)"
+        case .reportSent(let total, let expected): "sent \(total) of \(expected)"
         }
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a download, an upload or a stream adds to its task: it takes the body that does not
+/// go into memory, reports progress, and turns the task's result into the call's. A plain
+/// call has none. ``TaskState`` calls it from the effects of its ``TaskMachine``, never
+/// under its own lock.
+protocol TaskCarrier: AnyObject, Sendable {
+    /// Where the call completes: a serial queue that runs the progress reports or the
+    /// reader's callbacks first.
+    var events: DispatchQueue { get }
+    /// Whether response bodies go to ``open(_:for:)`` and ``write(_:)`` rather than into memory.
+    var takesBody: Bool { get }
+    /// Whether a body in memory is sent by an upload task, which reports progress.
+    var uploadsBody: Bool { get }
+    /// Body bytes taken, for the metrics.
+    var bodyBytes: Int64 { get }
+    /// Takes the head of a response.
+    func open(_ reply: URLResponse, for state: TaskState) -> BodyOpening
+    /// Takes body bytes.
+    /// - Returns: the error to fail the request with, if any.
+    func write(_ data: Data) -> FetchError?
+    /// Takes the count of request body bytes sent.
+    func sent(total: Int64, expected: Int64)
+    /// Makes ready to send `request` again from the first byte (see ``BodyOpening/startOver``).
+    func restart(_ request: inout URLRequest, for call: any Request) throws
+    /// Stops at once because the caller cancelled, before the request fails.
+    func stop()
+    /// Turns the task's result into the call's and hands it to `completion`; on ``events``.
+    func finish(
+        _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void)
+}
+
+/// What a carrier makes of the head of a response.
+enum BodyOpening {
+    /// The body is welcome.
+    case accepted
+    /// The request fails with this error.
+    case failed(FetchError)
+    /// The partial file cannot be continued: the request is sent again from the first byte.
+    case startOver
+}
