@@ -261,6 +261,13 @@ func urlSessionConfigurationBlock() throws {
     use(custom)
 }
 
+func cookiesBlock() {
+    var configuration = Session.Configuration()
+    configuration.cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage  // in memory
+    let session = Session(configuration: configuration)
+    use(session)
+}
+
 // Tokens held by an actor
 actor TokenVault {
     private(set) var accessToken: String

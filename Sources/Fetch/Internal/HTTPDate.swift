@@ -61,7 +61,8 @@ enum HTTPDate {
         return (hour, minute, second)
     }
 
-    private static func daysIn(_ month: Int, of year: Int) -> Int {
+    /// How many days `month` has in `year` (Gregorian).
+    static func daysIn(_ month: Int, of year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -70,7 +71,7 @@ enum HTTPDate {
     }
 
     /// Days from 1970-01-01 to the given day of the proleptic Gregorian calendar.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
         let yearOfEra = shifted - era * 400

@@ -9,7 +9,9 @@ import FoundationNetworking
 /// URLSession: credentials (`Authorization`, `Cookie`, `Proxy-Authorization` and the
 /// session's sensitive headers) are dropped when the scheme, host or port changes; 307 and
 /// 308 resend the method and the body; 301, 302 and 303 turn a POST into a GET without a
-/// body; only http and https targets are followed.
+/// body; only http and https targets are followed. With a cookie store, a redirect's
+/// `Set-Cookie` is stored before the next hop, which carries the store's cookies for its own
+/// URL (RFC 6265 sends a host's cookies to that host, whichever host redirected there).
 ///
 /// `decide` runs on the session's delegate thread, one redirect at a time, never on
 /// URLSession's shared work queue: it may wait, even for another request, but the
@@ -19,7 +21,8 @@ public struct RedirectPolicy: Sendable {
     public struct Hop: Sendable {
         /// The request that got the redirect.
         public var from: URLRequest
-        /// The request Fetch is about to send, credentials already removed if the origin changed.
+        /// The request Fetch is about to send, credentials already removed if the origin changed,
+        /// and with a cookie store, the store's cookies for its URL in `Cookie`.
         public var to: URLRequest
         /// The redirect's status code.
         public var status: Int

@@ -22,9 +22,11 @@ enum RedirectStep {
     /// - Parameters:
     ///   - hop: how many redirects came before this one.
     ///   - resendsFile: whether the request's body is a file that a hop keeping the method sends again.
+    ///   - cookies: the call's cookies, with the redirect's own already stored: the next hop
+    ///     carries the store's cookies for its URL (the policy sees them in ``RedirectPolicy/Hop/to``).
     init(
         after response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
-        sensitiveHeaders: Set<String>, resendsFile: Bool
+        sensitiveHeaders: Set<String>, resendsFile: Bool, cookies: CallCookies? = nil
     ) {
         let method = HTTPMethod(rawValue: current.httpMethod ?? "GET")
         func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
@@ -47,9 +49,10 @@ enum RedirectStep {
                 "redirect from https to \(target.absoluteString) refused: the policy refuses downgrades")
             return
         }
-        let next = RedirectPolicy.nextRequest(
+        var next = RedirectPolicy.nextRequest(
             after: current, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
         )
+        cookies?.prepare(hop: &next, after: current)
         let chosen: URLRequest
         switch policy.decide(RedirectPolicy.Hop(from: current, to: next, status: response.statusCode, index: hop)) {
         case .stop:

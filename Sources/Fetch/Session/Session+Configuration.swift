@@ -58,6 +58,16 @@ extension Session {
         /// kept, shared between sessions or written under the home folder. For an in-memory
         /// store, use `URLSessionConfiguration.ephemeral.httpCookieStorage`; `.shared` and group
         /// stores persist cookies under the home folder on Linux.
+        ///
+        /// With a store, the session applies RFC 6265 itself on every hop, redirects included
+        /// (URLSession does not on Linux): cookies are stored from each response, a redirect's
+        /// before the next hop, and sent only where their domain and path match, `Secure` ones
+        /// only over https, until `Max-Age` or `Expires` says they have expired. A `Cookie`
+        /// field a request sets itself goes first, and the store adds the cookies whose names
+        /// it lacks; `httpShouldHandleCookies = false` on a request leaves the store out of it.
+        /// Cookies are stored on URLSession's thread as responses arrive, so a store that
+        /// writes to disk does so there: prefer an in-memory one. The README's "Cookies" says
+        /// more.
         public var cookieStorage: HTTPCookieStorage?
         /// A response cache; none by default, so nothing is written to disk. FoundationNetworking
         /// on Linux (Swift 6.3) stores no HTTP response in a `URLCache`, so there a session with

@@ -15,7 +15,8 @@ extension Session {
     ///
     /// - storage: `httpCookieStorage` and `urlCache` become ``Configuration-swift.struct/cookieStorage``
     ///   and ``Configuration-swift.struct/urlCache`` (none by default, whatever yours held),
-    ///   cookies are sent and accepted only with a store, and `urlCredentialStorage` is `nil`;
+    ///   cookies are sent and accepted only with a store, by Fetch's own rules (URLSession's
+    ///   cookie handling is off), and `urlCredentialStorage` is `nil`;
     /// - `requestCachePolicy` follows that cache: it reloads when there is none;
     /// - `timeoutIntervalForRequest` is ``Configuration-swift.struct/idleTimeout`` and
     ///   `timeoutIntervalForResource` seven days (Fetch enforces its own deadline);

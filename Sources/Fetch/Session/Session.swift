@@ -50,6 +50,8 @@ public final class Session: RequestPerforming {
     /// How many times ``cancelAll()`` was called: a form upload still being written to its
     /// temporary file, which has no task state yet, stops when this changes.
     let cancelAllCount = Locked(0)
+    /// The cookie store, read and written by Fetch's rules; `nil` without one.
+    let cookieJar: CookieJar?
 
     /// Makes a session with its own URLSession and delegate queue.
     /// - Parameter configuration: the settings; safe defaults when omitted.
@@ -78,9 +80,12 @@ public final class Session: RequestPerforming {
         settings.urlCache = configuration.urlCache
         settings.requestCachePolicy =
             configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
-        settings.httpCookieStorage = configuration.cookieStorage
-        settings.httpShouldSetCookies = configuration.cookieStorage != nil
-        settings.httpCookieAcceptPolicy = configuration.cookieStorage == nil ? .never : .always
+        // URLSession never touches cookies: with a store, Fetch reads and writes it on every
+        // hop by RFC 6265's rules (see ``CookieJar``), which URLSession's do not follow.
+        settings.httpCookieStorage = nil
+        settings.httpShouldSetCookies = false
+        settings.httpCookieAcceptPolicy = .never
+        cookieJar = configuration.cookieStorage.map { CookieJar($0) }
         // No credential is ever sent on URLSession's own: a 401 is the caller's response.
         settings.urlCredentialStorage = nil
         let perOrigin = OriginLimiter<TaskState>(limit: configuration.maximumConnectionsPerHost)
@@ -190,9 +195,16 @@ public final class Session: RequestPerforming {
             case .plain: options.deadline ?? configuration.deadline
             case .download, .upload, .stream: options.deadline
             }
+        // The first hop's cookies: the caller's `Cookie` and the store's, unless the request
+        // opts out with `httpShouldHandleCookies` (see ``CallCookies``).
+        var urlRequest = urlRequest
+        let cookies = cookieJar.flatMap { jar in
+            urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
+        }
+        urlRequest.httpShouldHandleCookies = false
         let state = TaskState(
-            owner: self, request: request, urlRequest: urlRequest, deadline: deadline, bodyFile: bodyFile,
-            carrier: carrier, completion: completion)
+            owner: self, request: request, urlRequest: urlRequest, cookies: cookies, deadline: deadline,
+            bodyFile: bodyFile, carrier: carrier, completion: completion)
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
         admit(state)
         // Held weakly: the session holds the state while the call runs, and a handle kept
@@ -240,7 +252,6 @@ public final class Session: RequestPerforming {
             urlRequest.allHTTPHeaderFields = fields
         }
         urlRequest.timeoutInterval = Self.idleSeconds(options.idleTimeout ?? configuration.idleTimeout)
-        urlRequest.httpShouldHandleCookies = configuration.cookieStorage != nil
         return urlRequest
     }
 }

@@ -57,8 +57,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        let state = state(for: dataTask)
+        // Stored before anything sees the response: the caller's next call sends them.
+        if let cookies = state?.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-        state(for: dataTask)?.handle(
+        state?.handle(
             .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere,
             reply: response)
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
@@ -77,6 +80,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         guard let state = state(for: task) else { return completionHandler(nil) }
         let decide: @Sendable () -> Void = {
+            // The redirect's cookies are stored before the next hop takes the store's.
+            state.cookies?.received(response)
             state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
         }
         // The redirect policy is the caller's code, and this runs on URLSession's work queue

@@ -54,6 +54,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
     let sensitiveHeaders: Set<String>
+    /// The call's cookies on each hop; `nil` without a cookie store.
+    let cookies: CallCookies?
     /// The file an upload sends as its body, so a 307/308 can send it again; `nil` otherwise.
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
@@ -95,8 +97,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(
-        owner: Session, request: any Request, urlRequest: URLRequest, deadline: Duration?, bodyFile: URL?,
-        carrier: (any TaskCarrier)?, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        owner: Session, request: any Request, urlRequest: URLRequest, cookies: CallCookies? = nil,
+        deadline: Duration?, bodyFile: URL?, carrier: (any TaskCarrier)?,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let options = request.options
         let limit = options.maximumBodySize ?? owner.configuration.maximumBodySize
@@ -115,6 +118,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         (self.request, prepared, self.deadline, self.carrier) = (request, urlRequest, deadline, carrier)
         redirectPolicy = options.redirectPolicy ?? owner.configuration.redirectPolicy
         sensitiveHeaders = owner.configuration.sensitiveHeaders.union(options.sensitiveHeaders)
+        self.cookies = cookies
         self.bodyFile = bodyFile
         self.completion = completion
     }
@@ -195,7 +199,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                 guard case .redirected(let task) = event, let redirect else { continue }
                 let step = RedirectStep(
                     after: redirect.response, of: current, hop: hop, policy: redirectPolicy,
-                    sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil
+                    sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil, cookies: cookies
                 )
                 handle(.decided(task, step), caller, redirect: redirect)
             case .answerRedirect(let next):

@@ -511,6 +511,47 @@ BEHAVIOURS = {
 }
 
 
+
+# Cookies: routes for the cookie rules (RFC 6265), kept together in this block.
+
+
+def reply_setting_cookies(handler, status, reason, cookies, headers=None, method="GET", body=b""):
+    """Like `reply`, with one Set-Cookie field per cookie (a dict cannot repeat a field)."""
+    head = [f"HTTP/1.1 {status} {reason}", f"Content-Length: {len(body)}", "Connection: close"]
+    head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+    head += [f"Set-Cookie: {cookie}" for cookie in cookies]
+    payload = b"" if method == "HEAD" else body
+    handler.request.sendall(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+
+
+def cookies_set(handler, method, query, *_):
+    """Answers 200 with one Set-Cookie field per `|`-separated value of `cookies`."""
+    cookies = [cookie for cookie in query.get("cookies", "").split("|") if cookie]
+    reply_setting_cookies(handler, 200, "OK", cookies, {"Content-Type": "text/plain"}, method, b"set")
+
+
+def cookies_login(handler, method, query, *_):
+    """A login that answers 302 to `to` (/cookies/echo by default) and sets
+    `session=<session>` (`abc` by default) with Path=/ and HttpOnly on that 302."""
+    cookie = f"session={query.get('session', 'abc')}; Path=/; HttpOnly"
+    reply_setting_cookies(handler, 302, "Found", [cookie], {"Location": query.get("to", "/cookies/echo")},
+                          method)
+
+
+def cookies_echo(handler, method, query, headers, body):
+    """Answers 200 with the Cookie field the request carried as the body (empty without one)."""
+    cookie = "; ".join(headers.get("cookie", []))
+    reply(handler.request, 200, cookie.encode(), {"Content-Type": "text/plain"}, method=method)
+
+
+BEHAVIOURS.update({
+    "/cookies/set": cookies_set,
+    "/cookies/login": cookies_login,
+    "/cookies/echo": cookies_echo,
+    "/cookies/admin/echo": cookies_echo,
+})
+
+
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True

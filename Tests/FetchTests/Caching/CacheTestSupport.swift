@@ -5,11 +5,14 @@ import FoundationNetworking
 import Fetch
 import FetchTesting
 
-/// A clock for a cache that moves only when a test says so.
+/// A clock for a cache or a cookie jar that moves only when a test says so.
 final class TestClock: @unchecked Sendable {
     // `lock` guards `current`.
     private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_700_000_000)
+    private var current: Date
+
+    /// A clock showing `start`.
+    init(start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = start }
 
     var now: Date { lock.withLock { current } }
 

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session's cookie store, read and written by Fetch's own rules (RFC 6265) rather than
+/// URLSession's: FoundationNetworking's `cookies(for:)` matches on the host only (a `Secure`
+/// cookie goes over http, a `Path=/admin` cookie goes to `/echo`), and it adds no cookie to
+/// the redirects a session delegate follows.
+///
+/// The store keeps the cookies; the jar decides what goes in and what comes out, with
+/// `clock` as the time every expiry is measured against.
+struct CookieJar: Sendable {
+    /// Where the cookies are kept.
+    let storage: HTTPCookieStorage
+    /// The current time.
+    let clock: @Sendable () -> Date
+
+    /// A jar over `storage`, telling time with `clock`.
+    init(_ storage: HTTPCookieStorage, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.storage = storage
+        self.clock = clock
+    }
+
+    /// Stores the cookies `response` sets (every `Set-Cookie` field), as set by its URL.
+    func store(from response: HTTPURLResponse) {
+        guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else {
+            return
+        }
+        store(SetCookie.split(folded: field), from: url)
+    }
+
+    /// Stores the cookies of the set-cookie strings `strings`, received from `url` (§5.3):
+    /// each replaces the cookie of the same name, domain and path, and one that has expired
+    /// only removes it. Nothing changes when the store's policy is `.never`.
+    func store(_ strings: [String], from url: URL) {
+        guard storage.cookieAcceptPolicy != .never else { return }
+        let now = clock()
+        for string in strings {
+            guard let parsed = SetCookie(string), var record = CookieRecord(accepting: parsed, from: url, at: now)
+            else {
+                continue
+            }
+            for old in storage.cookies ?? [] {
+                let stored = CookieRecord(old)
+                guard stored.isSameCookie(as: record) else { continue }
+                record.created = min(record.created, stored.created)
+                storage.deleteCookie(old)
+            }
+            if !record.isExpired(at: now), let cookie = record.httpCookie { storage.setCookie(cookie) }
+        }
+    }
+
+    /// The cookies that go with a request to `url`, in the order they are sent; removes the
+    /// expired ones from the store on the way.
+    func cookies(for url: URL) -> [CookieRecord] {
+        let now = clock()
+        var live: [CookieRecord] = []
+        for cookie in storage.cookies ?? [] {
+            let record = CookieRecord(cookie)
+            if record.isExpired(at: now) { storage.deleteCookie(cookie) } else { live.append(record) }
+        }
+        return CookieRecord.sent(to: url, from: live, at: now)
+    }
+}
