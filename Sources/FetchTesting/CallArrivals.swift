@@ -2,7 +2,7 @@ import Fetch
 
 /// The calls a ``SpyPerformer`` received, handed one by one to tests that await them with
 /// ``SpyPerformer/nextCall(timeout:scheduler:)``.
-final class CallArrivals: @unchecked Sendable {
+final class CallArrivals: Sendable {
     typealias Waiter = CheckedContinuation<PendingCall, any Error>
 
     /// Every call in order, how many were handed out, and who waits for the next one.
@@ -13,13 +13,11 @@ final class CallArrivals: @unchecked Sendable {
         var nextID = 0
     }
 
-    // `lock` guards `state`.
-    private let lock = Locked()
-    private var state = State()
+    private let state = Locked(State())
 
     /// A call arrived: hands it to the first waiter, if any.
     func add(_ call: PendingCall) {
-        let waiter: Waiter? = lock.withLock {
+        let waiter: Waiter? = state.withLock { state in
             state.calls.append(call)
             guard !state.waiters.isEmpty else { return nil }
             state.handedOut += 1
@@ -32,13 +30,13 @@ final class CallArrivals: @unchecked Sendable {
     /// - Throws: ``SpyPerformer/NoCallArrived`` when none arrives within `timeout`;
     ///   `CancellationError` when the waiting `Task` is cancelled.
     func next(timeout: Duration, scheduler: any Scheduler) async throws -> PendingCall {
-        let id = lock.withLock {
+        let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let ready: PendingCall? = lock.withLock {
+                let ready: PendingCall? = state.withLock { state in
                     if state.handedOut < state.calls.count {
                         state.handedOut += 1
                         return state.calls[state.handedOut - 1]
@@ -49,7 +47,7 @@ final class CallArrivals: @unchecked Sendable {
                 if let ready { return continuation.resume(returning: ready) }
                 if Task.isCancelled { return stopWaiting(id, with: CancellationError()) }
                 scheduler.schedule(after: timeout) { [self] in
-                    let count = lock.withLock { state.calls.count }
+                    let count = state.withLock { state in state.calls.count }
                     stopWaiting(
                         id,
                         with: SpyPerformer.NoCallArrived(
@@ -63,7 +61,7 @@ final class CallArrivals: @unchecked Sendable {
 
     /// Ends waiter `id` with `error`, unless it got a call already.
     private func stopWaiting(_ id: Int, with error: any Error) {
-        let waiter: Waiter? = lock.withLock {
+        let waiter: Waiter? = state.withLock { state in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index).continuation
         }

@@ -2,21 +2,19 @@ import Fetch
 
 /// A `Scheduler` that runs work at once, on the calling thread, whatever the delay.
 /// It records the delays asked for, so a test can check a back-off.
-public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
-    // `lock` guards `requestedDelays`.
-    private let lock = Locked()
-    private var requestedDelays: [Duration] = []
+public final class ImmediateScheduler: Scheduler, Sendable {
+    private let requestedDelays = Locked<[Duration]>([])
 
     /// Makes an immediate scheduler.
     public init() {}
 
     /// Every delay asked for, in order.
-    public var delays: [Duration] { lock.withLock { requestedDelays } }
+    public var delays: [Duration] { requestedDelays.withLock { $0 } }
 
     /// Runs `work` now and records `delay`.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        lock.withLock { requestedDelays.append(delay) }
+        requestedDelays.withLock { $0.append(delay) }
         work()
         return CancellationHandle()
     }

@@ -9,23 +9,28 @@ public protocol Cancellable: Sendable {
 }
 
 /// A ``Cancellable`` that runs a closure the first time it is cancelled.
-public final class CancellationHandle: Cancellable, @unchecked Sendable {
-    // `lock` guards `action` and `isCancelledStorage`.
-    private let lock = Locked()
-    private var action: (@Sendable () -> Void)?
-    private var isCancelledStorage = false
+///
+/// A handle made without an action is the handle of work with nothing to cancel (it
+/// completed before `perform` returned, or was refused).
+public final class CancellationHandle: Cancellable, Sendable {
+    private struct State {
+        var action: (@Sendable () -> Void)?
+        var isCancelled = false
+    }
+
+    private let state: Locked<State>
 
     /// Makes a handle that calls `action` once, on the first `cancel()`.
-    public init(_ action: (@Sendable () -> Void)? = nil) { self.action = action }
+    public init(_ action: (@Sendable () -> Void)? = nil) { state = Locked(State(action: action)) }
 
     /// Whether `cancel()` has been called.
-    public var isCancelled: Bool { lock.withLock { isCancelledStorage } }
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Replaces the action; if the handle was already cancelled, runs the new action now.
     public func setAction(_ newAction: @escaping @Sendable () -> Void) {
-        let runNow: Bool = lock.withLock {
-            if isCancelledStorage { return true }
-            action = newAction
+        let runNow: Bool = state.withLock { state in
+            if state.isCancelled { return true }
+            state.action = newAction
             return false
         }
         if runNow { newAction() }
@@ -34,16 +39,16 @@ public final class CancellationHandle: Cancellable, @unchecked Sendable {
     /// Drops the action without running it, once the work it would stop has ended: the
     /// action may hold that work's state, which may hold this handle.
     func release() {
-        lock.withLock { action = nil }
+        state.withLock { $0.action = nil }
     }
 
     /// Runs the action the first time; does nothing afterwards.
     public func cancel() {
-        let toRun: (@Sendable () -> Void)? = lock.withLock {
-            if isCancelledStorage { return nil }
-            isCancelledStorage = true
-            defer { action = nil }
-            return action
+        let toRun: (@Sendable () -> Void)? = state.withLock { state in
+            if state.isCancelled { return nil }
+            state.isCancelled = true
+            defer { state.action = nil }
+            return state.action
         }
         toRun?()
     }

@@ -2,17 +2,15 @@
 ///
 /// ``BearerToken`` reads it for every request; a refresh (see ``RefreshTokenHandler``)
 /// writes the new one, and a resent request picks it up.
-public final class TokenStore: @unchecked Sendable {
-    // `lock` guards `stored`.
-    private let lock = Locked()
-    private var stored: String?
+public final class TokenStore: Sendable {
+    private let stored: Locked<String?>
 
     /// Makes a store holding `token`, or no token.
-    public init(_ token: String? = nil) { stored = token }
+    public init(_ token: String? = nil) { stored = Locked(token) }
 
     /// The current token; `nil` when there is none.
     public var token: String? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

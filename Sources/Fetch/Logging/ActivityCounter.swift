@@ -8,14 +8,18 @@
 /// the thread already reporting, right after, and a busy-idle-busy flicker in between is
 /// reported as no change. Hop to the main queue for UI work. Use one counter per
 /// performer, or share one between several.
-public final class ActivityCounter: ActivityReporting, @unchecked Sendable {
-    // `lock` guards `active` (calls in flight), `reported` (the last state handed to
-    // `onChange`) and `isReporting` (whether a thread is delivering reports). It is never
-    // held while `onChange` runs.
-    private let lock = Locked()
-    private var active = 0
-    private var reported = false
-    private var isReporting = false
+public final class ActivityCounter: ActivityReporting, Sendable {
+    /// Never locked while `onChange` runs.
+    private struct State {
+        /// Calls in flight.
+        var active = 0
+        /// The last state handed to `onChange`.
+        var reported = false
+        /// Whether a thread is delivering reports.
+        var isReporting = false
+    }
+
+    private let state = Locked(State())
     private let onChange: @Sendable (_ isBusy: Bool) -> Void
 
     /// Makes a counter that calls `onChange` on every busy/idle change.
@@ -24,7 +28,7 @@ public final class ActivityCounter: ActivityReporting, @unchecked Sendable {
     }
 
     /// How many calls are in flight.
-    public var activeCount: Int { lock.withLock { active } }
+    public var activeCount: Int { state.withLock { $0.active } }
 
     /// Whether any call is in flight.
     public var isBusy: Bool { activeCount > 0 }
@@ -42,10 +46,10 @@ public final class ActivityCounter: ActivityReporting, @unchecked Sendable {
     /// Applies `delta`, then reports until the reported state matches the count, unless
     /// another thread (or an `onChange` further up this one) is reporting and will.
     private func change(by delta: Int) {
-        let leads: Bool = lock.withLock {
-            active += delta
-            guard !isReporting else { return false }
-            isReporting = true
+        let leads: Bool = state.withLock { state in
+            state.active += delta
+            guard !state.isReporting else { return false }
+            state.isReporting = true
             return true
         }
         guard leads else { return }
@@ -55,13 +59,13 @@ public final class ActivityCounter: ActivityReporting, @unchecked Sendable {
     /// The state to report next, or `nil` (and the reporting role given up) when the last
     /// report matches the count.
     private func nextReport() -> Bool? {
-        lock.withLock {
-            let busy = active > 0
-            guard busy != reported else {
-                isReporting = false
+        state.withLock { state in
+            let busy = state.active > 0
+            guard busy != state.reported else {
+                state.isReporting = false
                 return nil
             }
-            reported = busy
+            state.reported = busy
             return busy
         }
     }

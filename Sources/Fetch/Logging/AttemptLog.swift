@@ -14,7 +14,7 @@ import FoundationNetworking
 /// replacing the error. An error handler that replaces what came also records what it
 /// replaced (``replaced(_:)``), so the log says "replaced by" only then. A request built again before its attempt has a result (a spy
 /// matching on it, say) counts as the same attempt.
-final class AttemptLog: @unchecked Sendable {
+final class AttemptLog: Sendable {
     /// One attempt.
     struct Attempt {
         var sent: URLRequest
@@ -23,9 +23,7 @@ final class AttemptLog: @unchecked Sendable {
         var replaced: Result<Response, any Error>?
     }
 
-    // `lock` guards `attempts`; `onEarlierAttempt` is immutable.
-    private let lock = Locked()
-    private var attempts: [Attempt] = []
+    private let attempts = Locked<[Attempt]>([])
     /// Hears each attempt that another attempt followed, with its number (from 1).
     private let onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?
 
@@ -34,11 +32,11 @@ final class AttemptLog: @unchecked Sendable {
     }
 
     /// Every attempt so far.
-    var all: [Attempt] { lock.withLock { attempts } }
+    var all: [Attempt] { attempts.withLock { $0 } }
 
     /// An attempt is being sent as `urlRequest`.
     func sent(_ urlRequest: URLRequest) {
-        let finished: (Attempt, Int)? = lock.withLock {
+        let finished: (Attempt, Int)? = attempts.withLock { attempts in
             guard let last = attempts.last, last.result != nil else {
                 if attempts.isEmpty {
                     attempts.append(Attempt(sent: urlRequest))
@@ -55,7 +53,7 @@ final class AttemptLog: @unchecked Sendable {
 
     /// The latest attempt's own result, unless one was recorded for it already.
     func received(_ result: Result<Response, any Error>) {
-        lock.withLock {
+        attempts.withLock { attempts in
             guard !attempts.isEmpty, attempts[attempts.count - 1].result == nil else { return }
             attempts[attempts.count - 1].result = result
         }
@@ -64,7 +62,7 @@ final class AttemptLog: @unchecked Sendable {
     /// An error handler replaced `result`, what reached it, with another error.
     func replaced(_ result: Result<Response, any Error>) {
         received(result)
-        lock.withLock {
+        attempts.withLock { attempts in
             guard !attempts.isEmpty else { return }
             attempts[attempts.count - 1].replaced = result
         }

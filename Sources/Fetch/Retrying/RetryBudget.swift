@@ -17,10 +17,9 @@
 /// var policy = RetryPolicy.exponential(maxAttempts: 3)
 /// policy.budget = budget
 /// ```
-public final class RetryBudget: @unchecked Sendable {
-    // `lock` guards `available`.
-    private let lock = Locked()
-    private var available: Double
+public final class RetryBudget: Sendable {
+    /// The retries the budget can pay for now.
+    private let available: Locked<Double>
     /// The share of a retry each call earns.
     public let ratio: Double
     /// The retries kept for bursts, which is also how many the budget can hold.
@@ -35,21 +34,21 @@ public final class RetryBudget: @unchecked Sendable {
         self.ratio = max(0, ratio)
         self.reserve = max(0, reserve)
         capacity = Double(max(1, reserve))
-        available = Double(max(0, reserve))
+        available = Locked(Double(max(0, reserve)))
     }
 
     /// The retries the budget can pay for now (may be fractional).
-    public var balance: Double { lock.withLock { available } }
+    public var balance: Double { available.withLock { $0 } }
 
     /// Records a new call, earning `ratio` of a retry.
     func recordCall() {
-        lock.withLock { available = min(capacity, available + ratio) }
+        available.withLock { $0 = min(capacity, $0 + ratio) }
     }
 
     /// Spends one retry if there is one.
     /// - Returns: whether the retry may go ahead.
     func withdraw() -> Bool {
-        lock.withLock {
+        available.withLock { available in
             guard available >= 1 else { return false }
             available -= 1
             return true
