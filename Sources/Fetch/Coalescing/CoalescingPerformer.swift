@@ -114,7 +114,9 @@ public struct CoalescingPerformer: RequestPerforming {
         }
         guard let url = urlRequest.url, url.scheme == nil else {
             let checked = above ?? Result { try request.checked(urlRequest) }
-            guard case .success(let sent) = checked, let target = sent.url else { return (request.carrying(checked), nil) }
+            guard case .success(let sent) = checked, let target = sent.url else {
+                return (request.carrying(checked), nil)
+            }
             return (request.carrying(checked), CoalescingKey(sent, to: target, ignoring: ignoredHeaders))
         }
         // Relative: keyed on the URL the base URL below makes of it. Passed down unchecked:
