@@ -23,9 +23,8 @@ struct CoalescingKey: Hashable, Sendable {
         return (method == .get || method == .head) && request.body == nil
     }
 
-    /// The key of a call that sends `urlRequest`, `nil` without a URL.
-    init?(_ urlRequest: URLRequest, ignoring ignored: Set<String>) {
-        guard let url = urlRequest.url else { return nil }
+    /// The key of a call that sends `urlRequest` to `url`, the absolute URL its URL resolves to.
+    init(_ urlRequest: URLRequest, to url: URL, ignoring ignored: Set<String>) {
         method = urlRequest.httpMethod ?? "GET"
         self.url = url.absoluteString
         headers = (urlRequest.allHTTPHeaderFields ?? [:])

@@ -1,4 +1,8 @@
 import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one
 /// request. Made by ``RequestPerforming/coalescing(ignoringHeaders:)``.
@@ -10,6 +14,14 @@ import Dispatch
 /// gets the same. A field named in `ignoringHeaders` (a request ID that differs per call)
 /// does not count. A call with a body, a download or upload, or any other method is never
 /// coalesced: it goes straight to the performer below.
+///
+/// The URL is the absolute one the call is sent to: a relative URL counts as the ``BaseURL``
+/// that applies makes it, whether that is one the request or a layer above carries, or one
+/// in an enhancing layer below this one (as in
+/// `Session().enhanced(by: BaseURL("https://api.example.com")).coalescing()`). A relative
+/// URL that no such base URL resolves (none in the stack, or one hidden below a performer
+/// of your own) is never coalesced: the call goes to the performer below as it is, which
+/// builds it and fails it if it stays relative.
 ///
 /// The first call sends the request, with its own options (deadline, body limit); the calls
 /// that join it while it is in flight wait for its result. Each caller gets the result with
@@ -52,12 +64,8 @@ public struct CoalescingPerformer: RequestPerforming {
         if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the key, and every layer below, use the same request.
-        let (outgoing, built) = request.builtForAttempt()
-        guard case .success(let urlRequest) = built, let key = CoalescingKey(urlRequest, ignoring: ignoredHeaders)
-        else {
-            // A request that does not build fails below, with the reason it carries.
-            return base.perform(outgoing, completion: completion)
-        }
+        let (outgoing, key) = keyed(request)
+        guard let key else { return base.perform(outgoing, completion: completion) }
         let flights = self.flights
         let place = flights.join(key) { [base] shared, joined in
             let own = shared.flatMap(\.result).map { response in
@@ -90,6 +98,32 @@ public struct CoalescingPerformer: RequestPerforming {
             flights.started(sent, for: place)
         }
         return seat
+    }
+
+    /// The request to pass below, carrying the `URLRequest` of this attempt (or why it does
+    /// not build), and the key of the call: `nil` when it does not build, or when its URL is
+    /// relative and no ``BaseURL`` below resolves it (then it goes below unbuilt).
+    private func keyed(_ request: any Request) -> (outgoing: any Request, key: CoalescingKey?) {
+        let above = request.layered?.built
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try above?.get() ?? request.uncheckedURLRequest()
+        } catch {
+            // A request that does not build fails below, with the reason it carries.
+            return (request.carrying(.failure(error)), nil)
+        }
+        guard let url = urlRequest.url, url.scheme == nil else {
+            let checked = above ?? Result { try request.checked(urlRequest) }
+            guard case .success(let sent) = checked, let target = sent.url else {
+                return (request.carrying(checked), nil)
+            }
+            return (request.carrying(checked), CoalescingKey(sent, to: target, ignoring: ignoredHeaders))
+        }
+        // Relative: keyed on the URL the base URL below makes of it. Passed down unchecked:
+        // that layer makes it absolute, then checks it.
+        let target = request.resolving(url, through: base)
+        guard target.scheme != nil else { return (request, nil) }
+        return (request.carrying(.success(urlRequest)), CoalescingKey(urlRequest, to: target, ignoring: ignoredHeaders))
     }
 
     /// How many shared requests are in flight (for tests and diagnostics).
