@@ -24,7 +24,7 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     private let state = Locked(State())
 
     /// Makes one with no result yet.
-    @_specialize(exported: true, where Value == Response)
+    @_specialize(exported:true,where Value == Response)
     package init() {}
 
     /// The result once it is set, `nil` before.
@@ -33,7 +33,7 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     /// Sets the result and hands it to every waiter, the first time only.
     /// - Returns: whether this call set it.
     @discardableResult
-    @_specialize(exported: true, where Value == Response)
+    @_specialize(exported:true,where Value == Response)
     package func finish(_ result: Result<Value, any Error>) -> Bool {
         let waiters: [Waiter]? = state.withLock { state in
             guard state.result == nil else { return nil }
@@ -47,7 +47,7 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     }
 
     /// Calls `waiter` with the result once: now, if it is set, or when it is.
-    @_specialize(exported: true, where Value == Response)
+    @_specialize(exported:true,where Value == Response)
     package func whenFinished(_ waiter: @escaping Waiter) {
         let ready: Result<Value, any Error>? = state.withLock { state in
             if state.result == nil { state.waiters.append(waiter) }
