@@ -50,6 +50,12 @@ import FoundationNetworking
 ///   invalidates whatever the kind.
 /// - **Passed through untouched**: a call with its own conditional or `Range` header, a
 ///   body, or a request that does not build (the layer below reports why).
+/// - **Relative URLs**: the URL stored, looked up and invalidated is the absolute one the call
+///   is sent to, also when the ``BaseURL`` is in an enhancing layer below this one (as in
+///   `Session().enhanced(by: BaseURL("https://api.example.com")).caching()`): such a call
+///   goes below with its URL still relative, and that layer makes it absolute and checks it.
+///   A relative URL that no such base URL resolves (none in the stack, or one hidden below a
+///   performer of your own) is never cached: the call goes below as it is, and fails there.
 ///
 /// Malformed input never fails a call: a malformed or repeated `max-age`, an `Expires` that
 /// is not a date (`0`), or a malformed `Age` make the response stale; a `Date` that is not a
@@ -94,29 +100,16 @@ public struct CachingPerformer: RequestPerforming {
         guard request.body == nil else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the cache key, and every layer below, use the same
         // request. Checked only when it goes below: a hit sends nothing.
-        let above = request.layered?.built
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try above?.get() ?? request.uncheckedURLRequest()
-        } catch {
-            // A request that does not build fails below with the reason it carries; it is not
-            // the cache's to report.
-            return base.perform(request.carrying(.failure(error)), completion: completion)
-        }
-        guard let url = urlRequest.url else { return base.perform(request, completion: completion) }
-        /// The request to send below, checked once and carrying what it sends.
-        func outgoing() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
-            if above != nil { return (request, .success(urlRequest)) }
-            let checked = Result { try request.checked(urlRequest) }
-            return (request.carrying(checked), checked)
-        }
+        let (target, passed) = CacheTarget.of(request, over: base)
+        guard let target else { return base.perform(passed, completion: completion) }
+        let urlRequest = target.urlRequest
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if Self.isConditional(fields) { return base.perform(outgoing().request, completion: completion) }
+        if Self.isConditional(fields) { return base.perform(target.outgoing().request, completion: completion) }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
         let partition = CachePartition.of(fields, request, configuration)
-        let key = partition.key(method, url)
+        let key = partition.key(method, target.url)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: key) {
@@ -138,12 +131,12 @@ public struct CachingPerformer: RequestPerforming {
         if policy == .onlyIfCached {
             let miss = FetchError(
                 .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                url: request.resolving(url, through: base),
+                url: target.url,
                 layer: "CachingPerformer")
             base.callBack(completion, with: .failure(miss), for: request)
             return CancellationHandle()
         }
-        let (sent, checked) = outgoing()
+        let (sent, checked) = target.outgoing()
         // A request that fails its checks fails below with the reason it carries.
         guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
         let exchange = CacheExchange(
@@ -158,10 +151,11 @@ public struct CachingPerformer: RequestPerforming {
     private func performInvalidating(
         _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let (outgoing, built) = request.builtForAttempt()
-        guard case .success(let urlRequest) = built, let url = urlRequest.url else {
-            return base.perform(outgoing, completion: completion)
-        }
+        let (target, passed) = CacheTarget.of(request, over: base)
+        guard let target else { return base.perform(passed, completion: completion) }
+        let (outgoing, built) = target.outgoing()
+        guard case .success(let urlRequest) = built else { return base.perform(outgoing, completion: completion) }
+        let url = target.url
         // The caller's own entries, and those without credentials: other users' are theirs.
         let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
         let storage = configuration.storage

@@ -45,8 +45,10 @@ extension Request {
 
     /// `urlRequest`, which ``uncheckedURLRequest()`` built from this request, checked as
     /// `Session` checks it; a download with a partial file to resume asks for the rest.
+    /// - Parameter whole: whether the URL and header fields are checked too; `false` while
+    ///   the URL is relative: the layer below that makes it absolute checks them then.
     /// - Throws: what ``checkedURLRequest()`` throws for a finished request.
-    func checked(_ built: URLRequest) throws -> URLRequest {
+    func checked(_ built: URLRequest, whole: Bool = true) throws -> URLRequest {
         var urlRequest = built
         let body = self.body
         let url = built.url ?? resolving(self.url)
@@ -59,7 +61,7 @@ extension Request {
         case .download(let transfer):
             if let destination = transfer.destination { urlRequest.askForRest(of: destination) }
         }
-        try HeaderRules.validate(urlRequest)
+        if whole { try HeaderRules.validate(urlRequest) }
         if let body, body.isStreamed {
             let method = self.method
             // A streamed body is not in `httpBody`, so `validate` cannot see it.
