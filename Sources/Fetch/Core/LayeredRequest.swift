@@ -31,7 +31,7 @@ final class LayeredRequest: Request {
     /// Where a logging layer above hears what each attempt sent; `nil` when none listens.
     let attemptLog: AttemptLog?
     /// The `URLRequest` of this attempt once a layer built it, or why it does not build
-    /// (see ``Request/builtForAttempt()``): layers below use it rather than building it
+    /// (see `Request.carrying(_:)`): layers below use it rather than building it
     /// again, so each enhancer runs once per attempt. `nil` until a layer builds it.
     let built: Result<URLRequest, any Error>?
 

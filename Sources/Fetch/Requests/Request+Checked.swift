@@ -79,16 +79,6 @@ extension Request {
 }
 
 extension Request {
-    /// The `URLRequest` this attempt sends, built and checked once per attempt: the one a
-    /// layer above built for it, or built now with ``checkedURLRequest()``.
-    /// - Returns: the request to pass down, which carries the built `URLRequest` (or why it
-    ///   does not build) so that no layer below builds it again, and that `URLRequest`.
-    func builtForAttempt() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
-        if let built = layered?.built { return (self, built) }
-        let built = Result { try checkedURLRequest() }
-        return (LayeredRequest(self, built: built), built)
-    }
-
     /// This request carrying `built`, the `URLRequest` of this attempt (or why it does not
     /// build), to pass down; itself when it carries one already.
     func carrying(_ built: Result<URLRequest, any Error>) -> any Request {
