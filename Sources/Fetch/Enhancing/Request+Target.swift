@@ -31,6 +31,8 @@ extension Request {
         let options = self.options
         func resolved(by enhancers: [any Enhancer]) -> URL? {
             guard let base = enhancers.lazy.compactMap({ $0 as? BaseURL }).first else { return nil }
+            // A base URL that cannot resolve `url` leaves it relative here: the BaseURL layer
+            // below fails the call with that reason when it builds the request.
             return (try? base.resolved(url, options: options)) ?? url
         }
         if let found = resolved(by: (layered?.enhancers ?? []) + options.enhancers) { return found }
