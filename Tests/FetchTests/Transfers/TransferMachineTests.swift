@@ -80,7 +80,8 @@ struct TransferMachineTests {
         var machine = Self.download(at: .keepingErrorBody)
         // When more than the limit of body arrives, then the call settles
         let chunks =
-            machine.run(.received(Data(count: Response.errorBodyLimit), now: 1)) + machine.run(.received(Data(count: 5), now: 2))
+            machine.run(.received(Data(count: Response.errorBodyLimit), now: 1))
+            + machine.run(.received(Data(count: 5), now: 2))
         let settle = machine.run(.settle(status: 503))
         // Then nothing goes to the file, and the response gets the limit's worth
         #expect(chunks.isEmpty)
@@ -212,7 +213,8 @@ struct TransferMachineTests {
         var machine = Self.download(at: stage)
         let settledBefore = [.stopped, .settled].contains(machine.phase)
         // When its deadline passes: the call ends with an error that keeps no partial file
-        let close = machine.run(.close(keepingPartial: PartialDownload.keeps(after: FetchError(.deadlineExceeded, reason: ""))))
+        let close = machine.run(
+            .close(keepingPartial: PartialDownload.keeps(after: FetchError(.deadlineExceeded, reason: ""))))
         // Then the file is deleted, once
         #expect(close == (settledBefore ? [] : ["discard"]))
         #expect(machine.run(.close(keepingPartial: false)).isEmpty)
@@ -225,7 +227,8 @@ struct TransferMachineTests {
         var machine = Self.download(at: stage)
         let before = machine.phase
         // When the connection is lost
-        let close = machine.run(.close(keepingPartial: PartialDownload.keeps(after: FetchError(.connectionLost, reason: ""))))
+        let close = machine.run(
+            .close(keepingPartial: PartialDownload.keeps(after: FetchError(.connectionLost, reason: ""))))
         // Then a file that can be resumed is kept, one that cannot or a closed one (a failed
         // write) is deleted, and a settled one is left alone
         switch before {
@@ -337,12 +340,15 @@ struct TransferMachineWalkTests {
                     }
                 }
                 // Then nothing after the end changes anything, and a stop or close ends the file
-                if finishedBefore, machine.phase != phase || machine.received != received
-                    || effects.contains(where: { if case .fail = $0 { false } else { true } })
+                if finishedBefore,
+                    machine.phase != phase || machine.received != received
+                        || effects.contains(where: { if case .fail = $0 { false } else { true } })
                 {
                     failures.append("walk \(walk) \(steps): changed after the end")
                 }
-                if case .stop = event, machine.downloads, machine.isLive || machine.phase == .closed { failures.append("walk \(walk) \(steps): not stopped") }
+                if case .stop = event, machine.downloads, machine.isLive || machine.phase == .closed {
+                    failures.append("walk \(walk) \(steps): not stopped")
+                }
                 if case .close = event, ![.stopped, .settled].contains(machine.phase) {
                     failures.append("walk \(walk) \(steps): not settled")
                 }

@@ -24,7 +24,8 @@ struct TransferStopTests {
         let response = HTTPURLResponse(
             url: request.url, statusCode: 200, httpVersion: "HTTP/1.1",
             headerFields: ["Content-Length": "1000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])!
-        if case .accepted = transfer.open(response, request: request, sent: urlRequest) {} else {
+        if case .accepted = transfer.open(response, request: request, sent: urlRequest) {
+        } else {
             Issue.record("the head was refused")
         }
         #expect(transfer.write(Data(count: 100)) == nil)
