@@ -25,10 +25,7 @@ import Foundation
 /// further behind gets every byte that was kept, then
 /// ``FetchError/Code-swift.enum/bodyTooLarge``, and the call is cancelled: nothing is dropped
 /// silently.
-public final class StreamSink: @unchecked Sendable {
-    // `lock` guards every `var` below and the spill file, which is written and read under it
-    // (one write of at most 256 KiB, one read of at most 64 KiB); the `let`s are immutable.
-    private let lock = Locked()
+public final class StreamSink: Sendable {
     /// The default ``bufferSize``: 2 MiB.
     public static let defaultBufferSize = 2 << 20
     /// The default ``spillLimit``: 256 MiB.
@@ -45,32 +42,21 @@ public final class StreamSink: @unchecked Sendable {
     private let reader: Reader
     /// Where the spill file is made: the temporary directory.
     private let spillDirectory: String
-
-    private var head: Response?
-    private var deliversBody = false
-    private var buffer: StreamBuffer
-    private var spill: SpillFile?
-    private var end: Result<Response, any Error>?
-    private var endTaken = false
-    private var closed = false
-    private var headWaiters: [CheckedContinuation<Response, any Error>] = []
-    private var chunkWaiter: CheckedContinuation<Data?, any Error>?
-    private var draining = false
-    private var headDelivered = false
-    private var queue: DispatchQueue?
+    /// The stream's ``StreamMachine``; its lock is a leaf.
+    private let machine: Locked<Machine>
+    /// The spill file, written and read under this lock, which is taken before the machine's
+    /// for every event, so that the file always matches the offsets the machine gave out.
+    private let io = Locked(SpillSlot())
+    /// The head, or the error the stream ended with before one, for a pull reader.
+    private let head = ResultOnce<Response>()
+    /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
+    private let queue = Locked<DispatchQueue?>(nil)
     private let stopCall = CancellationHandle()
-    /// Body bytes the sink took from the performer, and those handed to the reader.
-    private var receivedBytes = 0
-    private var readBytes = 0
-    /// What the layers in the call's path check a head with, in the order they were added
-    /// (run in reverse: the layer nearest the performer first), by number.
-    private var headChecks: [(number: Int, check: HeadCheck)] = []
-    private var nextHeadCheck = 0
-    /// Why a check refused the last head offered, until the next one: the call's error.
-    private var refusal: (any Error)?
 
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
-    typealias HeadCheck = @Sendable (inout Response) throws -> Void
+    typealias HeadCheck = Machine.HeadCheck
+    /// The machine of a sink: its pull reader waits for a chunk with a continuation.
+    typealias Machine = StreamMachine<CheckedContinuation<Data?, any Error>>
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -91,14 +77,18 @@ public final class StreamSink: @unchecked Sendable {
         self.spillLimit = max(0, spillLimit)
         self.acceptsAnyStatus = acceptsAnyStatus
         self.reader = reader
-        buffer = StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit)
+        let pushes = if case .push = reader { true } else { false }
+        machine = Locked(
+            Machine(
+                buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit),
+                acceptsAnyStatus: acceptsAnyStatus, pushes: pushes))
     }
 
     // MARK: The performer's side
 
     /// Whether a head has been accepted: the reader has the response, and the call will
     /// not be sent again.
-    public var hasStarted: Bool { lock.withLock { head != nil } }
+    public var hasStarted: Bool { machine.withLock { $0.head != nil } }
 
     /// Takes the head of a response (status, headers; its body is ignored).
     /// - Returns: whether to hand the body to ``receive(_:)``: `true` for a 2xx status or
@@ -110,121 +100,41 @@ public final class StreamSink: @unchecked Sendable {
         var bodiless = response
         bodiless.body = Data()
         bodiless.isStreamed = true
-        let checks: [(number: Int, check: HeadCheck)]? = lock.withLock {
-            guard !closed, end == nil, head == nil else { return nil }
-            refusal = nil
-            return headChecks
-        }
-        if let checks, response.isSuccess || acceptsAnyStatus {
+        for effect in machine.withLock({ $0.handle(.offered) }) {
+            guard case .check(let checks) = effect, response.isSuccess || acceptsAnyStatus else { continue }
             do {
-                for (_, check) in checks.reversed() { try check(&bodiless) }
+                for check in checks { try check(&bodiless) }
             } catch {
-                lock.withLock { refusal = error }
+                machine.withLock { _ = $0.handle(.refused(error)) }
                 return false
             }
         }
-        let (accepted, waiters): (Bool, [CheckedContinuation<Response, any Error>]) = lock.withLock {
-            guard !closed, end == nil else { return (false, []) }
-            if head != nil { return (deliversBody, []) }
-            deliversBody = bodiless.isSuccess || acceptsAnyStatus
-            guard deliversBody else { return (false, []) }
-            head = bodiless
-            defer { headWaiters = [] }
-            return (true, headWaiters)
-        }
-        for waiter in waiters { waiter.resume(returning: bodiless) }
-        if accepted { scheduleDrain() }
-        return accepted
+        return step(.opened(bodiless)) { $0.accepts }.answer
     }
 
     /// Takes the next piece of the body; ignored once the reader has stopped or the stream
     /// has ended. Never waits for the reader.
     public func receive(_ data: Data) {
-        guard !data.isEmpty else { return }
-        enum Outcome {
-            case handed(CheckedContinuation<Data?, any Error>)
-            case kept
-            case ended
-            case ignored
-        }
-        let outcome: Outcome = lock.withLock {
-            guard !closed, deliversBody, end == nil else { return .ignored }
-            if let waiter = chunkWaiter {
-                chunkWaiter = nil
-                receivedBytes += data.count
-                readBytes += data.count
-                return .handed(waiter)
-            }
-            let arrival = buffer.append(data)
-            if arrival != .overflow { receivedBytes += data.count }
-            switch arrival {
-            case .kept:
-                return .kept
-            case .write(let bytes, let offset):
-                do {
-                    let file = try spill ?? SpillFile(in: spillDirectory)
-                    spill = file
-                    try file.write(bytes, at: offset)
-                    return .kept
-                } catch {
-                    spill = nil
-                    end = .failure(error)
-                    return .ended
-                }
-            case .overflow:
-                end = .failure(overflow())
-                return .ended
-            }
-        }
-        switch outcome {
-        case .handed(let waiter): waiter.resume(returning: data)
-        case .kept: scheduleDrain()
-        case .ended: endedEarly()
-        case .ignored: break
-        }
+        step(.received(data))
     }
 
     /// Adds a check that every head offered to ``open(_:)`` from now on passes before the
     /// reader gets it, until ``removeHeadCheck(_:)``.
     /// - Returns: the number that removes it.
     func addHeadCheck(_ check: @escaping HeadCheck) -> Int {
-        lock.withLock {
-            nextHeadCheck += 1
-            headChecks.append((nextHeadCheck, check))
-            return nextHeadCheck
-        }
+        machine.withLock { $0.addCheck(check) }
     }
 
     /// Removes the check numbered `number`.
     func removeHeadCheck(_ number: Int) {
-        lock.withLock { headChecks.removeAll { $0.number == number } }
+        machine.withLock { $0.removeCheck(number) }
     }
 
     /// Has callbacks run on a serial queue that targets `target` rather than on the thread
     /// that calls ``receive(_:)``; ``Session`` asks for it, as its body arrives on
     /// URLSession's delegate queue. A no-op after the first call.
     func deliver(on target: DispatchQueue) {
-        lock.withLock {
-            if queue == nil { queue = DispatchQueue(label: "Fetch.stream", target: target) }
-        }
-    }
-
-    /// The error that ends a stream whose reader fell behind by more than the sink keeps.
-    private func overflow() -> FetchError {
-        let memory = ByteCountFormatter.string(fromByteCount: Int64(bufferSize), countStyle: .binary)
-        let file = ByteCountFormatter.string(fromByteCount: Int64(spillLimit), countStyle: .binary)
-        return FetchError(
-            .bodyTooLarge,
-            reason: "the stream's reader fell behind by more than its buffer (\(memory)) and spill file (\(file)) "
-                + "keep; the bytes kept were delivered, the rest was not read", response: head)
-    }
-
-    /// Stops the call once the sink has ended the stream itself (its reader fell too far
-    /// behind, or the spill file failed): the reader gets what is kept, then the error.
-    private func endedEarly() {
-        stopCall.cancel()
-        wakeReader()
-        scheduleDrain()
+        queue.withLock { $0 = $0 ?? DispatchQueue(label: "Fetch.stream", target: target) }
     }
 
     // MARK: The end
@@ -232,64 +142,13 @@ public final class StreamSink: @unchecked Sendable {
     /// Ends the stream with the call's result; called once, by the call's completion.
     /// A response the performer did not stream is delivered now, as the head and one chunk.
     func finish(_ result: Result<Response, any Error>) {
-        let (waiters, headResult): ([CheckedContinuation<Response, any Error>], Result<Response, any Error>?) =
-            lock.withLock {
-                guard end == nil else { return ([], nil) }
-                var outcome = result
-                if case .success(var response) = result, head != nil {
-                    response.isStreamed = true
-                    outcome = .success(response)
-                } else if case .success = result, let refusal {
-                    outcome = .failure(refusal)
-                } else if case .success(let response) = result, head == nil {
-                    if response.isSuccess || acceptsAnyStatus {
-                        var bodiless = response
-                        bodiless.body = Data()
-                        bodiless.isStreamed = true
-                        head = bodiless
-                        deliversBody = true
-                        // Held in memory already: whatever its size, it stays there.
-                        if !closed, !response.body.isEmpty {
-                            receivedBytes += response.body.count
-                            _ = buffer.append(response.body)
-                        }
-                        outcome = .success(bodiless)
-                    } else {
-                        outcome = .failure(FetchError.httpStatus(response))
-                    }
-                }
-                end = outcome
-                defer { headWaiters = [] }
-                return (headWaiters, head.map { .success($0) } ?? outcome)
-            }
-        // The call has ended, so there is nothing left to cancel; and its handle holds the
-        // call's state, whose completion holds this sink: kept, every finished stream stayed
-        // in memory.
-        stopCall.release()
-        for waiter in waiters { waiter.resume(with: headResult!) }
-        wakeReader()
-        scheduleDrain()
+        step(.finished(result))
     }
 
     /// Stops the stream for its reader: drops what is unread (and the spill file), ignores
     /// what still arrives and cancels the call (which then completes as cancelled).
     func cancel() {
-        let (chunkWaiter, headWaiters):
-            (CheckedContinuation<Data?, any Error>?, [CheckedContinuation<Response, any Error>]) =
-                lock.withLock {
-                    guard !closed else { return (nil, []) }
-                    closed = true
-                    _ = buffer.removeAll()
-                    spill = nil
-                    defer {
-                        self.chunkWaiter = nil
-                        self.headWaiters = []
-                    }
-                    return (self.chunkWaiter, self.headWaiters)
-                }
-        stopCall.cancel()
-        chunkWaiter?.resume(throwing: FetchError.cancelled())
-        for waiter in headWaiters { waiter.resume(throwing: FetchError.cancelled()) }
+        step(.cancelled)
     }
 
     /// Sets what ``cancel()`` does to the call: cancel its handle.
@@ -304,16 +163,7 @@ public final class StreamSink: @unchecked Sendable {
     ///   the caller does not accept.
     func response() async throws -> Response {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Response, any Error>) in
-                let ready: Result<Response, any Error>? = lock.withLock {
-                    if closed { return .failure(FetchError.cancelled()) }
-                    if let head { return .success(head) }
-                    if let end { return end }
-                    headWaiters.append(waiter)
-                    return nil
-                }
-                if let ready { waiter.resume(with: ready) }
-            }
+            try await head.value
         } onCancel: {
             cancel()
         }
@@ -324,22 +174,7 @@ public final class StreamSink: @unchecked Sendable {
     ///   ``FetchError/Code-swift.enum/cancelled``.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Data?, any Error>) in
-                let (ready, failed): (Result<Data?, any Error>?, Bool) = lock.withLock {
-                    if closed { return (endTaken ? .success(nil) : .failure(FetchError.cancelled()), false) }
-                    let (chunk, failed) = takeChunk()
-                    if let chunk { return (.success(chunk), false) }
-                    if let end {
-                        if endTaken { return (.success(nil), failed) }
-                        endTaken = true
-                        return (end.map { _ in nil }, failed)
-                    }
-                    chunkWaiter = waiter
-                    return (nil, false)
-                }
-                if failed { stopCall.cancel() }
-                if let ready { waiter.resume(with: ready) }
-            }
+            try await withCheckedThrowingContinuation { _ = step(.take($0)) }
         } onCancel: {
             cancel()
         }
@@ -347,114 +182,119 @@ public final class StreamSink: @unchecked Sendable {
 
     /// Where the stream stands, for the log line of its call.
     var tally: StreamTally {
-        lock.withLock {
+        machine.withLock {
             StreamTally(
-                head: head, received: receivedBytes, read: readBytes, stoppedByReader: closed,
+                head: $0.head, received: $0.received, read: $0.read, stoppedByReader: $0.stoppedByReader,
                 acceptsAnyStatus: acceptsAnyStatus)
         }
     }
 
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
-    var hasEnded: Bool { lock.withLock { endTaken || closed } }
+    var hasEnded: Bool { machine.withLock { $0.hasEnded } }
 
-    /// Takes the first unread chunk, from memory or from the spill file; under `lock`.
-    /// - Returns: the chunk, `nil` when none is held; and whether the spill file failed
-    ///   (then the stream has ended with that error, and the call is to be stopped).
-    private func takeChunk() -> (Data?, failed: Bool) {
-        switch buffer.next() {
-        case .none:
-            return (nil, false)
-        case .chunk(let chunk):
-            readBytes += chunk.count
-            return (chunk, false)
-        case .read(let offset, let count, let thenEmpty):
-            guard let spill else {
-                // A write failed and ended the stream with its error: the file's bytes are
-                // not all there, so none of it is read, and the reader gets that error next.
-                _ = buffer.removeAll()
-                return (nil, false)
-            }
-            do {
-                let chunk = try spill.read(at: offset, count: count)
-                if thenEmpty { spill.empty() }
-                readBytes += chunk.count
-                return (chunk, false)
-            } catch {
-                _ = buffer.removeAll()
-                self.spill = nil
-                end = .failure(error)
-                return (nil, true)
-            }
-        }
+    // MARK: Carrying out
+
+    /// The spill file, made when the first bytes go to it; `nil` once it failed or was dropped.
+    private struct SpillSlot: @unchecked Sendable {
+        // Only touched under the sink's `io` lock.
+        var file: SpillFile?
     }
 
-    /// Hands the end to a pull reader waiting for a chunk.
-    private func wakeReader() {
-        let delivery: (CheckedContinuation<Data?, any Error>, Result<Data?, any Error>)? = lock.withLock {
-            guard let waiter = chunkWaiter, let ended = end else { return nil }
-            chunkWaiter = nil
-            // Only an end wakes the reader, and by then the call is over or being stopped:
-            // a failed read has nothing left to stop, and its error is the end now.
-            if case (let chunk?, _) = takeChunk() { return (waiter, .success(chunk)) }
-            endTaken = true
-            return (waiter, (end ?? ended).map { _ in nil })
+    /// Moves the machine with `event` and carries out its effects: the spill file's under
+    /// the `io` lock, the rest (continuations, the call's handle) with no lock held.
+    /// - Returns: `answer` of the machine after the event, read under its lock, the steps
+    ///   for a push reader, which ``drain()`` delivers; and whether the machine did anything.
+    private func step<Answer>(
+        _ event: Machine.Event, answer: (Machine) -> Answer
+    ) -> (answer: Answer, pushed: [Machine.PushStep], moved: Bool) {
+        let (effects, answered) = io.withLock { slot in
+            var (pending, answered) = machine.withLock { ($0.handle(event), answer($0)) }
+            var out: [Machine.Effect] = []
+            while !pending.isEmpty {
+                let effect = pending.removeFirst()
+                switch effect {
+                case .spill(let bytes, let offset):
+                    do {
+                        let file = try slot.file ?? SpillFile(in: spillDirectory)
+                        slot.file = file
+                        try file.write(bytes, at: offset)
+                    } catch {
+                        slot.file = nil
+                        pending += machine.withLock { $0.handle(.spillFailed(error)) }
+                    }
+                case .read(let offset, let count, let thenEmpty, let taker):
+                    // After a failed write none of the file is read: the stream ended with its error.
+                    guard let file = slot.file else {
+                        pending += machine.withLock { $0.handle(.readFailed(nil)) } + retake(taker)
+                        continue
+                    }
+                    do {
+                        let chunk = try file.read(at: offset, count: count)
+                        if thenEmpty { file.empty() }
+                        switch taker {
+                        case .waiter(let waiter): out.append(.hand(waiter, .success(chunk)))
+                        case .push: out.append(.push(.chunk(chunk)))
+                        }
+                    } catch {
+                        slot.file = nil
+                        pending += machine.withLock { $0.handle(.readFailed(error)) } + retake(taker)
+                    }
+                case .dropSpill:
+                    slot.file = nil
+                default:
+                    out.append(effect)
+                }
+            }
+            return (out, answered)
         }
-        if let (waiter, result) = delivery { waiter.resume(with: result) }
+        var pushed: [Machine.PushStep] = []
+        for effect in effects {
+            switch effect {
+            case .head(let result): head.finish(result)
+            case .hand(let waiter, let result): waiter.resume(with: result)
+            case .stopCall: stopCall.cancel()
+            case .releaseCall:
+                // The call has ended, so there is nothing left to cancel; and its handle holds
+                // the call's state, whose completion holds this sink.
+                stopCall.release()
+            case .drain:
+                if let queue = queue.withLock({ $0 }) { queue.async { self.drain() } } else { drain() }
+            case .push(let next): pushed.append(next)
+            case .check, .spill, .read, .dropSpill: break
+            }
+        }
+        return (answered, pushed, !effects.isEmpty)
+    }
+
+    /// Moves the machine with `event` and carries out its effects (see ``step(_:answer:)``).
+    /// - Returns: the steps for a push reader, and whether the machine did anything.
+    @discardableResult
+    private func step(_ event: Machine.Event) -> (pushed: [Machine.PushStep], moved: Bool) {
+        let (_, pushed, moved) = step(event) { _ in () }
+        return (pushed, moved)
+    }
+
+    /// What a pull reader whose read failed gets instead; a push reader asks again by itself.
+    private func retake(_ taker: Machine.Taker) -> [Machine.Effect] {
+        guard case .waiter(let waiter) = taker else { return [] }
+        return machine.withLock { $0.handle(.take(waiter)) }
     }
 
     // MARK: The push reader
 
-    /// Runs the callbacks of a push reader: at once on this thread, or on the queue.
-    private func scheduleDrain() {
-        guard case .push = reader else { return }
-        let (start, queue): (Bool, DispatchQueue?) = lock.withLock {
-            if draining { return (false, nil) }
-            draining = true
-            return (true, self.queue)
-        }
-        guard start else { return }
-        if let queue { queue.async { self.drain() } } else { drain() }
-    }
-
-    /// Delivers the head, the chunks in order, then the completion once.
+    /// Delivers the head, the chunks in order, then the completion once, until the machine
+    /// has nothing more (it then marks the delivery stopped, and the next bytes start it again).
     private func drain() {
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
-        var stop = false
         while true {
-            enum Step {
-                case head(Response)
-                case chunk(Data)
-                case end(Result<Response, any Error>)
-                case idle
-            }
-            let step: Step = lock.withLock {
-                if let head, !headDelivered, !closed {
-                    headDelivered = true
-                    return .head(head)
+            let (pushed, moved) = step(.pushNext)
+            guard moved else { return }
+            for next in pushed {
+                switch next {
+                case .head(let response): onHead?(response)
+                case .chunk(let chunk): onChunk(chunk)
+                case .end(let result): completion(result)
                 }
-                if !closed {
-                    let (chunk, failed) = takeChunk()
-                    if let chunk { return .chunk(chunk) }
-                    if failed { stop = true }
-                }
-                if let end, !endTaken {
-                    endTaken = true
-                    return .end(end)
-                }
-                draining = false
-                return .idle
-            }
-            if stop {
-                stop = false
-                stopCall.cancel()
-            }
-            switch step {
-            case .head(let response): onHead?(response)
-            case .chunk(let chunk): onChunk(chunk)
-            case .end(let result):
-                completion(result)
-            case .idle:
-                return
             }
         }
     }

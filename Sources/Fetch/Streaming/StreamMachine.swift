@@ -1,0 +1,312 @@
+import Foundation
+
+/// The life of a streamed body as a value: where the stream stands (``Phase``), what happens
+/// to it (``Event``) and what must be done about that (``Effect``).
+///
+/// Pure bookkeeping, like ``TaskMachine``: no lock, no I/O, no continuation resumed. A
+/// ``StreamSink`` keeps one behind `Locked`, hands it each event, and carries out the effects
+/// after unlocking: the spill file's I/O, the reader's callbacks and continuations. `Waiter`
+/// is what a pull reader waits for a chunk with (a continuation; anything in tests).
+struct StreamMachine<Waiter: Sendable>: Sendable {
+    /// Checks, and may change, a head before the reader gets it; throws to refuse it.
+    typealias HeadCheck = @Sendable (inout Response) throws -> Void
+
+    /// Where the stream stands.
+    enum Phase: Sendable {
+        /// No head accepted yet.
+        case awaitingHead
+        /// A head was accepted: the body goes to the reader.
+        case streaming
+        /// The call ended, or the sink ended it: the reader takes what is kept, then this end.
+        case ending(Result<Response, any Error>)
+        /// The reader took the end.
+        case ended
+    }
+
+    /// Something that happened to the stream.
+    enum Event: Sendable {
+        /// A head is offered: its checks are asked for (``Effect/check(_:)``).
+        case offered
+        /// A check refused the head offered with this error.
+        case refused(any Error)
+        /// The head, checked, without its body.
+        case opened(Response)
+        /// A piece of the body arrived.
+        case received(Data)
+        /// The spill file could not be made or written: the stream ends with this error.
+        case spillFailed(any Error)
+        /// A read of the spill file failed (with the error; `nil` when the file was lost).
+        case readFailed((any Error)?)
+        /// The call ended with this result.
+        case finished(Result<Response, any Error>)
+        /// The reader stopped.
+        case cancelled
+        /// A pull reader asks for the next chunk.
+        case take(Waiter)
+        /// A push reader's delivery asks for its next step.
+        case pushNext
+    }
+
+    /// Who takes the bytes of a read of the spill file.
+    enum Taker: Sendable {
+        /// A pull reader.
+        case waiter(Waiter)
+        /// The push reader.
+        case push
+    }
+
+    /// A step of a push reader's delivery.
+    enum PushStep: Sendable {
+        case head(Response)
+        case chunk(Data)
+        case end(Result<Response, any Error>)
+    }
+
+    /// What the owner must do, in the order given.
+    enum Effect: Sendable {
+        /// Run these checks on the head (nearest the performer first), then send
+        /// ``Event/opened(_:)``, or ``Event/refused(_:)`` when one throws.
+        case check([HeadCheck])
+        /// The head, or the error the stream ended with before one: wakes those who wait for it.
+        case head(Result<Response, any Error>)
+        /// Resume a pull reader's wait for a chunk.
+        case hand(Waiter, Result<Data?, any Error>)
+        /// Write these bytes to the spill file at this offset.
+        case spill(Data, at: Int)
+        /// Read `count` bytes of the spill file at `offset` for `Taker`; empty it after, when `thenEmpty`.
+        case read(at: Int, count: Int, thenEmpty: Bool, for: Taker)
+        /// Close the spill file: nothing in it is read any more.
+        case dropSpill
+        /// Cancel the call.
+        case stopCall
+        /// Let go of the call's handle: the call has ended.
+        case releaseCall
+        /// Start delivering to the push reader (``Event/pushNext`` until it has nothing).
+        case drain
+        /// Deliver a step to the push reader.
+        case push(PushStep)
+    }
+
+    /// Where the stream stands now.
+    private(set) var phase = Phase.awaitingHead
+    /// The head the reader got, once one was accepted.
+    private(set) var head: Response?
+    /// Whether the reader stopped: what is kept was dropped, and what arrives is ignored.
+    private(set) var stoppedByReader = false
+    /// Body bytes taken from the performer, and those handed to the reader.
+    private(set) var received = 0
+    private(set) var read = 0
+    /// Whether a head with a status other than 2xx is delivered like any other.
+    let acceptsAnyStatus: Bool
+    /// Whether the reader is a push reader (callbacks) rather than a pull one.
+    let pushes: Bool
+    private(set) var buffer: StreamBuffer
+    private var waiter: Waiter?
+    /// Why a check refused the last head offered, until the next one: the call's error.
+    private var refusal: (any Error)?
+    /// The checks of the layers in the call's path, in the order they were added, by number.
+    private var checks: [(number: Int, check: HeadCheck)] = []
+    private var lastCheck = 0
+    /// The push reader's delivery: whether it runs, and whether it has had the head.
+    private var draining = false
+    private var headPushed = false
+
+    /// A stream that keeps what its reader has not taken in `buffer`.
+    init(buffer: StreamBuffer, acceptsAnyStatus: Bool, pushes: Bool) {
+        self.buffer = buffer
+        self.acceptsAnyStatus = acceptsAnyStatus
+        self.pushes = pushes
+    }
+
+    /// Whether the reader has seen the end, or stopped.
+    var hasEnded: Bool {
+        if case .ended = phase { return true }
+        return stoppedByReader
+    }
+
+    /// Whether a head is accepted: the reader has it, and the body is delivered.
+    var accepts: Bool {
+        if case .streaming = phase { return !stoppedByReader }
+        return false
+    }
+
+    /// Adds a check that every head offered from now on passes.
+    /// - Returns: the number that removes it.
+    mutating func addCheck(_ check: @escaping HeadCheck) -> Int {
+        lastCheck += 1
+        checks.append((lastCheck, check))
+        return lastCheck
+    }
+
+    /// Removes the check numbered `number`.
+    mutating func removeCheck(_ number: Int) {
+        checks.removeAll { $0.number == number }
+    }
+
+    /// Moves on with `event`.
+    /// - Returns: what to do, in order; nothing when the event changes nothing.
+    mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .offered:
+            guard !stoppedByReader, case .awaitingHead = phase else { return [] }
+            refusal = nil
+            return [.check(checks.reversed().map(\.check))]
+        case .refused(let error):
+            refusal = error
+            return []
+        case .opened(let offered):
+            guard !stoppedByReader, case .awaitingHead = phase, offered.isSuccess || acceptsAnyStatus else { return [] }
+            (phase, head) = (.streaming, offered)
+            return [.head(.success(offered))] + drain()
+        case .received(let data): return receive(data)
+        case .spillFailed(let error):
+            guard case .streaming = phase else { return [] }
+            phase = .ending(.failure(error))
+            return [.stopCall] + wake() + drain()
+        case .readFailed(let error):
+            _ = buffer.removeAll()
+            guard let error else { return [] }
+            if case .ended = phase { return [] }
+            phase = .ending(.failure(error))
+            return [.stopCall]
+        case .finished(let result): return finish(result)
+        case .cancelled:
+            guard !stoppedByReader else { return [] }
+            stoppedByReader = true
+            _ = buffer.removeAll()
+            var effects: [Effect] = [.dropSpill, .stopCall]
+            if let waiter { effects.append(.hand(waiter, .failure(FetchError.cancelled()))) }
+            waiter = nil
+            return effects + [.head(.failure(FetchError.cancelled()))]
+        case .take(let taker): return take(taker)
+        case .pushNext: return pushNext()
+        }
+    }
+
+    /// Keeps a piece of the body for the reader, or hands it to a reader waiting for it.
+    private mutating func receive(_ data: Data) -> [Effect] {
+        guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
+        if let waiting = waiter {
+            waiter = nil
+            received += data.count
+            read += data.count
+            return [.hand(waiting, .success(data))]
+        }
+        switch buffer.append(data) {
+        case .kept:
+            received += data.count
+            return drain()
+        case .write(let bytes, let offset):
+            received += data.count
+            return [.spill(bytes, at: offset)] + drain()
+        case .overflow:
+            phase = .ending(.failure(overflow()))
+            return [.stopCall] + wake() + drain()
+        }
+    }
+
+    /// The error that ends a stream whose reader fell behind by more than the sink keeps.
+    private func overflow() -> FetchError {
+        let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
+        let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
+        return FetchError(
+            .bodyTooLarge,
+            reason: "the stream's reader fell behind by more than its buffer (\(memory)) and spill file (\(file)) "
+                + "keep; the bytes kept were delivered, the rest was not read", response: head)
+    }
+
+    /// Ends the stream with the call's result. A response the performer did not stream
+    /// becomes the head and one chunk.
+    private mutating func finish(_ result: Result<Response, any Error>) -> [Effect] {
+        switch phase {
+        case .ending, .ended: return [.releaseCall]
+        case .awaitingHead, .streaming: break
+        }
+        var outcome = result
+        if case .success(var response) = result {
+            if head != nil {
+                response.isStreamed = true
+                outcome = .success(response)
+            } else if let refusal {
+                outcome = .failure(refusal)
+            } else if response.isSuccess || acceptsAnyStatus {
+                var bodiless = response
+                (bodiless.body, bodiless.isStreamed) = (Data(), true)
+                head = bodiless
+                // Held in memory already: whatever its size, it stays there.
+                if !stoppedByReader, !response.body.isEmpty {
+                    received += response.body.count
+                    _ = buffer.append(response.body)
+                }
+                outcome = .success(bodiless)
+            } else {
+                outcome = .failure(FetchError.httpStatus(response))
+            }
+        }
+        phase = .ending(outcome)
+        return [.releaseCall, .head(head.map { .success($0) } ?? outcome)] + wake() + drain()
+    }
+
+    /// Hands a waiting pull reader the next chunk, or the end.
+    private mutating func wake() -> [Effect] {
+        guard let waiting = waiter else { return [] }
+        waiter = nil
+        return take(waiting)
+    }
+
+    /// The next chunk for a pull reader, the end, or nothing yet (then it waits).
+    private mutating func take(_ taker: Waiter) -> [Effect] {
+        if stoppedByReader {
+            if case .ended = phase { return [.hand(taker, .success(nil))] }
+            return [.hand(taker, .failure(FetchError.cancelled()))]
+        }
+        if let next = next(for: .waiter(taker)) { return [next] }
+        switch phase {
+        case .ending(let end):
+            phase = .ended
+            return [.hand(taker, end.map { _ in nil })]
+        case .ended:
+            return [.hand(taker, .success(nil))]
+        case .awaitingHead, .streaming:
+            waiter = taker
+            return []
+        }
+    }
+
+    /// The first chunk kept, as a hand-over or a read of the spill file; `nil` when none is kept.
+    private mutating func next(for taker: Taker) -> Effect? {
+        switch buffer.next() {
+        case .none:
+            return nil
+        case .chunk(let chunk):
+            read += chunk.count
+            if case .waiter(let waiter) = taker { return .hand(waiter, .success(chunk)) }
+            return .push(.chunk(chunk))
+        case .read(let offset, let count, let thenEmpty):
+            read += count
+            return .read(at: offset, count: count, thenEmpty: thenEmpty, for: taker)
+        }
+    }
+
+    /// Starts the push reader's delivery, unless it runs already.
+    private mutating func drain() -> [Effect] {
+        guard pushes, !draining else { return [] }
+        draining = true
+        return [.drain]
+    }
+
+    /// The push reader's next step: the head, each chunk in order, then the end once.
+    private mutating func pushNext() -> [Effect] {
+        if let head, !headPushed, !stoppedByReader {
+            headPushed = true
+            return [.push(.head(head))]
+        }
+        if !stoppedByReader, let next = next(for: .push) { return [next] }
+        if case .ending(let end) = phase {
+            phase = .ended
+            return [.push(.end(end))]
+        }
+        draining = false
+        return []
+    }
+}
