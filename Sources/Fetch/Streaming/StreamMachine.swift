@@ -160,7 +160,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             return [.head(.success(offered))] + drain()
         case .received(let data): return receive(data)
         case .spillFailed(let error):
-            guard case .streaming = phase else { return [] }
+            guard !stoppedByReader, case .streaming = phase else { return [] }
             phase = .ending(.failure(error))
             return [.stopCall] + wake() + drain()
         case .readFailed(let error):
