@@ -1,5 +1,3 @@
-import Foundation
-
 extension Redaction {
     /// `body` with the values of secret form fields and JSON keys replaced (see
     /// ``hides(name:)``), for logs and cURL descriptions.

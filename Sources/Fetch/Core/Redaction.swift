@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What logs and cURL descriptions hide: the values of sensitive headers, query items, form
 /// fields and JSON keys, and passwords in URLs.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// One readable block: the status with the method and URL, the headers (sensitive ones
     /// hidden by ``Redaction/default``), then the start of the body (secret fields hidden):

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What one logged call really sent, attempt by attempt: the `URLRequest` of each attempt
 /// (after every layer, so with the absolute URL) and, where a layer saw it, the attempt's
 /// own result.

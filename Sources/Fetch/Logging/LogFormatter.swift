@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Writes the text of one log entry.
 struct LogFormatter {
     let configuration: LogConfiguration

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension URLRequest {
     /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
     ///

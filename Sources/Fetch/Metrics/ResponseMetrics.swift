@@ -1,5 +1,3 @@
-import Foundation
-
 /// How one call went: when it started, where its time went, how many bytes moved, and
 /// what the layers did for it. Every ``Response`` carries one in ``Response/metrics``.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns an `Encodable` value into query items, for a query string or a form body.
 ///
 /// ```swift

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What one value encodes to, before it is flattened into query items.
 enum ParameterNode {
     /// Nothing (`nil`, or a container left empty by a value that encoded nothing).

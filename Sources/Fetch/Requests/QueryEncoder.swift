@@ -1,5 +1,3 @@
-import Foundation
-
 /// Percent-encodes query items so every value reaches the server exactly as given.
 ///
 /// `URLComponents.queryItems` leaves `+`, `/`, `?`, `;` and `'` unencoded, and servers read

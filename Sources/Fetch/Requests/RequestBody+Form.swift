@@ -1,5 +1,3 @@
-import Foundation
-
 extension RequestBody {
     /// Fields as `application/x-www-form-urlencoded`, in order.
     ///
