@@ -32,10 +32,8 @@ extension Session {
         /// Why 4: on Linux, URLSession (libcurl) keeps an idle connection pool no larger than
         /// four times the requests running at that moment. With more than 4 connections to one
         /// host, every dip in the running count closes connections that the next requests
-        /// reopen: tens to hundreds of new connections per 4,000 requests at 16 in flight on a
-        /// busy machine, and more CPU per request. With at most 4, the same 4 connections serve
-        /// every request; a limit of 6 does not help (33 to 82 new connections in the same
-        /// measurement).
+        /// reopen, at a cost in CPU per request; with at most 4, the same 4 connections serve
+        /// every request (Benchmarks/README.md, "Connections per origin", has the figures).
         ///
         /// The trade-off is parallelism: over a high-latency link, a fifth request to the
         /// same origin waits for a slot instead of running alongside the others. Raise the

@@ -12,16 +12,12 @@ extension Session {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
         guard let origin = state.origin else { return control.async { [self] in send(state.urlRequest, for: state) } }
         guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
-        // Making and resuming a task wait for URLSession's work queue, which every session
-        // of the process shares and any transfer (or the tail of an ended one) may keep
-        // busy. Started on the caller's thread then, a request would tie up the caller (a
-        // Swift concurrency thread, in async code) in `workQueue.sync`. So a request starts on the
-        // control thread, unless no session of the process has a task URLSession still
-        // works on (an ended call's task counts until URLSession reports it ended, so its
-        // tail does too): then the queue has nothing of Fetch's to do, and the request
-        // starts here, saving a wake-up of the control thread, 2 to 3 % of the time of a
-        // small request sent alone. Never from a delegate queue's thread: a callback there
-        // may be what the work queue waits for.
+        // Making and resuming a task wait for URLSession's work queue, which every session of
+        // the process shares: so a request starts on the control thread, unless no session
+        // has a task URLSession still works on (then the queue is free, and starting here
+        // saves a wake-up of the control thread), and never from a delegate queue's thread,
+        // whose callback may be what the work queue waits for (ARCHITECTURE.md, "Nothing
+        // shared between sessions").
         if state.carrier == nil, delegate.tasksInFlight.isEmpty, DeliveryQueue.running == nil {
             return send(state.urlRequest, for: state)
         }

@@ -4,22 +4,22 @@ import FoundationNetworking
 #endif
 
 /// What `Session` tracks for one streamed call besides its ``TaskState``: where the body
-/// goes (the call's ``StreamSink``), how much of it was delivered, and the start of an
-/// error body that is not delivered.
-///
-/// Its methods run on URLSession's delegate queue, one at a time, except ``settle(_:)``,
-/// which runs on ``events`` once the task has ended.
-final class StreamState: TaskCarrier, @unchecked Sendable {
-    // `lock` guards every `var`; the `let`s are immutable and Sendable.
-    private let lock = Locked()
+/// goes (the call's ``StreamSink``), and what the current response's body has done so far.
+final class StreamState: TaskCarrier, Sendable {
     let sink: StreamSink
     /// Where the call completes, after the sink's callbacks (which run on its own queue
     /// that targets the same completion queue).
     let events: DispatchQueue
-    private var delivering = false
-    private var delivered: Int64 = 0
-    private var expected: Int64?
-    private var errorBody = Data()
+    /// What the current response's body does; `nil` before a head.
+    private let body = Locked<Body?>(nil)
+
+    /// What a response's body does.
+    enum Body: Sendable {
+        /// Handed to the sink: `bytes` so far, of `expected` when its length is known.
+        case delivered(bytes: Int64, expected: Int64?)
+        /// Not delivered (a status the caller does not accept): its start, kept for the error.
+        case kept(Data)
+    }
 
     init(sink: StreamSink, queue: DispatchQueue) {
         self.sink = sink
@@ -33,7 +33,10 @@ final class StreamState: TaskCarrier, @unchecked Sendable {
     var uploadsBody: Bool { false }
 
     /// How many body bytes went to the sink.
-    var bodyBytes: Int64 { lock.withLock { delivering ? delivered : 0 } }
+    var bodyBytes: Int64 {
+        guard case .delivered(let bytes, _) = body.withLock({ $0 }) else { return 0 }
+        return bytes
+    }
 
     /// Takes the head of a response: opens the sink with it.
     func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
@@ -46,23 +49,27 @@ final class StreamState: TaskCarrier, @unchecked Sendable {
         let length =
             reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
             ? reply.expectedContentLength : nil
-        let delivers = sink.open(head)
-        lock.withLock {
-            (delivering, delivered, expected, errorBody) = (delivers, 0, length, Data())
-        }
+        let opened: Body = sink.open(head) ? .delivered(bytes: 0, expected: length) : .kept(Data())
+        body.withLock { $0 = opened }
         return .accepted
     }
 
     /// Takes body bytes: into the sink, or (for a status the caller does not accept) the
     /// first ``Response/errorBodyLimit`` bytes into memory.
     func write(_ data: Data) -> FetchError? {
-        let delivers: Bool = lock.withLock {
-            if delivering {
-                delivered += Int64(data.count)
-            } else if errorBody.count < Response.errorBodyLimit {
-                errorBody.append(data.prefix(Response.errorBodyLimit - errorBody.count))
+        let delivers: Bool = body.withLock { body in
+            switch body {
+            case .delivered(let bytes, let expected):
+                body = .delivered(bytes: bytes + Int64(data.count), expected: expected)
+                return true
+            case .kept(var kept):
+                body = nil
+                kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
+                body = .kept(kept)
+                return false
+            case nil:
+                return false
             }
-            return delivering
         }
         if delivers { sink.receive(data) }
         return nil
@@ -77,43 +84,35 @@ final class StreamState: TaskCarrier, @unchecked Sendable {
     /// The sink stops itself when its reader cancels.
     func stop() {}
 
-    /// Completes the call with the settled result.
+    /// Completes the call with the settled result: a response not delivered gets the start
+    /// of its body; a delivered body shorter than its `Content-Length` is an error; an
+    /// error after bytes were delivered says how many.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        completion(settle(result))
+        completion(settle(result, body.withLock { $0 } ?? .kept(Data())))
     }
 
-    /// The call's result once its task has ended: a response not delivered gets the start
-    /// of its body; a delivered body shorter than its `Content-Length` is an error; an
-    /// error after bytes were delivered says how many.
-    func settle(_ result: Result<Response, any Error>) -> Result<Response, any Error> {
-        let (delivering, delivered, expected, errorBody) = lock.withLock {
-            (self.delivering, self.delivered, self.expected, self.errorBody)
-        }
-        switch result {
-        case .success(var response):
-            if !delivering {
-                response.body = errorBody
-                return .success(response)
-            }
-            let bodiless = response.urlRequest.httpMethod == "HEAD" || response.status == 204 || response.status == 304
-            if let expected, delivered < expected, !bodiless {
-                return .failure(
-                    FetchError(
-                        .connectionLost,
-                        reason:
-                            "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
-                        method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
-                        url: response.urlRequest.url,
-                        response: response
-                    ))
-            }
+    /// The call's result once its task has ended with `result` and the body did `body`.
+    private func settle(_ result: Result<Response, any Error>, _ body: Body) -> Result<Response, any Error> {
+        switch (result, body) {
+        case (.success(var response), .kept(let kept)):
+            response.body = kept
             return .success(response)
-        case .failure(var error as FetchError) where delivering && delivered > 0:
+        case (.success(let response), .delivered(let delivered, let expected?)) where delivered < expected:
+            let bodiless = response.urlRequest.httpMethod == "HEAD" || response.status == 204 || response.status == 304
+            if bodiless { return result }
+            return .failure(
+                FetchError(
+                    .connectionLost,
+                    reason: "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
+                    method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"), url: response.urlRequest.url,
+                    response: response
+                ))
+        case (.failure(var error as FetchError), .delivered(let delivered, _)) where delivered > 0:
             error.reason += " after \(delivered) bytes of the stream were delivered"
             return .failure(error)
-        case .failure:
+        default:
             return result
         }
     }

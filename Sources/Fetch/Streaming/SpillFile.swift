@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Made in the temporary directory and unlinked at once, while open: nothing is left on
 /// disk when the stream ends, when it is cancelled or when the process dies. Not
-/// synchronized: its ``StreamSink`` calls it under the sink's lock.
+/// synchronized: its ``StreamSink`` calls it under the sink's `io` lock.
 final class SpillFile {
     private let descriptor: Int32
 

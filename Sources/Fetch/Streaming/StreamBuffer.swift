@@ -4,8 +4,8 @@ import Foundation
 /// ``memoryLimit`` bytes in memory, then the rest in a spill file up to ``spillLimit`` bytes.
 ///
 /// A pure value: it does no I/O. ``append(_:)`` and ``next()`` say which file write or read
-/// to carry out, at which offset, and ``StreamSink`` carries it out under its lock, so the
-/// offsets here always match the file.
+/// to carry out, at which offset; ``StreamMachine`` hands them on as effects, and
+/// ``StreamSink`` carries them out under its `io` lock, so the offsets here always match the file.
 ///
 /// The bytes come out in three parts, oldest first: the chunks in memory, the file's unread
 /// range (`fileRead..<fileWritten`), then the bytes gathered for the next write

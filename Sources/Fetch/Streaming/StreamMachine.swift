@@ -57,8 +57,11 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
 
     /// A step of a push reader's delivery.
     enum PushStep: Sendable {
+        /// The head, first.
         case head(Response)
+        /// A chunk, in order.
         case chunk(Data)
+        /// The end, once.
         case end(Result<Response, any Error>)
     }
 
