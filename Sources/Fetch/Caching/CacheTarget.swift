@@ -34,9 +34,7 @@ struct CacheTarget {
             // Not the cache's to report: it fails below with the reason it carries.
             return (nil, request.carrying(.failure(error)))
         }
-        guard let relative = urlRequest.url else { return (nil, request) }
-        let url = request.resolving(relative, through: base)
-        guard url.scheme != nil else { return (nil, request) }
+        guard let url = urlRequest.url.flatMap({ request.absolute($0, through: base) }) else { return (nil, request) }
         return (CacheTarget(request: request, urlRequest: urlRequest, url: url, builtAbove: above != nil), request)
     }
 

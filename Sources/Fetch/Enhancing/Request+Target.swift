@@ -27,23 +27,25 @@ extension Request {
     /// `url`, this request's URL or one made from it, joined to the first base URL that
     /// applies to this request (see ``target(through:)``), or `url` itself.
     func resolving(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL {
+        absolute(url, through: performer) ?? url
+    }
+
+    /// `url` when it has a scheme, else joined to the first base URL that applies to this
+    /// request (see ``target(through:)``); `nil` when none does, or when the one that applies
+    /// cannot resolve it (the BaseURL layer below then fails the call with that reason).
+    func absolute(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL? {
         guard url.scheme == nil else { return url }
         let options = self.options
-        func resolved(by enhancers: [any Enhancer]) -> URL? {
-            guard let base = enhancers.lazy.compactMap({ $0 as? BaseURL }).first else { return nil }
-            // A base URL that cannot resolve `url` leaves it relative here: the BaseURL layer
-            // below fails the call with that reason when it builds the request.
-            return (try? base.resolved(url, options: options)) ?? url
-        }
-        if let found = resolved(by: (layered?.enhancers ?? []) + options.enhancers) { return found }
+        var enhancers = (layered?.enhancers ?? []) + options.enhancers
         var layer = performer
-        while let current = layer {
-            if let enhancing = current as? EnhancingPerformer, let found = resolved(by: enhancing.enhancers) {
-                return found
+        while true {
+            if let base = enhancers.lazy.compactMap({ $0 as? BaseURL }).first {
+                return try? base.resolved(url, options: options)
             }
+            guard let current = layer else { return nil }
+            enhancers = (current as? EnhancingPerformer)?.enhancers ?? []
             layer = (current as? any StackLayer)?.base
         }
-        return url
     }
 }
 
