@@ -41,8 +41,7 @@ struct RedirectTests {
     @Test func crossOriginRedirectToAnotherPortDropsCredentials() async throws {
         // Given a second server on another port and a request with credentials redirected to it
         let servers = try LoopbackServers.require()
-        let other = try TestServer(script: "fault_server.py")
-        defer { other.stop() }
+        let other = try await TestServer.shared("fault_server.py", copy: 1)
         let request = Self.redirect(on: servers.faults, to: other.url("/echo"))
         // When it is performed
         let response = try await Self.session().response(for: request)
@@ -146,8 +145,7 @@ struct RedirectTests {
     @Test func bodyIsResentOnEveryHopAndAcrossOrigins() async throws {
         // Given a POST redirected with 307 to another origin, then with 308 to the echo
         let servers = try LoopbackServers.require()
-        let other = try TestServer(script: "fault_server.py")
-        defer { other.stop() }
+        let other = try await TestServer.shared("fault_server.py", copy: 1)
         let secondHop = try Self.redirect(on: other, to: other.url("/echo"), code: 308).urlWithQuery()
         var request = Self.redirect(on: servers.faults, to: secondHop, code: 307, method: .put, body: .json(["n": 7]))
         request.headers = ["Authorization": "Bearer secret-token"]

@@ -68,7 +68,8 @@ enum IsolatedRun {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read while the child runs, so it never blocks on a full pipe.
-        async let output = readToEnd(pipe.fileHandleForReading)
+        let reading = pipe.fileHandleForReading
+        async let output = offThePool { reading.readDataToEndOfFile() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while process.isRunning {
@@ -78,7 +79,7 @@ enum IsolatedRun {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: await output, as: UTF8.self))
+        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: try await output, as: UTF8.self))
         // A filter that matches nothing passes with no test run: that must not pass here.
         guard outcome.output.contains("Test run with"), !outcome.output.contains("Test run with 0 tests") else {
             throw NothingRan(name: name, output: outcome.output)
@@ -90,13 +91,6 @@ enum IsolatedRun {
         let name: String
         let output: String
         var description: String { "the isolated run of \(name) ran no test: \(output.suffix(2000))" }
-    }
-
-    /// Reads `handle` to its end on a thread of its own, without blocking a task's thread.
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
     }
 
     struct ChildTimedOut: Error, CustomStringConvertible {
