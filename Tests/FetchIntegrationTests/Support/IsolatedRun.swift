@@ -79,7 +79,8 @@ enum IsolatedRun {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: try await output, as: UTF8.self))
+        let printed = try await output
+        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self))
         // A filter that matches nothing passes with no test run: that must not pass here.
         guard outcome.output.contains("Test run with"), !outcome.output.contains("Test run with 0 tests") else {
             throw NothingRan(name: name, output: outcome.output)
