@@ -1,5 +1,3 @@
-import Foundation
-
 /// The coders a stack (or one request) uses: the JSON encoder for ``RequestBody/json(_:encoder:)``
 /// bodies, the JSON decoder for `Decodable` models, and the ``ParameterEncoder`` for
 /// ``Request/query`` and ``RequestBody/form(_:encoder:)``.

@@ -12,12 +12,6 @@ public struct CodingPerformer: RequestPerforming {
     /// The stack's coders.
     package let coders: Coders
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, coders: Coders) {
-        self.base = base
-        self.coders = coders
-    }
-
     /// Performs `request` with the coders filled in, and names them in the response.
     @discardableResult
     public func perform(

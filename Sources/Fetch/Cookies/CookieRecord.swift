@@ -9,18 +9,33 @@ struct CookieRecord: Equatable, Sendable {
     /// The host it was set by (host-only) or the domain it applies to: lowercase, no leading dot.
     var domain: String
     /// Whether it goes only to `domain` itself, not to its subdomains.
-    var hostOnly: Bool
+    var hostOnly = true
     /// The path it applies to, and below.
-    var path: String
+    var path = "/"
     /// When it expires; `nil` for a session cookie, which lasts as long as its store.
-    var expires: Date?
+    var expires: Date? = nil
     /// Whether it goes only over https.
-    var secure: Bool
+    var secure = false
     /// Whether scripts may not read it; kept and sent like any other (Fetch is no browser).
-    var httpOnly: Bool
+    var httpOnly = false
     /// When it was first stored: an older cookie goes before a newer one with as long a path.
-    var created: Date
+    var created = Date.distantPast
 
+    /// Whether the cookie has expired at `now`.
+    func isExpired(at now: Date) -> Bool {
+        guard let expires else { return false }
+        return expires <= now
+    }
+
+    /// Whether `other` is the same cookie, which a new one replaces: same name, domain and
+    /// path (§5.3 step 11), host-only or not.
+    func isSameCookie(as other: CookieRecord) -> Bool {
+        name == other.name && domain == other.domain && path == other.path
+    }
+}
+
+// In an extension, so that the memberwise initializer stays.
+extension CookieRecord {
     /// The cookie that `cookie`, received in a response to `url` at `now`, stores (§5.3);
     /// `nil` when it must be ignored: its `Domain` does not match the host or is a public
     /// suffix, or the URL has no host. An expired record (`Max-Age` of zero or less, or a past
@@ -47,26 +62,5 @@ struct CookieRecord: Equatable, Sendable {
         secure = cookie.secure
         httpOnly = cookie.httpOnly
         created = now
-    }
-
-    /// Makes a record from its fields.
-    init(
-        name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/",
-        expires: Date? = nil, secure: Bool = false, httpOnly: Bool = false, created: Date = .distantPast
-    ) {
-        (self.name, self.value, self.domain, self.hostOnly, self.path) = (name, value, domain, hostOnly, path)
-        (self.expires, self.secure, self.httpOnly, self.created) = (expires, secure, httpOnly, created)
-    }
-
-    /// Whether the cookie has expired at `now`.
-    func isExpired(at now: Date) -> Bool {
-        guard let expires else { return false }
-        return expires <= now
-    }
-
-    /// Whether `other` is the same cookie, which a new one replaces: same name, domain and
-    /// path (§5.3 step 11), host-only or not.
-    func isSameCookie(as other: CookieRecord) -> Bool {
-        name == other.name && domain == other.domain && path == other.path
     }
 }

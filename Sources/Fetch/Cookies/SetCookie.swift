@@ -49,7 +49,7 @@ struct SetCookie: Equatable, Sendable {
     private mutating func apply(_ key: String, _ text: String) {
         switch key {
         case "expires":
-            if let date = CookieDate.parse(text) { expires = date }
+            if let date = HTTPDate.parseCookieDate(text) { expires = date }
         case "max-age":
             if let seconds = Self.deltaSeconds(text) { maxAge = seconds }
         case "domain":
@@ -79,10 +79,6 @@ struct SetCookie: Equatable, Sendable {
 
     /// `text` without the spaces and tabs around it.
     private static func trimmed(_ text: Substring) -> String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = text.firstIndex(where: { !isBlank($0) }),
-            let end = text.lastIndex(where: { !isBlank($0) })
-        else { return "" }
-        return String(text[start...end])
+        text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     }
 }

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A ``Request`` made from values, for one-off calls and tests.
 ///
 /// ```swift

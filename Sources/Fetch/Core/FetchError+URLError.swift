@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension FetchError {
     /// Maps an error from URLSession to a named ``FetchError`` that carries the request.
     ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The one error type of Fetch: what went wrong, with the request, the response and the
 /// underlying error attached.
 ///

@@ -75,10 +75,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Whether a field called `name` is present, whatever its casing.
-    public func contains(_ name: String) -> Bool {
-        if let response, response.looksUp(name) { return response.value(for: name) != nil }
-        return fields.contains { $0.name.caseInsensitiveEquals(name) }
-    }
+    public func contains(_ name: String) -> Bool { first(name) != nil }
 
     /// The values of `name` joined with `", "`, or `nil` when absent.
     ///
@@ -102,17 +99,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Replaces every field called `name` with one field holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         takeOwnership()
-        if let index = own.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-            own[index].value = value
-            var seen = false
-            own.removeAll { field in
-                guard field.name.caseInsensitiveEquals(name) else { return false }
-                defer { seen = true }
-                return seen
-            }
-        } else {
-            add(name, value)
-        }
+        // The first field keeps its place and its spelling.
+        let index = own.firstIndex { $0.name.caseInsensitiveEquals(name) }
+        let field = Field(name: index.map { own[$0].name } ?? name, value: value)
+        own.removeAll { $0.name.caseInsensitiveEquals(name) }
+        own.insert(field, at: index ?? own.count)
     }
 
     /// Removes every field called `name`.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension Redaction {
     /// `body` with the values of secret form fields and JSON keys replaced (see
     /// ``hides(name:)``), for logs and cURL descriptions.
@@ -19,18 +17,20 @@ extension Redaction {
         case .json: return redactingJSON(body)
         case .form:
             guard let text = String(data: body, encoding: .utf8) else { return body }
-            let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { redactPair(String($0)) }
-            return Data(pairs.joined(separator: "&").utf8)
+            return Data(redactingPairs(text[...]).utf8)
         case .other: return body
         }
     }
 
-    /// `name=value` with the value replaced when the decoded name is secret.
-    func redactPair(_ pair: String) -> String {
-        guard let equals = pair.firstIndex(of: "=") else { return pair }
-        let name = String(pair[..<equals])
-        let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
-        return hides(name: decoded) ? name + "=" + replacement : pair
+    /// `name=value&...` pairs (a query or a form) with the value replaced wherever the
+    /// decoded name is secret.
+    func redactingPairs(_ pairs: Substring) -> String {
+        pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<equals])
+            let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
+            return hides(name: decoded) ? name + "=" + replacement : String(pair)
+        }.joined(separator: "&")
     }
 
     private enum Format { case json, form, other }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What logs and cURL descriptions hide: the values of sensitive headers, query items, form
 /// fields and JSON keys, and passwords in URLs.
 ///
@@ -76,6 +74,17 @@ public struct Redaction: Sendable {
         headers.contains(name.lowercased()) ? replacement : value
     }
 
+    /// The header fields of `urlRequest` as `Name: value` lines, sorted by name, hidden values replaced.
+    func headerLines(of urlRequest: URLRequest) -> [String] {
+        let fields = (urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
+        return fields.map { "\($0.key): \(value($0.value, ofHeader: $0.key))" }
+    }
+
+    /// `headers` as `Name: value` lines, in order, hidden values replaced.
+    func headerLines(of headers: HTTPHeaders) -> [String] {
+        headers.map { "\($0.name): \(value($0.value, ofHeader: $0.name))" }
+    }
+
     /// `url` as text, with hidden query values and any password replaced.
     ///
     /// The text is for reading, not for sending: the replacement is written as it is,
@@ -88,31 +97,7 @@ public struct Redaction: Sendable {
     /// `text` with every URL in it (a `scheme://` up to a space, a quote or an angle
     /// bracket) passed through ``string(for:)``: for error messages, which may quote a URL.
     func redactingURLs(in text: String) -> String {
-        var result = ""
-        var rest = text[...]
-        while let separator = rest.range(of: "://") {
-            var start = separator.lowerBound
-            while start > rest.startIndex, Self.isSchemeCharacter(rest[rest.index(before: start)]) {
-                start = rest.index(before: start)
-            }
-            let end = rest[separator.upperBound...].firstIndex(where: Self.endsURL) ?? rest.endIndex
-            result += rest[..<start]
-            if start == separator.lowerBound {
-                result += rest[start..<separator.upperBound]  // no scheme: not a URL
-            } else {
-                result += string(forURLText: String(rest[start..<end]))
-            }
-            rest = start == separator.lowerBound ? rest[separator.upperBound...] : rest[end...]
-        }
-        return result + rest
-    }
-
-    private static func isSchemeCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || "+-.".contains(character))
-    }
-
-    private static func endsURL(_ character: Character) -> Bool {
-        character.isWhitespace || "\"'<>`".contains(character)
+        text.replacing(/[A-Za-z0-9+.\-]+:\/\/[^\s"'<>`]*/) { string(forURLText: String($0.output)) }
     }
 
     private func string(forURLText text: String) -> String {
@@ -126,11 +111,8 @@ public struct Redaction: Sendable {
         var rest = String(text[authorityEnd...])
         if let question = rest.firstIndex(of: "?") {
             let queryEnd = rest[question...].firstIndex(of: "#") ?? rest.endIndex
-            let query = rest[rest.index(after: question)..<queryEnd]
-                .split(separator: "&", omittingEmptySubsequences: false)
-                .map { redactPair(String($0)) }
-                .joined(separator: "&")
-            rest.replaceSubrange(rest.index(after: question)..<queryEnd, with: query)
+            let query = rest.index(after: question)..<queryEnd
+            rest.replaceSubrange(query, with: redactingPairs(rest[query]))
         }
         return String(text[..<afterScheme]) + authority + rest
     }

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One HTTP call, described as a value.
 ///
 /// Conform a small struct per endpoint; only `url` is required:

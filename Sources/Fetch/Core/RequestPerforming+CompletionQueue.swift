@@ -1,5 +1,3 @@
-import Dispatch
-
 extension RequestOptions {
     private enum CompletionQueueKey: RequestOptionKey { static let defaultValue: DispatchQueue? = nil }
 

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Anything that can perform a ``Request``: the real ``Session``, a layer wrapping
 /// another performer, or a spy in a test.
 ///

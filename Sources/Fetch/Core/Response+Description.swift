@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
     /// One readable block: the status with the method and URL, the headers (sensitive ones
     /// hidden by ``Redaction/default``), then the start of the body (secret fields hidden):
@@ -25,11 +20,8 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible {
         let method = urlRequest.httpMethod ?? request.method.rawValue
         let address = (url ?? urlRequest.url).map(redaction.string(for:)) ?? request.url.absoluteString
         var lines = ["HTTP \(status) for \(method) \(address)"]
-        if detailed {
-            let sent = (urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-            lines += sent.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
-        }
-        lines += headers.map { "\($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
+        if detailed { lines += redaction.headerLines(of: urlRequest).map { "> " + $0 } }
+        lines += redaction.headerLines(of: headers)
         if let fileURL {
             lines.append("body: in \(fileURL.path)")
         } else if body.isEmpty {

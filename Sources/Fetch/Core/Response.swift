@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What came back for one request: status, headers, body, and what was asked.
 ///
 /// Parsers (``Parsable``) are pure functions over this value, so a test can hand-make one:

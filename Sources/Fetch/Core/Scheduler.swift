@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Runs work later. Layers that wait (retry back-off) take a scheduler instead of
 /// sleeping, so tests can use an immediate or manually advanced one from FetchTesting.
 public protocol Scheduler: Sendable {

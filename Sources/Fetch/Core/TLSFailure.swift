@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Why a TLS handshake failed, in words a person can act on.
 ///
 /// FoundationNetworking on Linux reports every TLS failure as `URLError` -1 with libcurl's

@@ -29,37 +29,28 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
     }
 
     private func handle(_ result: Result<Response, any Error>, of call: LayerCall) {
-        let error: any Error
-        switch result {
-        case .failure(let failure): error = failure
-        case .success(let response) where response.status >= 400: error = FetchError.httpStatus(response)
-        case .success: return call.finish(result)
-        }
-        guard !call.isFinished, handler.handles(error, for: call.request) else { return call.finish(result) }
+        guard let error = ErrorHandlingResult.error(of: result), !call.isFinished,
+            handler.handles(error, for: call.request)
+        else { return call.finish(result) }
         let (base, handler) = (self.base, self.handler)
         call.run {
             let task = Task {
-                let outcome: AsyncErrorHandlingResult
+                let outcome: ErrorHandlingResult
                 do {
-                    outcome = try await handler.handle(error, for: call.request)
+                    switch try await handler.handle(error, for: call.request) {
+                    case .recover(let response): outcome = .recover(response)
+                    case .replace(let newError): outcome = .replace(newError)
+                    case .pass: outcome = .pass
+                    case .retry:
+                        call.request.attemptLog?.received(result)
+                        return call.run { base.perform(call.request) { call.finish($0) } }
+                    }
                 } catch {
                     call.request.attemptLog?.received(result)
                     return call.answer(
                         .failure(FetchError.wrapping(error, layer: handler.name, request: call.request, through: base)))
                 }
-                switch outcome {
-                case .recover(var response):
-                    response.request = callersRequest(of: call.request)
-                    call.answer(.success(response))
-                case .replace(let newError):
-                    call.request.attemptLog?.replaced(result)
-                    call.answer(.failure(newError))
-                case .pass:
-                    call.answer(result)
-                case .retry:
-                    call.request.attemptLog?.received(result)
-                    call.run { base.perform(call.request) { call.finish($0) } }
-                }
+                call.answer(outcome.applied(to: result, failingWith: error, for: call.request).result)
             }
             return CancellationHandle { task.cancel() }
         }

@@ -28,3 +28,38 @@ extension ErrorHandler {
     /// The handler's type name.
     public var name: String { String(describing: Self.self) }
 }
+
+extension ErrorHandlingResult {
+    /// The error a call's handlers see: its failure, or for a response of 400 or more, that
+    /// response's ``FetchError/Code-swift.enum/httpStatus`` error; `nil` when it succeeded.
+    static func error(of result: Result<Response, any Error>) -> (any Error)? {
+        switch result {
+        case .failure(let failure): failure
+        case .success(let response): response.status >= 400 ? FetchError.httpStatus(response) : nil
+        }
+    }
+
+    /// What the caller of `request` gets when this outcome handled `error`, the error of
+    /// `result`, and the error a presenter shows, if any.
+    func applied(
+        to result: Result<Response, any Error>, failingWith error: any Error, for request: any Request
+    ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
+        switch self {
+        case .recover(var response):
+            switch request.options.kind {
+            case .plain, .upload, .download: break
+            case .stream(let sink):
+                // The reader has the head and perhaps part of the body: no response can stand
+                // in for the rest, so the failure is delivered as it is.
+                if sink.hasStarted { return (result, error) }
+            }
+            response.request = callersRequest(of: request)
+            return (.success(response), nil)
+        case .replace(let newError):
+            // The logging layer above names what came, not only what replaced it.
+            request.attemptLog?.replaced(result)
+            return (.failure(newError), newError)
+        case .pass: return (result, error)
+        }
+    }
+}

@@ -54,12 +54,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         _ result: Result<Response, any Error>, of request: any Request,
         with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?, through base: any RequestPerforming
     ) -> Handled {
-        let error: any Error
-        switch result {
-        case .failure(let failure): error = failure
-        case .success(let response) where response.status >= 400: error = FetchError.httpStatus(response)
-        case .success: return (result, nil)
-        }
+        guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
         let outcome: ErrorHandlingResult
         if let override = request.options.errorOverride, let decided = override(error, request) {
             outcome = decided
@@ -75,23 +70,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
         } else {
             outcome = .pass
         }
-        switch outcome {
-        case .recover(var response):
-            switch request.options.kind {
-            case .plain, .upload, .download: break
-            case .stream(let sink):
-                // The reader has the head and perhaps part of the body: no response can stand
-                // in for the rest, so the failure is delivered as it is.
-                if sink.hasStarted { return (result, error) }
-            }
-            response.request = callersRequest(of: request)
-            return (.success(response), nil)
-        case .replace(let newError):
-            // The logging layer above names what came, not only what replaced it.
-            request.attemptLog?.replaced(result)
-            return (.failure(newError), newError)
-        case .pass: return (result, error)
-        }
+        return outcome.applied(to: result, failingWith: error, for: request)
     }
 
     private static func isCancellation(_ error: any Error) -> Bool {

@@ -30,19 +30,11 @@ public struct StatusErrorHandler: ErrorHandler {
         body = handle
     }
 
-    /// Handles responses whose status is in `statuses`, like `StatusVerifier(200..<300)`:
-    /// `StatusErrorHandler(500..<600) { ... }`.
+    /// Handles responses whose status is in `statuses`, a range like `StatusVerifier(200..<300)`
+    /// or any other collection: `StatusErrorHandler(500..<600) { ... }`,
+    /// `StatusErrorHandler(500...599) { ... }`.
     public init(
-        _ statuses: Range<Int>,
-        handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
-    ) {
-        self.statuses = Set(statuses)
-        body = handle
-    }
-
-    /// Handles responses whose status is in `statuses`: `StatusErrorHandler(500...599) { ... }`.
-    public init(
-        _ statuses: ClosedRange<Int>,
+        _ statuses: some Sequence<Int>,
         handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
     ) {
         self.statuses = Set(statuses)

@@ -15,13 +15,6 @@ public struct HookingPerformer: RequestPerforming {
     /// The hooks run on each response, in order.
     package let post: [PostRequestHook]
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, pre: [PreRequestHook], post: [PostRequestHook]) {
-        self.base = base
-        self.pre = pre
-        self.post = post
-    }
-
     /// Performs `request` through the hooks.
     @discardableResult
     public func perform(

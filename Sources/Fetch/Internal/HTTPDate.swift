@@ -1,64 +1,136 @@
 import Foundation
 
-/// Reads the HTTP date formats of RFC 9110 section 5.6.7: the preferred IMF-fixdate
-/// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`)
-/// and asctime (`Sun Nov  6 08:49:37 1994`) forms. Anything else is not a date: `nil`.
+/// Reads the dates of HTTP fields, in UTC, with plain arithmetic and no formatter or calendar
+/// (a cache reads `Date` and `Expires` on every lookup, and a `DateFormatter` costs
+/// microseconds). Two grammars share the reading of each part:
 ///
-/// Plain arithmetic, no formatter or calendar: a cache reads `Date` and `Expires` on every
-/// lookup, and a `DateFormatter` costs microseconds.
+/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: the IMF-fixdate
+///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
+///   (`Sun Nov  6 08:49:37 1994`) forms, and nothing else.
+/// - ``parseCookieDate(_:)``: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm,
+///   which accepts what servers send in practice. FoundationNetworking's parser reads
+///   `01-Jan-99` as the year 98, which is why Fetch has its own.
+///
+/// In both, a two-digit year of 70 to 99 is 19xx and one of 0 to 69 is 20xx.
 enum HTTPDate {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// A time of day.
+    private typealias Time = (hour: Int, minute: Int, second: Int)
+    private typealias Token = Substring.UTF8View
 
     /// The date `text` names, or `nil` when it is not an HTTP date.
     static func parse(_ text: String) -> Date? {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "," })
-        var day: Int?
-        var month: Int?
-        var year: Int?
-        var clock: (Int, Int, Int)?
+        let words = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") })
+        let isGMT = words.last.map { $0.elementsEqual("GMT".utf8) } ?? false
+        let parts: (day: Token, month: Token, year: Token, time: Token)
         switch words.count {
-        case 4 where words[3] == "GMT" && words[1].contains("-"):
+        case 4 where isGMT:
             // RFC 850: weekday, DD-Mon-YY HH:MM:SS GMT
-            let parts = words[1].split(separator: "-")
-            guard parts.count == 3, parts[2].count == 2 else { return nil }
-            (day, month, year, clock) = (number(parts[0]), monthNumber(parts[1]), number(parts[2]), time(words[2]))
-            // Two-digit years: RFC 9110 reads one more than 50 years ahead as the past century.
-            if let short = year { year = short + (short >= 70 ? 1900 : 2000) }
-        case 6 where words[5] == "GMT":
+            let date = words[1].split(separator: UInt8(ascii: "-"))
+            guard date.count == 3, date[2].count == 2 else { return nil }
+            parts = (date[0], date[1], date[2], words[2])
+        case 6 where isGMT && words[3].count == 4:
             // IMF-fixdate: weekday, DD Mon YYYY HH:MM:SS GMT
-            guard words[3].count == 4 else { return nil }
-            (day, month, year, clock) = (number(words[1]), monthNumber(words[2]), number(words[3]), time(words[4]))
-        case 5:
+            parts = (words[1], words[2], words[3], words[4])
+        case 5 where words[4].count == 4:
             // asctime: weekday Mon D HH:MM:SS YYYY
-            guard words[4].count == 4 else { return nil }
-            (day, month, year, clock) = (number(words[2]), monthNumber(words[1]), number(words[4]), time(words[3]))
+            parts = (words[2], words[1], words[4], words[3])
         default:
             return nil
         }
-        guard let day, let month, let year, let clock, year >= 1, day >= 1, day <= daysIn(month, of: year) else {
-            return nil
-        }
-        let seconds =
-            daysSinceEpoch(year: year, month: month, day: day) * 86_400 + clock.0 * 3600 + clock.1 * 60 + clock.2
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    private static func number(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 4, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(text)
-    }
-
-    private static func monthNumber(_ name: Substring) -> Int? {
-        months.firstIndex(of: name.lowercased()).map { $0 + 1 }
-    }
-
-    private static func time(_ text: Substring) -> (Int, Int, Int)? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-            let hour = number(parts[0]), let minute = number(parts[1]), let second = number(parts[2]),
-            hour < 24, minute < 60, second < 61
+        guard let day = wholeNumber(parts.day), parts.month.count == 3, let month = month(parts.month),
+            let year = wholeNumber(parts.year), let (clock, rest) = time(parts.time, digits: 2...2), rest.isEmpty
         else { return nil }
-        return (hour, minute, second)
+        let wholeYear = parts.year.count == 2 ? fullYear(year) : year
+        return date(year: wholeYear, month: month, day: day, clock, leapSecond: true)
+    }
+
+    /// The moment a cookie's `Expires` value names, or `nil` when it is not a cookie date (a
+    /// part is missing or out of range, or the day does not exist in that month).
+    ///
+    /// Tokens are split at delimiters; the first token that reads as a time, a day of the
+    /// month, a month and a year, in that order of trial, gives each part.
+    static func parseCookieDate(_ text: String) -> Date? {
+        var clock: Time?
+        var day: Int?
+        var month: Int?
+        var year: Int?
+        for token in text.utf8.split(whereSeparator: isDelimiter) {
+            if clock == nil, let found = time(token, digits: 1...2) {
+                clock = found.time
+            } else if day == nil, let found = leadingNumber(token, digits: 1...2) {
+                day = found
+            } else if month == nil, let found = self.month(token) {
+                month = found
+            } else if year == nil, let found = leadingNumber(token, digits: 2...4) {
+                year = found
+            }
+        }
+        guard let clock, let day, let month, let year, fullYear(year) >= 1601 else { return nil }
+        return date(year: fullYear(year), month: month, day: day, clock, leapSecond: false)
+    }
+
+    /// `year` with a two-digit year (0 to 99) made whole.
+    private static func fullYear(_ year: Int) -> Int {
+        switch year {
+        case 70...99: year + 1900
+        case 0...69: year + 2000
+        default: year
+        }
+    }
+
+    /// A cookie date's delimiter: `%x09 / %x20-2F / %x3B-40 / %x5B-60 / %x7B-7E`.
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (0x20...0x2F).contains(byte) || (0x3B...0x40).contains(byte)
+            || (0x5B...0x60).contains(byte) || (0x7B...0x7E).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    /// The number made by the leading digits of `token`, when there are `digits` of them.
+    private static func leadingNumber(_ token: Token, digits: ClosedRange<Int>) -> Int? {
+        let run = token.prefix(while: isDigit)
+        guard digits.contains(run.count) else { return nil }
+        return run.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// The number `token` spells with one to four digits and nothing else.
+    private static func wholeNumber(_ token: Token) -> Int? {
+        token.allSatisfy(isDigit) ? leadingNumber(token, digits: 1...4) : nil
+    }
+
+    /// The time that starts `token`, `hh:mm:ss` with `digits` digits in each part, and what
+    /// follows it (a non-digit first, if anything).
+    private static func time(_ token: Token, digits: ClosedRange<Int>) -> (time: Time, rest: Token)? {
+        var rest = token
+        var parts: [Int] = []
+        for index in 0..<3 {
+            guard let part = leadingNumber(rest, digits: digits) else { return nil }
+            parts.append(part)
+            rest = rest.dropFirst(rest.prefix(while: isDigit).count)
+            if index < 2 {
+                guard rest.first == UInt8(ascii: ":") else { return nil }
+                rest = rest.dropFirst()
+            }
+        }
+        return ((parts[0], parts[1], parts[2]), rest)
+    }
+
+    /// The month (1 to 12) whose three-letter name starts `token`, in any case.
+    private static func month(_ token: Token) -> Int? {
+        let name = String(decoding: token.prefix(3), as: UTF8.self).lowercased()
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        return months.firstIndex(of: name).map { $0 + 1 }
+    }
+
+    /// The moment of a day and time in UTC; `nil` when the day does not exist or the time is
+    /// out of range (a second of 60 is a leap second, allowed when `leapSecond` is set).
+    private static func date(year: Int, month: Int, day: Int, _ clock: Time, leapSecond: Bool) -> Date? {
+        guard year >= 1, day >= 1, day <= daysIn(month, of: year), clock.hour <= 23, clock.minute <= 59,
+            clock.second <= (leapSecond ? 60 : 59)
+        else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        return Date(
+            timeIntervalSince1970: TimeInterval(days * 86_400 + clock.hour * 3_600 + clock.minute * 60 + clock.second))
     }
 
     /// How many days `month` has in `year` (Gregorian).

@@ -18,12 +18,6 @@ public struct ActivityReportingPerformer: RequestPerforming {
     /// Who hears about the calls.
     package let reporter: any ActivityReporting
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, reporter: any ActivityReporting) {
-        self.base = base
-        self.reporter = reporter
-    }
-
     /// Reports the start, performs `request`, reports the end, then completes.
     @discardableResult
     public func perform(

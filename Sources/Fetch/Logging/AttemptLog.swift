@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What one logged call really sent, attempt by attempt: the `URLRequest` of each attempt
 /// (after every layer, so with the absolute URL) and, where a layer saw it, the attempt's
 /// own result.
@@ -37,15 +32,11 @@ final class AttemptLog: Sendable {
     /// An attempt is being sent as `urlRequest`.
     func sent(_ urlRequest: URLRequest) {
         let finished: (Attempt, Int)? = attempts.withLock { attempts in
-            guard let last = attempts.last, last.result != nil else {
-                if attempts.isEmpty {
-                    attempts.append(Attempt(sent: urlRequest))
-                } else {
-                    attempts[attempts.count - 1].sent = urlRequest
-                }
-                return nil
-            }
+            let last = attempts.last
+            // Built again before it has a result: still the same attempt.
+            if let last, last.result == nil { attempts.removeLast() }
             attempts.append(Attempt(sent: urlRequest))
+            guard let last, last.result != nil else { return nil }
             return (last, attempts.count - 1)
         }
         if let finished { onEarlierAttempt?(finished.0, finished.1) }

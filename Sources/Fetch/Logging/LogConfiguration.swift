@@ -1,5 +1,3 @@
-import Foundation
-
 /// One entry a logging layer writes: a call that ended.
 public struct LogEvent: Sendable, CustomStringConvertible {
     /// How serious the entry is.

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Writes the text of one log entry.
 struct LogFormatter {
     let configuration: LogConfiguration
@@ -15,8 +10,6 @@ struct LogFormatter {
         for request: any Request, result: Result<Response, any Error>, duration: Duration?,
         attempts: [AttemptLog.Attempt] = []
     ) -> LogEvent {
-        let lines: [String]
-        let level: LogEvent.Level
         // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
         switch request.options.kind {
@@ -30,31 +23,25 @@ struct LogFormatter {
         }
         switch result {
         case .success(let response):
-            level = .info
-            lines = describe(response, of: request, outcome: "\(response.status)", duration: duration)
+            let lines = describe(response, of: request, outcome: "\(response.status)", duration: duration)
+            return LogEvent(level: .info, message: lines.joined(separator: "\n"), request: request, duration: duration)
         case .failure(let error):
-            level = .error
-            let fetchError = error as? FetchError
             let failure = describe(error)
-            if let last = attempts.last, let replaced = last.replaced {
-                lines = describe(replaced, replacedBy: failure, sent: last.sent, of: request, duration: duration)
-            } else if let response = fetchError?.response {
-                lines = describe(response, of: request, outcome: failure, duration: duration)
-            } else if let last = attempts.last {
-                lines = [
-                    summary(
-                        method: last.sent.httpMethod ?? request.method.rawValue, url: last.sent.url ?? request.url,
-                        outcome: failure, duration: duration)
-                ]
-            } else {
-                lines = [
-                    summary(
-                        method: (fetchError?.method ?? request.method).rawValue,
-                        url: fetchError?.url ?? request.url, outcome: failure, duration: duration)
-                ]
+            let last = attempts.last
+            let lines: [String]
+            // An error handler below replaced what came (a status or another error) with `error`.
+            switch last?.replaced {
+            case .success(let replaced)?:
+                let outcome = "\(replaced.status), replaced by \(failure)"
+                lines = describe(replaced, of: request, outcome: outcome, duration: duration)
+            case .failure(let replaced)?:
+                let outcome = describe(replaced) + ", replaced by " + failure
+                lines = describe(replaced, outcome: outcome, sent: last?.sent, of: request, duration: duration)
+            case nil:
+                lines = describe(error, outcome: failure, sent: last?.sent, of: request, duration: duration)
             }
+            return LogEvent(level: .error, message: lines.joined(separator: "\n"), request: request, duration: duration)
         }
-        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
     /// The entry for a streamed call whose reader got the head: that head, then how the
@@ -78,28 +65,16 @@ struct LogFormatter {
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
-    /// The lines for a call whose outcome, `replaced`, an error handler below replaced with
-    /// the error written as `failure`: what came (its response, as the options ask), then
-    /// what was delivered.
+    /// The lines for a call that failed with `error`, written as `outcome`: from the response
+    /// it carries (a status a layer below rejected), else the summary of what was `sent`.
     private func describe(
-        _ replaced: Result<Response, any Error>, replacedBy failure: String, sent: URLRequest,
-        of request: any Request, duration: Duration?
+        _ error: any Error, outcome: String, sent: URLRequest?, of request: any Request, duration: Duration?
     ) -> [String] {
-        switch replaced {
-        case .success(let response):
-            return describe(
-                response, of: request, outcome: "\(response.status), replaced by \(failure)", duration: duration)
-        case .failure(let original):
-            let outcome = describe(original) + ", replaced by " + failure
-            if let response = (original as? FetchError)?.response {
-                return describe(response, of: request, outcome: outcome, duration: duration)
-            }
-            return [
-                summary(
-                    method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
-                    outcome: outcome, duration: duration)
-            ]
+        let fetchError = error as? FetchError
+        if let response = fetchError?.response {
+            return describe(response, of: request, outcome: outcome, duration: duration)
         }
+        return [summary(of: sent, naming: fetchError, for: request, outcome: outcome, duration: duration)]
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
@@ -118,9 +93,8 @@ struct LogFormatter {
             level = .info
         }
         let line =
-            summary(
-                method: attempt.sent.httpMethod ?? request.method.rawValue, url: attempt.sent.url ?? request.url,
-                outcome: outcome, duration: nil) + " (attempt \(number), sent again)"
+            summary(of: attempt.sent, for: request, outcome: outcome, duration: nil)
+            + " (attempt \(number), sent again)"
         return LogEvent(level: level, message: line, request: request, duration: nil)
     }
 
@@ -136,33 +110,22 @@ struct LogFormatter {
         -> [String]
     {
         let sent = response.urlRequest
-        var lines = [
-            summary(
-                method: sent.httpMethod ?? request.method.rawValue, url: sent.url ?? request.url,
-                outcome: outcome, duration: duration)
-        ]
-        if options.contains(.requestHeaders) {
-            let fields = (sent.allHTTPHeaderFields ?? [:]).sorted { $0.key.lowercased() < $1.key.lowercased() }
-            lines += fields.map { "> \($0.key): \(redaction.value($0.value, ofHeader: $0.key))" }
-        }
+        var lines = [summary(of: sent, for: request, outcome: outcome, duration: duration)]
+        if options.contains(.requestHeaders) { lines += redaction.headerLines(of: sent).map { "> " + $0 } }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
-            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
+            lines.append("> " + preview(body, contentType: sent.value(forHTTPHeaderField: "Content-Type")))
         }
-        if options.contains(.responseHeaders) {
-            lines += response.headers.map { "< \($0.name): \(redaction.value($0.value, ofHeader: $0.name))" }
-        }
+        if options.contains(.responseHeaders) { lines += redaction.headerLines(of: response.headers).map { "< " + $0 } }
         if options.contains(.responseBody) {
-            let body = response.body
-            let shown = { redaction.body(body, contentType: response.headers.first("Content-Type")) }
+            let body =
+                response.body.isEmpty
+                ? nil : preview(response.body, contentType: response.headers.first("Content-Type"))
             switch request.options.kind {
             case .plain, .upload:
-                if !body.isEmpty { lines.append("< " + shown().preview(limit: configuration.bodyLimit)) }
+                if let body { lines.append("< " + body) }
             case .download:
                 // Unless a layer answered with the body in memory, it went to a file.
-                lines.append(
-                    body.isEmpty ? "< (body written to a file)" : "< " + shown().preview(limit: configuration.bodyLimit)
-                )
+                lines.append(body.map { "< " + $0 } ?? "< (body written to a file)")
             case .stream:
                 lines.append("< (body streamed to the reader)")
             }
@@ -172,17 +135,22 @@ struct LogFormatter {
         return lines
     }
 
-    private func summary(method: String, url: URL, outcome: String, duration: Duration?) -> String {
-        var parts: [String] = []
-        if options.contains(.method) { parts.append(method) }
-        if options.contains(.url) { parts.append(redaction.string(for: url)) }
-        if options.contains(.status) { parts.append("-> " + outcome) }
-        if let duration { parts.append("(\(Self.milliseconds(duration)) ms)") }
-        return parts.joined(separator: " ")
+    /// The start of `body` as the log writes it: secret values hidden, up to the body limit.
+    private func preview(_ body: Data, contentType: String?) -> String {
+        redaction.body(body, contentType: contentType).preview(limit: configuration.bodyLimit)
     }
 
-    private static func milliseconds(_ duration: Duration) -> String {
-        let tenths = (duration.seconds * 10_000).rounded()
-        return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"
+    /// The summary line for what was `sent`; while nothing was, for the call as `error` or
+    /// the request names it.
+    private func summary(
+        of sent: URLRequest?, naming error: FetchError? = nil, for request: any Request, outcome: String,
+        duration: Duration?
+    ) -> String {
+        var parts: [String] = []
+        if options.contains(.method) { parts.append(sent?.httpMethod ?? (error?.method ?? request.method).rawValue) }
+        if options.contains(.url) { parts.append(redaction.string(for: sent?.url ?? error?.url ?? request.url)) }
+        if options.contains(.status) { parts.append("-> " + outcome) }
+        if let duration { parts.append("(\(ResponseMetrics.milliseconds(duration)) ms)") }
+        return parts.joined(separator: " ")
     }
 }

@@ -19,12 +19,6 @@ public struct LoggingPerformer: RequestPerforming {
     /// How to log.
     package let configuration: LogConfiguration
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, configuration: LogConfiguration) {
-        self.base = base
-        self.configuration = configuration
-    }
-
     /// Performs `request` and logs it when it ends.
     @discardableResult
     public func perform(

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension URLRequest {
     /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
     ///
@@ -27,9 +22,7 @@ extension URLRequest {
         }
         command += " " + shellQuoted(url.map(redaction.string(for:)) ?? "")
         lines.append(command)
-        for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            lines.append("-H " + shellQuoted("\(name): \(redaction.value(value, ofHeader: name))"))
-        }
+        lines += redaction.headerLines(of: self).map { "-H " + shellQuoted($0) }
         if let body = httpBody, !body.isEmpty {
             let shown = redaction.body(body, contentType: value(forHTTPHeaderField: "Content-Type"))
             if let text = String(data: shown, encoding: .utf8) {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How one call went: when it started, where its time went, how many bytes moved, and
 /// what the layers did for it. Every ``Response`` carries one in ``Response/metrics``.
 ///
@@ -61,7 +59,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: ", ")
     }
 
-    /// `duration` in milliseconds with one decimal.
+    /// `duration` in milliseconds with one decimal, as metrics and log lines write it.
     static func milliseconds(_ duration: Duration) -> String {
         let tenths = (duration.seconds * 10_000).rounded()
         return "\(Int(tenths) / 10).\(abs(Int(tenths)) % 10)"

@@ -1,5 +1,3 @@
-import Foundation
-
 extension Data: Parsable {
     /// The body as it came, for any 2xx status.
     public static func parse(from response: Response) throws -> Data {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A `Decodable` model that chooses the `JSONDecoder` that reads it: the ready-made
 /// `parse(from:)` of a `Decodable & Parsable` type, arrays of it, ``Response/decode(_:using:)``
 /// without a decoder, and so every ``TypedRequest`` whose `Output` it is, all use

@@ -1,5 +1,3 @@
-import Foundation
-
 /// File operations for bodies and downloads, each failure turned into a
 /// ``FetchError/Code-swift.enum/file`` error that names the file.
 enum FileBody {

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The rules every outgoing request must meet before a byte is sent.
 ///
 /// URLSession on Linux puts a header name or method holding CR/LF on the wire as written

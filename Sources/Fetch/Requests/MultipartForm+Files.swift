@@ -1,5 +1,3 @@
-import Foundation
-
 extension MultipartForm {
     /// The length of the encoded form in bytes, known without encoding it: `nil` when the
     /// size of a file part cannot be read (a missing file, a pipe).

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A `multipart/form-data` body (RFC 7578), built part by part.
 ///
 /// Each form gets a random boundary, so part contents cannot collide with it by accident.

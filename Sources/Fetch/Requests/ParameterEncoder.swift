@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns an `Encodable` value into query items, for a query string or a form body.
 ///
 /// ```swift
@@ -113,10 +111,7 @@ public struct ParameterEncoder: Sendable {
     /// a space as `+`.
     /// - Throws: ``FetchError/Code-swift.enum/encoding``, as ``queryItems(_:)``.
     public func form<Value: Encodable>(_ value: Value) throws -> Data {
-        let text = try queryItems(value)
-            .map { QueryEncoder.formEncode($0.name) + "=" + QueryEncoder.formEncode($0.value ?? "") }
-            .joined(separator: "&")
-        return Data(text.utf8)
+        Data(QueryEncoder.form(try queryItems(value).map { ($0.name, $0.value ?? "") }).utf8)
     }
 
     private func flatten(_ node: ParameterNode, name: String, into items: inout [URLQueryItem]) {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What one value encodes to, before it is flattened into query items.
 enum ParameterNode {
     /// Nothing (`nil`, or a container left empty by a value that encoded nothing).
@@ -37,15 +35,26 @@ struct ParameterTreeEncoder: Encoder {
 
     func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
 
-    /// Encodes `value` into `box`: dates, data and URLs by the rules, the rest by themselves.
+    /// Encodes `value` into `box`: single values, dates, data and URLs by the rules, the rest
+    /// by themselves.
     func encode<Value: Encodable>(_ value: Value, into box: ParameterNode.Box, at path: [any CodingKey]) throws {
         switch value {
+        case let string as String: box.node = .value(string)
+        case let bool as Bool: box.node = .value(rules.text(of: bool))
+        case let integer as any BinaryInteger: box.node = .value("\(integer)")
+        case let double as Double: box.node = .value(ParameterEncoder.number(double))
+        case let float as Float: box.node = .value(ParameterEncoder.number(Double(float)))
         case let date as Date: box.node = .value(rules.text(of: date))
         case let data as Data: box.node = .value(data.base64EncodedString())
         case let url as URL: box.node = .value(url.absoluteString)
         case let decimal as Decimal: box.node = .value(decimal.description)
         default: try value.encode(to: ParameterTreeEncoder(box: box, codingPath: path, rules: rules))
         }
+    }
+
+    /// An encoder for the child `box` at `path`, with the same rules.
+    func child(_ box: ParameterNode.Box, at path: [any CodingKey]) -> ParameterTreeEncoder {
+        ParameterTreeEncoder(box: box, codingPath: path, rules: rules)
     }
 
     private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
@@ -67,18 +76,16 @@ struct ParameterTreeEncoder: Encoder {
         mutating func nestedContainer<NestedKey: CodingKey>(
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
-            ParameterTreeEncoder(box: child(key), codingPath: codingPath + [key], rules: encoder.rules)
-                .container(keyedBy: keyType)
+            superEncoder(forKey: key).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            ParameterTreeEncoder(box: child(key), codingPath: codingPath + [key], rules: encoder.rules)
-                .unkeyedContainer()
+            superEncoder(forKey: key).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
-            ParameterTreeEncoder(box: child(Key(stringValue: "super")!), codingPath: codingPath, rules: encoder.rules)
+            encoder.child(child(Key(stringValue: "super")!), at: codingPath)
         }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            ParameterTreeEncoder(box: child(key), codingPath: codingPath + [key], rules: encoder.rules)
+            encoder.child(child(key), at: codingPath + [key])
         }
     }
 
@@ -105,13 +112,13 @@ struct ParameterTreeEncoder: Encoder {
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
             -> KeyedEncodingContainer<NestedKey>
         {
-            ParameterTreeEncoder(box: next(), codingPath: codingPath, rules: encoder.rules).container(keyedBy: keyType)
+            superEncoder().container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            ParameterTreeEncoder(box: next(), codingPath: codingPath, rules: encoder.rules).unkeyedContainer()
+            superEncoder().unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
-            ParameterTreeEncoder(box: next(), codingPath: codingPath, rules: encoder.rules)
+            encoder.child(next(), at: codingPath)
         }
     }
 
@@ -119,23 +126,9 @@ struct ParameterTreeEncoder: Encoder {
         let encoder: ParameterTreeEncoder
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        private func set(_ text: String) { encoder.box.node = .value(text) }
-
         mutating func encodeNil() throws { encoder.box.node = .empty }
-        mutating func encode(_ value: Bool) throws { set(encoder.rules.text(of: value)) }
-        mutating func encode(_ value: String) throws { set(value) }
-        mutating func encode(_ value: Double) throws { set(ParameterEncoder.number(value)) }
-        mutating func encode(_ value: Float) throws { set(ParameterEncoder.number(Double(value))) }
-        mutating func encode(_ value: Int) throws { set(String(value)) }
-        mutating func encode(_ value: Int8) throws { set(String(value)) }
-        mutating func encode(_ value: Int16) throws { set(String(value)) }
-        mutating func encode(_ value: Int32) throws { set(String(value)) }
-        mutating func encode(_ value: Int64) throws { set(String(value)) }
-        mutating func encode(_ value: UInt) throws { set(String(value)) }
-        mutating func encode(_ value: UInt8) throws { set(String(value)) }
-        mutating func encode(_ value: UInt16) throws { set(String(value)) }
-        mutating func encode(_ value: UInt32) throws { set(String(value)) }
-        mutating func encode(_ value: UInt64) throws { set(String(value)) }
+        /// Every single value: ``ParameterTreeEncoder/encode(_:into:at:)`` writes the text
+        /// of strings, booleans and numbers itself.
         mutating func encode<T: Encodable>(_ value: T) throws {
             try encoder.encode(value, into: encoder.box, at: codingPath)
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Percent-encodes query items so every value reaches the server exactly as given.
 ///
 /// `URLComponents.queryItems` leaves `+`, `/`, `?`, `;` and `'` unencoded, and servers read
@@ -19,9 +17,11 @@ public enum QueryEncoder {
         string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    /// Encodes a name or value for a form body: like `encode`, with space as `+`.
-    static func formEncode(_ string: String) -> String {
-        encode(string).replacingOccurrences(of: "%20", with: "+")
+    /// The `application/x-www-form-urlencoded` text for `fields`: encoded like a query, with
+    /// space as `+`.
+    static func form(_ fields: [(String, String)]) -> String {
+        func encoded(_ text: String) -> String { encode(text).replacingOccurrences(of: "%20", with: "+") }
+        return fields.map { encoded($0.0) + "=" + encoded($0.1) }.joined(separator: "&")
     }
 
     /// The query string for `items`: `name=value` pairs joined by `&`; an item with a `nil`

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Request {
     /// The `URLRequest` this request becomes, checked the way `Session` checks every
     /// request before sending it, so that a performer of your own (or the spy in

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Request {
     /// The `URLRequest` this request becomes: URL with encoded query items, method, headers,
     /// body with its content type, then ``adjust(_:)``.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension RequestBody {
     /// The contents of a file, streamed from disk when the request is sent.
     ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The body of a request and its content type.
 ///
 /// Bodies are encoded when the request is built, so building a body never throws; a

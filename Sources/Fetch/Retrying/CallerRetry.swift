@@ -3,18 +3,11 @@
 /// a way to send the same request again.
 public struct CallerRetry: Sendable {
     /// The call the attempt belongs to.
-    private let loop: RetryLoop
+    let loop: RetryLoop
     /// Which attempt just finished: 1 for the first, as in ``RetryPolicy/Attempt/number``.
     public let attempt: Int
     /// What the attempt produced, for a policy to judge.
-    private let result: Result<Response, any Error>
-
-    /// The caller's side of attempt `attempt` of `loop`, which ended with `result`.
-    init(loop: RetryLoop, attempt: Int, result: Result<Response, any Error>) {
-        self.loop = loop
-        self.attempt = attempt
-        self.result = result
-    }
+    let result: Result<Response, any Error>
 
     /// Sends the same request once more after `delay`, unless `max` attempts have been made
     /// or the call was cancelled. The completion is called again with that attempt's result.
@@ -86,15 +79,13 @@ extension RequestPerforming {
     }
 
     /// ``performRetryable(_:scheduler:completion:)``, with `performer`, this performer as the
-    /// caller holds it, to resolve the URL a cancellation names: a layer passes the `base` it
-    /// holds, which costs no copy of this performer.
+    /// caller holds it, which each attempt goes to and which resolves the URL a cancellation
+    /// names: a layer passes the `base` it holds, which costs no copy of this performer.
     func performRetryable(
         _ request: any Request, scheduler: any Scheduler, through performer: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) -> any Cancellable {
-        let loop = RetryLoop(
-            request: request, through: performer, scheduler: scheduler, send: { perform($0, completion: $1) },
-            report: completion)
+        let loop = RetryLoop(request: request, through: performer, scheduler: scheduler, report: completion)
         loop.start()
         // Weakly: the attempt in flight, the wait or a `CallerRetry` holds the loop while it
         // can still do something, and a handle kept after the end must not keep the loop's

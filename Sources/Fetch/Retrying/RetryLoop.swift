@@ -26,31 +26,23 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     private var isCancelled = false
     /// The request every attempt sends.
     let request: any Request
-    /// The performer the attempts go to, whose stack resolves the URL a cancellation names.
+    /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
+    /// after), whose stack also resolves the URL a cancellation names.
     private let performer: any RequestPerforming
     /// What waits between attempts.
     private let scheduler: any Scheduler
-    /// Sends a request once: `request` for the first attempt, ``Request/forNextAttempt`` after.
-    private let send:
-        @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) -> any Cancellable
     /// Gets each attempt's result, or its cancellation.
     private let report: @Sendable (Result<Response, any Error>, CallerRetry) -> Void
 
     /// Makes a loop; nothing is sent before ``start()``.
-    /// - Parameters:
-    ///   - send: sends the request it gets once and calls its completion with the result.
-    ///   - report: gets each attempt's result, or its cancellation, with the way to retry it.
+    /// - Parameter report: gets each attempt's result, or its cancellation, with the way to retry it.
     init(
         request: any Request, through performer: any RequestPerforming, scheduler: any Scheduler,
-        send:
-            @escaping @Sendable (any Request, @escaping @Sendable (Result<Response, any Error>) -> Void) ->
-            any Cancellable,
         report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) {
         self.request = request
         self.performer = performer
         self.scheduler = scheduler
-        self.send = send
         self.report = report
     }
 
@@ -105,7 +97,9 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
         guard granted else { return false }
         // A later attempt is built again: its enhancers run again (a refreshed token, a new nonce).
         let sent = number == 1 ? request : request.forNextAttempt
-        let sendAttempt: @Sendable () -> Void = { [send] in call.run { send(sent) { call.finish($0) } } }
+        let sendAttempt: @Sendable () -> Void = { [performer] in
+            call.run { performer.perform(sent) { call.finish($0) } }
+        }
         if let delay {
             call.run { scheduler.schedule(after: delay, sendAttempt) }
         } else {

@@ -2,16 +2,13 @@ import Dispatch
 
 /// The one timer that enforces the overall deadline of every running request of a ``Session``.
 ///
-/// A `DispatchWorkItem` scheduled with `asyncAfter` for each request kept everything its
-/// closure held (the request's whole state, body buffer and completion included) until the
-/// deadline passed, cancelled or not: with the default of 60 s, the last minute of finished
-/// requests stayed in memory. Here a running request is one entry in a heap, taken out as
-/// soon as it finishes, and one `DispatchSourceTimer` is armed for the earliest deadline;
-/// when it fires it fails every request past its deadline and re-arms for the next.
+/// A running request is one entry in a heap, taken out as soon as it finishes, so a finished
+/// request is not kept until its deadline; one `DispatchSourceTimer` is armed for the
+/// earliest deadline, and when it fires it fails every request past it and re-arms.
 ///
 /// Each session has its own: a running request keeps its session alive, and so its timer.
 final class DeadlineTimer: @unchecked Sendable {
-    // `heap` is guarded by its own lock (a leaf, see TaskState.swift), and `source` is only
+    // `heap` is guarded by its own lock (a leaf, see ARCHITECTURE.md), and `source` is only
     // re-armed under that lock; `source` itself is set once.
     private let heap = Locked(DeadlineHeap<TaskState>())
     /// Fires on its own queue, so that a busy control or delegate queue never delays a deadline.

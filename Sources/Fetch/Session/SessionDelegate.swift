@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// One table lookup per callback, then the task state's lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // `states` is a lock-guarded table (a leaf lock, see TaskState.swift), the delegate's
+    // `states` is a lock-guarded table (a leaf lock, see ARCHITECTURE.md), the delegate's
     // only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
 

@@ -35,12 +35,11 @@ final class StreamState: TaskCarrier, @unchecked Sendable {
     /// How many body bytes went to the sink.
     var bodyBytes: Int64 { lock.withLock { delivering ? delivered : 0 } }
 
-    /// Takes the head of a response that `state` received: opens the sink with it.
-    func open(_ reply: URLResponse, for state: TaskState) -> BodyOpening {
-        let sent = state.urlRequest
+    /// Takes the head of a response: opens the sink with it.
+    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
         guard let http = reply as? HTTPURLResponse else { return .accepted }
         let head = Response(
-            request: state.request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
+            request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
             url: http.url ?? sent.url
         )
         // A compressed body decodes to more (or fewer) bytes than its announced length.

@@ -1,17 +1,3 @@
-// Lock order. A session's locks, each guarding one thing:
-//   1. task state     `TaskState.lock`: the request's ``TaskMachine``
-//   2. limiter        `Session.limiter`: the ``OriginLimiter``, every `TaskState.originPlace`
-//   3. deadline heap  `DeadlineTimer.heap`: the ``DeadlineHeap``, every `TaskState.deadlineIndex`
-//   4. delegate table `SessionDelegate.states`: which task carries which request
-//   5. transfer       `TransferState.lock`: a transfer's file, counts and progress
-// No two of them are held together. A transition runs under 1 alone and returns effects,
-// carried out after 1 is released; they take 2, 3 or 4 one at a time, and call URLSession,
-// the redirect policy and completions with no lock held. Under a lock, besides bookkeeping:
-// `DispatchQueue.async`, re-arming a `DispatchSourceTimer` (under 3), a download's file
-// writes (under 5), and ``ControlThread``'s `async` under 2 (`release` queues the start of
-// the request that takes the slot). The control thread's condition, ``DeliveryQueue``'s,
-// `Session.cancelAllCount` and a `CancellationHandle`'s lock are leaves: nothing is taken
-// under them (see ARCHITECTURE.md, Locks).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,10 +8,8 @@ import FoundationNetworking
 /// events of URLSession, the caller, the deadline timer and the delegate, then carries out
 /// what the machine asks for (see ARCHITECTURE.md).
 ///
-/// Lock order: a session's five locks (task state, limiter, deadline heap, delegate table,
-/// transfer) are all leaves: none is taken while another is held. A transition runs under
-/// this state's lock alone; its effects run after it is released and take the others one
-/// at a time (see the top of TaskState.swift).
+/// Lock order (ARCHITECTURE.md, "Locks"): no two of a session's locks are held together. A
+/// transition runs under this state's lock alone; its effects run after it is released.
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the lock of the session's limiter,
     // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
@@ -270,7 +254,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// Hands the head of `task`'s response to `carrier`, and fails or starts the request
     /// over as it answers.
     private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask, _ caller: Caller) {
-        switch carrier.open(reply, for: self) {
+        switch carrier.open(reply, request: request, sent: urlRequest) {
         case .accepted:
             break
         case .failed(let error):

@@ -8,38 +8,23 @@ import FoundationNetworking
 ///
 /// A download goes through a data task whose bytes this state writes to a partial file
 /// that Fetch names and owns: URLSession's download tasks on Linux leave their own
-/// partial `<UUID>.tmp` file behind on cancellation without ever saying its name.
+/// partial `<UUID>.tmp` file behind on cancellation without ever saying its name. What the
+/// file goes through is a ``TransferMachine``; this class carries out its effects.
 final class TransferState: TaskCarrier, @unchecked Sendable {
-    // `lock` guards every `var` below and every use of `writer`; the other `let`s are
-    // immutable and Sendable.
-    private let lock = Locked()
+    // `machine` is only touched inside its lock. `fileLock` guards `file`, the open partial
+    // file and its writer (`nil` once it was moved into place, kept or deleted): its I/O runs
+    // under that lock alone, never under the machine's, so a write never meets a closed
+    // descriptor. The other `let`s are immutable and Sendable.
+    private let machine: Locked<TransferMachine>
+    private let fileLock = Locked()
+    private var file: (staged: StagedDownload, writer: FileWriter)?
     /// Delivers progress reports and then the completion, in order.
     let events: DispatchQueue
     private let progress: (@Sendable (TransferProgress) -> Void)?
-    private var staged: StagedDownload?
     /// A file made for this transfer only (an encoded form), deleted when it ends.
     let uploadFile: URL?
-    private let uploadLength: Int64?
     /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
     private let keepSwitch: KeepPartialSwitch?
-
-    private var throttle = ProgressThrottle()
-    private var writer: FileWriter?
-    /// The bytes in a download's file: counted from its start, a resumed one included.
-    private var received: Int64 = 0
-    private var expected: Int64?
-    private var errorBody: Data?
-    private var sent: Int64 = 0
-    /// No more body bytes are taken (the transfer ended or a write failed).
-    private var closed = false
-    /// The partial file was moved into place, kept or deleted.
-    private var settled = false
-    /// What the head of a download's response means for its file (``ResumeAnswer``).
-    private var answer: ResumeAnswer?
-    /// Whether the partial file on disk can be resumed (it has a ``PartialRecord``).
-    private var resumable: Bool
-    /// Whether the caller cancelled the transfer (see ``stop(keeping:)``).
-    private var stopped = false
 
     /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
     /// per 16 KiB chunk, so the delegate queue keeps up with the network.
@@ -53,13 +38,11 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
         progress: (@Sendable (TransferProgress) -> Void)?, keepSwitch: KeepPartialSwitch? = nil, queue: DispatchQueue
     ) {
-        self.staged = staged
+        machine = Locked(TransferMachine(downloads: staged != nil, asked: staged?.resume, uploadLength: uploadLength))
+        file = staged.map { ($0, FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize)) }
         self.uploadFile = uploadFile
-        self.uploadLength = uploadLength
         self.progress = progress
         self.keepSwitch = keepSwitch
-        resumable = staged?.resume != nil
-        writer = staged.map { FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize) }
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
@@ -80,46 +63,64 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             keepSwitch: options?.keepSwitch, queue: queue)
     }
 
-    // MARK: Download
-
     /// Whether the body goes to a file (a download) rather than into memory.
-    var takesBody: Bool { staged != nil }
+    var takesBody: Bool { machine.withLock { $0.downloads } }
     /// A body in memory goes in an upload task, which reports progress.
     var uploadsBody: Bool { true }
-    /// Body bytes of a download's current response taken so far.
-    var bodyBytes: Int64 { receivedBytes }
+    /// The bytes in a download's file, counted from its start.
+    var bodyBytes: Int64 { machine.withLock { $0.received } }
 
-    /// Takes the head of a download's response (see ``receive(_:)-(URLResponse)``).
-    func open(_ reply: URLResponse, for state: TaskState) -> BodyOpening {
-        guard let error = receive(reply) else { return .accepted }
-        return lock.withLock { answer == .startOver } ? .startOver : .failed(error)
+    /// Takes the head of a download's response: a 2xx body goes to the file (after what a
+    /// resumed download has, for a 206 that continues it), another one into memory (up to
+    /// a limit) for the error; see ``ResumeAnswer``.
+    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
+        let headers = (reply as? HTTPURLResponse).map(HTTPHeaders.init) ?? HTTPHeaders()
+        let status = (reply as? HTTPURLResponse)?.statusCode ?? 0
+        let length = reply.expectedContentLength >= 0 ? reply.expectedContentLength : nil
+        return carryOut(.responded(status: status, headers: headers, length: length))
     }
 
-    /// Takes body bytes of a download (see ``receive(_:)-(Data)``).
-    func write(_ data: Data) -> FetchError? { receive(data) }
+    /// Takes body bytes of a download.
+    /// - Returns: the failure to fail the request with, when a write failed.
+    func write(_ data: Data) -> FetchError? {
+        guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
+            return nil
+        }
+        return error
+    }
 
-    /// Takes URLSession's count of body bytes sent (see ``sentBody(total:expectedTotal:)``).
-    func sent(total: Int64, expected: Int64) { sentBody(total: total, expectedTotal: expected) }
+    /// Takes URLSession's count of request body bytes sent.
+    func sent(total: Int64, expected: Int64) {
+        carryOut(.sent(total: total, expected: expected, now: DispatchTime.now().uptimeNanoseconds))
+    }
 
     /// Deletes the partial file that cannot be resumed and opens a fresh one, for
     /// `urlRequest` without `Range` and `If-Range`.
     func restart(_ urlRequest: inout URLRequest, for call: any Request) throws {
         urlRequest.setValue(nil, forHTTPHeaderField: "Range")
         urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
-        guard let old = lock.withLock({ staged }), case .download(let options) = call.options.kind,
-            let destination = options.destination
-        else { return }
-        old.discard()
-        let fresh = try StagedDownload(destination, for: call, sending: &urlRequest)
-        lock.withLock {
-            (staged, answer, resumable, closed, settled) = (fresh, nil, false, false, false)
-            (received, expected, errorBody) = (0, nil, nil)
-            writer = FileWriter(descriptor: fresh.handle.fileDescriptor, capacity: Self.writeSize)
+        guard case .download(let options) = call.options.kind, let destination = options.destination else { return }
+        let fresh: StagedDownload? = try fileLock.withLock {
+            // Settled meanwhile (the caller cancelled): nothing is opened again.
+            guard let old = file?.staged else { return nil }
+            old.discard()
+            file = nil
+            let fresh = try StagedDownload(destination, for: call, sending: &urlRequest)
+            file = (fresh, FileWriter(descriptor: fresh.handle.fileDescriptor, capacity: Self.writeSize))
+            return fresh
         }
+        guard let fresh else { return }
+        carryOut(.restarted(asked: fresh.resume))
     }
 
-    /// Stops for the caller, keeping the partial file when the caller asked to.
-    func stop() { stop(keeping: keepSwitch?.keepsPartial ?? false) }
+    /// Stops for the caller, at once, before its request fails: no more bytes are written,
+    /// and the partial file is kept for a later resume (when the caller asked with
+    /// ``DownloadHandle/cancelKeepingPartial()`` and it can be resumed) or deleted, before
+    /// the caller hears of the cancellation. A download whose body had all arrived then
+    /// completes as cancelled instead of moving the file into place.
+    func stop() {
+        carryOut(.stop(keeping: keepSwitch?.keepsPartial ?? false))
+    }
 
     /// Settles the call: a download's file moved into place (or the start of an error body),
     /// an upload's last progress; then the transfer is closed and the completion follows the
@@ -138,240 +139,131 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     }
 
     /// The call's response from the task's.
-    private func settle(_ response: Response) throws -> Response {
-        guard staged != nil else {
-            finishUpload(status: response.status)
-            return response
-        }
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when the file cannot be written or moved;
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file does not have
+    ///   the length its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled``
+    ///   when the caller cancelled first.
+    func settle(_ response: Response) throws -> Response {
         var settled = response
-        if let kept = keptErrorBody {
-            settled.body = kept
-        } else {
-            settled.fileURL = try commitDownload()
-            // A 416 said the partial file was the whole body: the call has it all.
-            if answeredWhole { settled.status = 200 }
+        for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
+            switch effect {
+            case .errorBody(let kept):
+                settled.body = kept
+            case .fail(let error):
+                throw error
+            case .commit(let length, let total, let whole):
+                settled.fileURL = try commit(length: length)
+                deliver(.finished(total))
+                // A 416 said the partial file was the whole body: the call has it all.
+                if whole { settled.status = 200 }
+            case .report(let report):
+                deliver(report)
+            default:
+                break
+            }
         }
         return settled
     }
 
-    /// Takes the response of a download. A 2xx body goes to the file (after what a resumed
-    /// download has, for a 206 that continues it), another one into memory (up to a limit)
-    /// for the error; see ``ResumeAnswer``.
-    /// - Returns: the failure to fail the request with: a `Content-Range` that does not
-    ///   match the request, a partial file to start over (``startOver``), a failed write.
-    func receive(_ response: URLResponse) -> FetchError? {
-        guard let staged = lock.withLock({ self.staged }) else { return nil }
-        let http = response as? HTTPURLResponse
-        let headers = http.map(HTTPHeaders.init) ?? HTTPHeaders()
-        let length = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-        return lock.withLock {
-            // After `close()` the file is closed and its descriptor may belong to another file.
-            if closed { return nil }
-            let error = begin(staged, status: http?.statusCode ?? 0, headers: headers, length: length)
-            closed = error != nil
-            return error
-        }
-    }
-
-    /// Prepares the file for the body of a response; called under `lock`.
-    private func begin(_ staged: StagedDownload, status: Int, headers: HTTPHeaders, length: Int64?) -> FetchError? {
-        let answer: ResumeAnswer
-        do {
-            answer = try ResumeAnswer.decide(
-                status: status, headers: headers, contentLength: length, asked: staged.resume)
-        } catch {
-            return error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)")
-        }
-        self.answer = answer
-        errorBody = nil
-        switch answer {
-        case .notABody:
-            errorBody = Data()
-            return nil
-        case .startOver:
-            return Self.startOver
-        case .whole(let total):
-            (received, expected) = (total, total)
-            return nil
-        case .fresh(let total), .append(_, let total):
-            return write(to: staged) {
-                let (offset, canResume) = try staged.begin(answer, headers: headers)
-                try writer?.restart(at: offset)
-                (received, expected, resumable) = (offset, total, canResume)
-                if offset > 0 { deliver(TransferProgress(completedBytes: offset, expectedBytes: total)) }
+    /// Writes out what is gathered and moves the file into place.
+    private func commit(length: Int64?) throws -> URL {
+        let staged: StagedDownload = try fileLock.withLock {
+            guard let (staged, writer) = file else { throw FetchError(.file, reason: "the transfer has no file") }
+            file = nil
+            do {
+                try writer.flush()
+            } catch {
+                staged.discard()
+                throw Self.writeError(error, staged)
             }
+            return staged
         }
+        return try staged.commit(length: length)
     }
-
-    /// What a response that cannot continue the partial file ends the attempt with; the
-    /// request is then sent again from the first byte (``open(_:for:)``).
-    static let startOver = FetchError(.badServerResponse, reason: "the partial download cannot be resumed")
-
-    /// Whether a 416 said the partial file already holds the whole body.
-    var answeredWhole: Bool {
-        lock.withLock {
-            if case .whole = answer { return true }
-            return false
-        }
-    }
-
-    /// Takes body bytes of a download.
-    /// - Returns: the failure to fail the request with, when a write failed.
-    func receive(_ data: Data) -> FetchError? {
-        guard let staged = lock.withLock({ self.staged }) else { return nil }
-        return lock.withLock {
-            if closed { return nil }
-            if var kept = errorBody {
-                kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
-                errorBody = kept
-                return nil
-            }
-            // A 416's body (the file is whole already) goes nowhere.
-            if case .whole = answer { return nil }
-            received += Int64(data.count)
-            // A compressed body decodes to more bytes than its announced length.
-            if let known = expected, received > known { expected = nil }
-            if let error = write(to: staged, { try writer?.append(data) }) {
-                closed = true
-                return error
-            }
-            if throttle.allows(at: DispatchTime.now().uptimeNanoseconds) {
-                deliver(TransferProgress(completedBytes: received, expectedBytes: expected))
-            }
-            return nil
-        }
-    }
-
-    /// Runs a write of the file writer; called under `lock`.
-    /// - Returns: the failure, named, if the write failed.
-    private func write(to staged: StagedDownload, _ body: () throws -> Void) -> FetchError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return FetchError(
-                .file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
-        }
-    }
-
-    /// Body bytes of a download's current response taken so far.
-    var receivedBytes: Int64 { lock.withLock { received } }
-
-    /// The kept start of a non-2xx body, or `nil` when the status was 2xx.
-    var keptErrorBody: Data? { lock.withLock { errorBody } }
-
-    /// Writes what is left, moves the file into place and reports completion.
-    /// - Returns: the file.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be written or moved;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file does not have
-    ///   the length its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled``
-    ///   when the caller cancelled first.
-    func commitDownload() throws -> URL {
-        guard let staged = lock.withLock({ self.staged }) else {
-            throw FetchError(.file, reason: "the transfer has no file")
-        }
-        // Stopped or closed: `stop` or `close` settles the file.
-        let (total, length, error): (Int64, Int64?, FetchError?) = try lock.withLock {
-            if stopped { throw FetchError.cancelled() }
-            if closed { throw FetchError(.file, reason: "the download was stopped before it completed") }
-            defer {
-                closed = true
-                settled = true
-            }
-            var length: Int64?
-            switch answer {
-            case .append(_, let total): length = total
-            case .whole(let total): length = total
-            default: length = nil
-            }
-            return (received, length, write(to: staged) { try writer?.flush() })
-        }
-        if let error {
-            staged.discard()
-            throw error
-        }
-        let url = try staged.commit(length: length)
-        deliver(.finished(total))
-        return url
-    }
-
-    /// Ends a download the caller cancelled, at once, before its request fails: no more
-    /// bytes are written, and the partial file is kept for a later resume (when `keeping`
-    /// and it can be resumed) or deleted, before the caller hears of the cancellation.
-    /// A download whose body had all arrived completes with
-    /// ``FetchError/Code-swift.enum/cancelled`` instead of moving the file into place.
-    func stop(keeping: Bool) {
-        guard let staged = lock.withLock({ self.staged }) else { return }
-        let keep: Bool? = lock.withLock {
-            stopped = true
-            if settled { return nil }
-            defer {
-                closed = true
-                settled = true
-            }
-            return keeping && flushesForResume()
-        }
-        guard let keep else { return }
-        if keep { staged.keep() } else { staged.discard() }
-    }
-
-    /// Whether the partial file can be kept for a resume, after writing out what is
-    /// gathered; called under `lock`, before `closed` is set.
-    private func flushesForResume() -> Bool {
-        guard resumable, !closed else { return false }
-        do {
-            try writer?.flush()
-            return true
-        } catch {
-            return false
-        }
-    }
-
-    // MARK: Upload
-
-    /// Takes URLSession's count of body bytes sent.
-    func sentBody(total: Int64, expectedTotal: Int64) {
-        lock.withLock {
-            sent = total
-            guard !closed, throttle.allows(at: DispatchTime.now().uptimeNanoseconds) else { return }
-            let announced = expectedTotal > 0 ? expectedTotal : nil
-            deliver(TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced))
-        }
-    }
-
-    /// Reports a finished upload: the whole body after a 2xx answer, otherwise what
-    /// URLSession counted as sent (a server may answer, say 413, before reading it all).
-    func finishUpload(status: Int) {
-        lock.withLock {
-            let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
-            deliver(.finished(total))
-        }
-    }
-
-    // MARK: End
 
     /// Ends the transfer: deletes the temporary upload file, and the partial download unless
     /// `keepingPartial` and it can be resumed (then it is kept, with what is gathered written
     /// out); later bytes are dropped. Safe to call more than once.
     func close(keepingPartial: Bool = false) {
-        let keep: Bool? = lock.withLock {
-            if settled { return nil }
-            defer {
-                closed = true
-                settled = true
-            }
-            return keepingPartial && flushesForResume()
-        }
-        if let staged = lock.withLock({ self.staged }), let keep {
-            if keep { staged.keep() } else { staged.discard() }
-        }
+        carryOut(.close(keepingPartial: keepingPartial))
         if let uploadFile { unlink(uploadFile.path) }
     }
 
-    /// Queues `report` ahead of anything queued later. Called under `lock`, so that a
-    /// report taken before `close()` is queued before the completion, never after it.
+    /// Moves the machine with `event`, then carries out its effects with no lock held but
+    /// the file's for its I/O.
+    /// - Returns: what becomes of the request: it goes on, fails, or starts over.
+    @discardableResult
+    private func carryOut(_ event: TransferMachine.Event) -> BodyOpening {
+        for effect in machine.withLock({ $0.handle(event) }) {
+            switch effect {
+            case .begin(let answer, let headers):
+                let began = fileLock.withLock { () -> Result<(Int64, Bool), FetchError>? in
+                    guard let (staged, writer) = file else { return nil }
+                    return Result {
+                        let (offset, canResume) = try staged.begin(answer, headers: headers)
+                        try writer.restart(at: offset)
+                        return (offset, canResume)
+                    }.mapError { Self.writeError($0, staged) }
+                }
+                switch began {
+                case .success(let (offset, canResume)):
+                    carryOut(.began(offset: offset, resumable: canResume))
+                case .failure(let error):
+                    carryOut(.writeFailed)
+                    return .failed(error)
+                case nil:
+                    return .accepted
+                }
+            case .startOver:
+                return .startOver
+            case .fail(let error):
+                return .failed(error)
+            case .write(let data):
+                let failure = fileLock.withLock { () -> FetchError? in
+                    guard let (staged, writer) = file else { return nil }
+                    return Result { try writer.append(data) }.mapError { Self.writeError($0, staged) }.failure
+                }
+                if let failure {
+                    carryOut(.writeFailed)
+                    return .failed(failure)
+                }
+            case .report(let report):
+                deliver(report)
+            case .keep, .discard:
+                fileLock.withLock {
+                    guard let (staged, writer) = file else { return }
+                    file = nil
+                    guard case .keep = effect, (try? writer.flush()) != nil else { return staged.discard() }
+                    staged.keep()
+                }
+            case .commit, .errorBody:
+                break
+            }
+        }
+        return .accepted
+    }
+
+    /// A failed write of `staged`'s file, named.
+    private static func writeError(_ error: any Error, _ staged: StagedDownload) -> FetchError {
+        FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
+    }
+
+    /// Queues `report` on ``events``, ahead of anything queued later. A report that runs once
+    /// the transfer has ended is dropped, unless it is the last one (`isFinished`), so that
+    /// no report follows the completion.
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
-        events.async { progress(report) }
+        events.async { [machine] in
+            guard report.isFinished || machine.withLock({ $0.isLive }) else { return }
+            progress(report)
+        }
+    }
+}
+
+extension Result {
+    /// The error, when this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

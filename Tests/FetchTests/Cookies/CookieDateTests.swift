@@ -17,7 +17,7 @@ struct CookieDateTests {
     func readsWhatServersSend(text: String, iso: String) throws {
         // Given an Expires value as servers write it
         // When it is read
-        let date = CookieDate.parse(text)
+        let date = HTTPDate.parseCookieDate(text)
         // Then it is that moment in UTC
         #expect(date == ISO8601DateFormatter().date(from: iso))
     }
@@ -40,6 +40,6 @@ struct CookieDateTests {
         // Given a value that is not a cookie date
         // When it is read
         // Then it gives no date (the attribute is ignored)
-        #expect(CookieDate.parse(text) == nil)
+        #expect(HTTPDate.parseCookieDate(text) == nil)
     }
 }

@@ -4,24 +4,31 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Fetch
+import FetchTesting
 
 /// A download the caller cancels: it writes nothing more, and its file is kept or deleted
 /// before `cancel()` returns, so the next download to the same destination can start at once.
 struct TransferStopTests {
     let request = BasicRequest(url: URL(string: "https://example.com/big.bin")!)
 
-    /// A download to `file` that has taken a resumable 200 of 1,000 bytes and its first 100.
-    func downloading(to file: URL) throws -> TransferState {
+    /// A download to `file` that has taken a resumable 200 of 1,000 bytes and its first 100;
+    /// cancelling it keeps the partial file when `keeping`.
+    func downloading(to file: URL, keeping: Bool = false) throws -> TransferState {
         var urlRequest = URLRequest(url: request.url)
         let staged = try StagedDownload(.file(file), for: request, sending: &urlRequest)
+        let keepSwitch = KeepPartialSwitch()
+        if keeping { keepSwitch.turnOn() }
         let transfer = TransferState(
-            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil,
+            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, keepSwitch: keepSwitch,
             queue: DispatchQueue(label: "TransferStopTests"))
         let response = HTTPURLResponse(
             url: request.url, statusCode: 200, httpVersion: "HTTP/1.1",
             headerFields: ["Content-Length": "1000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])!
-        #expect(transfer.receive(response) == nil)
-        #expect(transfer.receive(Data(count: 100)) == nil)
+        if case .accepted = transfer.open(response, request: request, sent: urlRequest) {
+        } else {
+            Issue.record("the head was refused")
+        }
+        #expect(transfer.write(Data(count: 100)) == nil)
         return transfer
     }
 
@@ -30,10 +37,10 @@ struct TransferStopTests {
         let folder = try TemporaryFolder()
         let transfer = try downloading(to: folder.file("big.bin"))
         // When the caller cancels it, and more bytes arrive before the engine's cancel lands
-        transfer.stop(keeping: false)
-        #expect(transfer.receive(Data(count: 100)) == nil)
+        transfer.stop()
+        #expect(transfer.write(Data(count: 100)) == nil)
         // Then nothing more is taken, and nothing is left on disk
-        #expect(transfer.receivedBytes == 100)
+        #expect(transfer.bodyBytes == 100)
         #expect(try folder.contents() == [])
         // And the next download to the same destination can start at once
         var urlRequest = URLRequest(url: request.url)
@@ -44,9 +51,9 @@ struct TransferStopTests {
     @Test func aDownloadStoppedToBeKeptIsKeptWithWhatItGathered() throws {
         // Given a download under way, its 100 bytes still gathered in memory
         let folder = try TemporaryFolder()
-        let transfer = try downloading(to: folder.file("big.bin"))
+        let transfer = try downloading(to: folder.file("big.bin"), keeping: true)
         // When the caller cancels it keeping the partial file, and the completion then closes it
-        transfer.stop(keeping: true)
+        transfer.stop()
         transfer.close(keepingPartial: false)
         // Then the partial file and its record are kept, with the 100 bytes written out
         #expect(try folder.contents() == ["big.bin.fetchpart", "big.bin.fetchpart.json"])
@@ -60,9 +67,9 @@ struct TransferStopTests {
         let folder = try TemporaryFolder()
         let transfer = try downloading(to: folder.file("big.bin"))
         // When the caller cancels it just as its completion commits it
-        transfer.stop(keeping: false)
+        transfer.stop()
         // Then it fails as cancelled, and nothing is left
-        #expect { _ = try transfer.commitDownload() } throws: { ($0 as? FetchError)?.code == .cancelled }
+        #expect { _ = try transfer.settle(Response.status(200)) } throws: { ($0 as? FetchError)?.code == .cancelled }
         transfer.close()
         #expect(try folder.contents() == [])
     }

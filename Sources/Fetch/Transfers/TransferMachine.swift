@@ -1,0 +1,218 @@
+import Foundation
+
+/// The life of a transfer's body as a value: where a download's partial file stands
+/// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
+///
+/// Pure bookkeeping, like ``TaskMachine``: no lock, no I/O, no clock (events bring the time),
+/// so every transition is tested without a file. `TransferState` keeps one under its lock
+/// and carries out the effects after unlocking. An upload has no file: only its progress
+/// goes through the machine.
+struct TransferMachine: Sendable {
+    /// Where the partial file stands.
+    enum Phase: Equatable, Sendable {
+        /// No head yet: nothing is written (an upload stays here until it ends).
+        case ready
+        /// A 2xx body goes to the partial file.
+        case writing
+        /// A status other than 2xx: the start of its body is kept for the error, the file is untouched.
+        case keepingErrorBody(Data)
+        /// A 416 said the partial file already holds the whole body: the body goes nowhere.
+        case whole
+        /// No more bytes are taken (a head that does not fit, a failed write); the end
+        /// keeps or deletes the file.
+        case closed
+        /// The caller cancelled: the file was kept or deleted at once.
+        case stopped
+        /// The file was moved into place, kept or deleted.
+        case settled
+    }
+
+    /// Something that happened to the transfer.
+    enum Event: Sendable {
+        /// A download's response head arrived.
+        case responded(status: Int, headers: HTTPHeaders, length: Int64?)
+        /// The partial file is ready for the body from `offset`; `resumable` when it has a record.
+        case began(offset: Int64, resumable: Bool)
+        /// Body bytes arrived at `now` (nanoseconds on a monotonic clock, for the progress throttle).
+        case received(Data, now: UInt64)
+        /// URLSession sent `total` request body bytes of `expected` (0 when unknown), at `now`.
+        case sent(total: Int64, expected: Int64, now: UInt64)
+        /// Writing the file failed: no more bytes are taken.
+        case writeFailed
+        /// A fresh partial file replaced one that could not be continued; `asked` is where it resumes.
+        case restarted(asked: ResumePoint?)
+        /// The caller cancelled, asking to keep the partial file or not.
+        case stop(keeping: Bool)
+        /// The call's task ended with a response of `status`: settle the body.
+        case settle(status: Int)
+        /// The call ended; keep the partial file when asked and it can be resumed.
+        case close(keepingPartial: Bool)
+    }
+
+    /// What the owner must do, in the order given.
+    enum Effect: Sendable {
+        /// Prepare the partial file for the body `answer` describes (``StagedDownload/begin(_:headers:)``),
+        /// then send ``Event/began(offset:resumable:)`` or ``Event/writeFailed``.
+        case begin(ResumeAnswer, HTTPHeaders)
+        /// The head cannot continue the partial file: send the request again from the first byte.
+        case startOver
+        /// The head failed the request.
+        case fail(FetchError)
+        /// Write body bytes to the partial file.
+        case write(Data)
+        /// Report progress.
+        case report(TransferProgress)
+        /// Write out what is gathered and keep the partial file for a resume (delete it if that fails).
+        case keep
+        /// Delete the partial file.
+        case discard
+        /// Move the file into place, checked against `length` when known; then report `total`
+        /// bytes finished. `whole`: a 416 said the file was whole, so the response is a 200.
+        case commit(length: Int64?, total: Int64, whole: Bool)
+        /// The response's body is the kept start of an error body.
+        case errorBody(Data)
+    }
+
+    /// Where the partial file stands now.
+    private(set) var phase = Phase.ready
+    /// Whether the transfer is a download (it writes a file).
+    let downloads: Bool
+    /// Where the request asked the partial file to resume; `nil` for the whole body.
+    private(set) var asked: ResumePoint?
+    /// Whether the partial file on disk can be resumed (it has a ``PartialRecord``).
+    private(set) var resumable: Bool
+    /// The bytes in a download's file, counted from its start (a resumed one included).
+    private(set) var received: Int64 = 0
+    /// The whole body's length, when known.
+    private(set) var expected: Int64?
+    /// The length the file must have when it is committed (a resumed or whole file).
+    private var checkedLength: Int64?
+    /// The request body bytes sent, and the body's length when known.
+    private(set) var sent: Int64 = 0
+    let uploadLength: Int64?
+    private var throttle = ProgressThrottle()
+
+    /// A download resuming at `asked` (when the request asks for the rest of a partial file),
+    /// or an upload (`downloads` false) of `uploadLength` bytes.
+    init(downloads: Bool, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
+        self.downloads = downloads
+        self.asked = asked
+        resumable = asked != nil
+        self.uploadLength = uploadLength
+    }
+
+    /// Whether the body of a response is still taken.
+    var isLive: Bool {
+        switch phase {
+        case .ready, .writing, .keepingErrorBody, .whole: true
+        case .closed, .stopped, .settled: false
+        }
+    }
+
+    /// Moves on with `event`.
+    /// - Returns: what to do, in order; nothing when the event changes nothing.
+    mutating func handle(_ event: Event) -> [Effect] {
+        switch event {
+        case .responded(let status, let headers, let length): return respond(status, headers, length)
+        case .began(let offset, let canResume):
+            guard phase == .writing else { return [] }
+            (received, resumable) = (offset, canResume)
+            return offset > 0 ? [.report(TransferProgress(completedBytes: offset, expectedBytes: expected))] : []
+        case .received(let data, let now): return receive(data, now)
+        case .sent(let total, let announced, let now):
+            guard isLive else { return [] }
+            sent = total
+            guard throttle.allows(at: now) else { return [] }
+            return [.report(TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced.positive))]
+        case .writeFailed:
+            if isLive { phase = .closed }
+            return []
+        case .restarted(let point):
+            guard isLive || phase == .closed else { return [] }
+            (phase, asked, resumable, received, expected, checkedLength) = (.ready, point, point != nil, 0, nil, nil)
+            return []
+        case .stop(let keeping):
+            // An upload has no file: it runs on to its end.
+            guard downloads, phase != .stopped, phase != .settled else { return [] }
+            defer { phase = .stopped }
+            return [keeping && resumable && phase != .closed ? .keep : .discard]
+        case .settle(let status): return settle(status)
+        case .close(let keepingPartial):
+            guard phase != .stopped, phase != .settled else { return [] }
+            defer { phase = .settled }
+            return [keepingPartial && resumable && phase != .closed ? .keep : .discard]
+        }
+    }
+
+    /// Decides what the head of a response means for the partial file (``ResumeAnswer``).
+    private mutating func respond(_ status: Int, _ headers: HTTPHeaders, _ length: Int64?) -> [Effect] {
+        guard downloads, isLive else { return [] }
+        let answer: ResumeAnswer
+        do {
+            answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked)
+        } catch {
+            phase = .closed
+            return [.fail(error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)"))]
+        }
+        switch answer {
+        case .notABody:
+            phase = .keepingErrorBody(Data())
+            return []
+        case .startOver:
+            phase = .closed
+            return [.startOver]
+        case .whole(let total):
+            (phase, received, expected, checkedLength) = (.whole, total, total, total)
+            return []
+        case .fresh(let total):
+            (phase, received, expected, checkedLength) = (.writing, 0, total, nil)
+            return [.begin(answer, headers)]
+        case .append(let offset, let total):
+            (phase, received, expected, checkedLength) = (.writing, offset, total, total)
+            return [.begin(answer, headers)]
+        }
+    }
+
+    /// Takes body bytes: into the file, into the kept error body, or nowhere.
+    private mutating func receive(_ data: Data, _ now: UInt64) -> [Effect] {
+        switch phase {
+        case .keepingErrorBody(var kept):
+            kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
+            phase = .keepingErrorBody(kept)
+            return []
+        case .writing:
+            received += Int64(data.count)
+            // A compressed body decodes to more bytes than its announced length.
+            if let known = expected, received > known { expected = nil }
+            guard throttle.allows(at: now) else { return [.write(data)] }
+            return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
+        case .ready, .whole, .closed, .stopped, .settled:
+            return []
+        }
+    }
+
+    /// Settles the body of a response that ended: the kept error body, or the file moved into place.
+    private mutating func settle(_ status: Int) -> [Effect] {
+        guard downloads else {
+            guard isLive else { return [] }
+            let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
+            return [.report(.finished(total))]
+        }
+        switch phase {
+        case .keepingErrorBody(let kept):
+            return [.errorBody(kept)]
+        case .stopped:
+            return [.fail(FetchError.cancelled())]
+        case .closed, .settled:
+            return [.fail(FetchError(.file, reason: "the download was stopped before it completed"))]
+        case .ready, .writing, .whole:
+            defer { phase = .settled }
+            return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
+        }
+    }
+}
+
+extension Int64 {
+    /// The value when above 0, else `nil` (URLSession's "unknown").
+    fileprivate var positive: Int64? { self > 0 ? self : nil }
+}
