@@ -14,7 +14,7 @@ struct SessionMetricsTests {
         let before = Date()
 
         // When it is performed
-        let response = try await Session().response(for: BasicRequest(url: servers.httpbin.url("/bytes/3000")))
+        let response = try await Session().response(for: BasicRequest(url: servers.faults.url("/bytes?n=3000")))
 
         // Then it started now, its timings are in order, and it received the body
         let metrics = response.metrics

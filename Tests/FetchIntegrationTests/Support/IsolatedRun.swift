@@ -57,7 +57,13 @@ enum IsolatedRun {
             process.executableURL = binary
             process.arguments = arguments
         }
+        // A temporary folder of its own, so a test that checks what Fetch leaves there sees no
+        // file of the tests running beside it (in this process or any other).
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("isolated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
         var variables = ProcessInfo.processInfo.environment
+        variables["TMPDIR"] = temporary.path
         variables[testVariable] = name
         variables[serverVariable] = "http://127.0.0.1:\(faultServer.port)"
         for (key, value) in environment { variables[key] = value }
