@@ -1,71 +1,47 @@
 import Fetch
 
 /// The calls a ``SpyPerformer`` received, handed one by one to tests that await them with
-/// ``SpyPerformer/nextCall(timeout:scheduler:)``.
-final class CallArrivals: Sendable {
+/// ``SpyPerformer/nextCall(timeout:scheduler:)``: every call in order, how many were handed
+/// out, and who waits for the next one. Part of the spy's state, changed under its lock.
+struct CallArrivals {
     typealias Waiter = CheckedContinuation<PendingCall, any Error>
 
-    /// Every call in order, how many were handed out, and who waits for the next one.
-    private struct State {
-        var calls: [PendingCall] = []
-        var handedOut = 0
-        var waiters: [(id: Int, continuation: Waiter)] = []
-        var nextID = 0
+    private var calls: [PendingCall] = []
+    private var handedOut = 0
+    private var waiters: [(id: Int, continuation: Waiter)] = []
+    private var lastID = 0
+
+    /// How many calls arrived.
+    var count: Int { calls.count }
+
+    /// A call arrived: the first waiter, to hand it to, if any.
+    mutating func add(_ call: PendingCall) -> Waiter? {
+        calls.append(call)
+        guard !waiters.isEmpty else { return nil }
+        handedOut += 1
+        return waiters.removeFirst().continuation
     }
 
-    private let state = Locked(State())
-
-    /// A call arrived: hands it to the first waiter, if any.
-    func add(_ call: PendingCall) {
-        let waiter: Waiter? = state.withLock { state in
-            state.calls.append(call)
-            guard !state.waiters.isEmpty else { return nil }
-            state.handedOut += 1
-            return state.waiters.removeFirst().continuation
-        }
-        waiter?.resume(returning: call)
+    /// A new waiter's identity.
+    mutating func newWaiter() -> Int {
+        lastID += 1
+        return lastID
     }
 
-    /// The first call not handed out yet, at once or when it arrives.
-    /// - Throws: ``SpyPerformer/NoCallArrived`` when none arrives within `timeout`;
-    ///   `CancellationError` when the waiting `Task` is cancelled.
-    func next(timeout: Duration, scheduler: any Scheduler) async throws -> PendingCall {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
+    /// The first call not handed out yet; if there is none, `continuation` waits for the next.
+    mutating func next(for id: Int, _ continuation: Waiter) -> PendingCall? {
+        guard handedOut < calls.count else {
+            waiters.append((id, continuation))
+            return nil
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: Waiter) in
-                let ready: PendingCall? = state.withLock { state in
-                    if state.handedOut < state.calls.count {
-                        state.handedOut += 1
-                        return state.calls[state.handedOut - 1]
-                    }
-                    state.waiters.append((id, continuation))
-                    return nil
-                }
-                if let ready { return continuation.resume(returning: ready) }
-                if Task.isCancelled { return stopWaiting(id, with: CancellationError()) }
-                scheduler.schedule(after: timeout) { [self] in
-                    let count = state.withLock { state in state.calls.count }
-                    stopWaiting(
-                        id,
-                        with: SpyPerformer.NoCallArrived(
-                            description: "no call reached the spy within \(timeout) (\(count) call(s) before)"))
-                }
-            }
-        } onCancel: {
-            stopWaiting(id, with: CancellationError())
-        }
+        handedOut += 1
+        return calls[handedOut - 1]
     }
 
-    /// Ends waiter `id` with `error`, unless it got a call already.
-    private func stopWaiting(_ id: Int, with error: any Error) {
-        let waiter: Waiter? = state.withLock { state in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index).continuation
-        }
-        waiter?.resume(throwing: error)
+    /// Waiter `id`, no longer waiting, unless it got a call already.
+    mutating func stopWaiting(_ id: Int) -> Waiter? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).continuation
     }
 }
 
@@ -100,6 +76,33 @@ extension SpyPerformer {
     public func nextCall(
         timeout: Duration = .seconds(10), scheduler: any Scheduler = DispatchQueueScheduler()
     ) async throws -> PendingCall {
-        try await arrivals.next(timeout: timeout, scheduler: scheduler)
+        let id = withState { $0.arrivals.newWaiter() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CallArrivals.Waiter) in
+                if let ready = withState({ $0.arrivals.next(for: id, continuation) }) {
+                    return continuation.resume(returning: ready)
+                }
+                if Task.isCancelled { return stopWaiting(id, with: CancellationError()) }
+                scheduler.schedule(after: timeout) { [self] in
+                    let count = withState { $0.arrivals.count }
+                    stopWaiting(
+                        id,
+                        with: NoCallArrived(
+                            description: "no call reached the spy within \(timeout) (\(count) call(s) before)"))
+                }
+            }
+        } onCancel: {
+            stopWaiting(id, with: CancellationError())
+        }
+    }
+
+    /// Ends waiter `id` with `error`, unless it got a call already.
+    private func stopWaiting(_ id: Int, with error: any Error) {
+        withState { $0.arrivals.stopWaiting(id) }?.resume(throwing: error)
+    }
+
+    /// Hands `call`, answered or held, to the first test that waits for a call, if any.
+    func arrived(_ call: PendingCall) {
+        withState { $0.arrivals.add(call) }?.resume(returning: call)
     }
 }

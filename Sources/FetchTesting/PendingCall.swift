@@ -9,40 +9,46 @@ import Fetch
 /// Complete it with ``complete(with:)`` or one of the helpers; cancelling it (through the
 /// handle `perform` returned) completes it with `FetchError.cancelled`,
 /// as `Session` does. Whatever happens first wins; the completion runs once.
-public final class PendingCall: Cancellable, Sendable {
-    /// The request of the call.
-    public let request: any Request
-    /// What the request became.
-    public let urlRequest: URLRequest?
-    /// How the call ended, as the test or the caller ended it.
-    private let outcome = ResultOnce<Response>()
-
-    /// The caller's cancellation, told apart from an answer that is a cancellation error.
-    private struct CancelledByCaller: Error {}
+public final class PendingCall: Cancellable, @unchecked Sendable {
+    /// The call as ``SpyPerformer/calls`` lists it.
+    let recorded: RecordedCall
+    // `lock` guards `completion` (`nil` once the call has completed) and `wasCancelled`. It is
+    // the spy's own lock, so a call makes none; it is never held while a completion runs.
+    private let lock: NSLock
+    private var completion: (@Sendable (Result<Response, any Error>) -> Void)?
+    private var wasCancelled = false
 
     init(
-        request: any Request, urlRequest: URLRequest?,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        _ recorded: RecordedCall, lock: NSLock, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        self.request = request
-        self.urlRequest = urlRequest
-        outcome.whenFinished { [request, urlRequest] result in
-            completion(Self.delivered(result, request: request, urlRequest: urlRequest))
-        }
+        self.recorded = recorded
+        self.lock = lock
+        self.completion = completion
     }
 
+    /// The request of the call.
+    public var request: any Request { recorded.request }
+
+    /// What the request became.
+    public var urlRequest: URLRequest? { recorded.urlRequest }
+
     /// Whether the call has completed, by an answer or by cancellation.
-    public var isFinished: Bool { outcome.result != nil }
+    public var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return completion == nil
+    }
 
     /// Whether the caller cancelled the call.
     public var isCancelled: Bool {
-        guard case .failure(let error)? = outcome.result else { return false }
-        return error is CancelledByCaller
+        lock.lock()
+        defer { lock.unlock() }
+        return wasCancelled
     }
 
     /// Completes the call with `result`; the response gets this call's request and URL, a
     /// `FetchError` is named after the call. Does nothing if the call already completed.
-    public func complete(with result: Result<Response, any Error>) { outcome.finish(result) }
+    public func complete(with result: Result<Response, any Error>) { finish(result, cancelling: false) }
 
     /// Completes the call with `response`; the helpers of the spy's answers exist here too:
     /// `call.respond(try .json(user))`, `.json(raw: #"{"id":7}"#)`, `.status(404)`, `.text("hi")`.
@@ -54,27 +60,34 @@ public final class PendingCall: Cancellable, Sendable {
     /// Cancels the call: it completes with `FetchError.cancelled`.
     /// Does nothing if the call already completed, so ``isCancelled`` stays `false` for a
     /// call that was answered first.
-    public func cancel() { outcome.finish(.failure(CancelledByCaller())) }
+    public func cancel() { finish(.failure(FetchError.cancelled()), cancelling: true) }
 
-    /// What the caller gets for `result`: a response gets the caller's request and the call's
-    /// URL, a `FetchError` names the call's method and URL unless it names some already.
-    private static func delivered(
-        _ result: Result<Response, any Error>, request: any Request, urlRequest: URLRequest?
-    ) -> Result<Response, any Error> {
-        result.mapError { error -> any Error in
-            let error = error is CancelledByCaller ? FetchError.cancelled() : error
-            guard let fetchError = error as? FetchError else { return error }
-            return fetchError.naming(
-                method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
-                url: urlRequest?.url ?? request.url)
-        }.map { response in
-            var response = response
-            response.request = callersRequest(of: request)
-            if let urlRequest {
-                response.urlRequest = urlRequest
-                response.url = urlRequest.url
-            }
-            return response
-        }
+    /// Takes the completion if the call is still open (marking it cancelled when `cancelling`,
+    /// in the same step, so that an answer and a cancellation cannot both win) and calls it
+    /// with `result`: a response gets the caller's request and the call's URL, a `FetchError`
+    /// names the call's method and URL unless it names some already.
+    private func finish(_ result: Result<Response, any Error>, cancelling: Bool) {
+        lock.lock()
+        let completion = self.completion
+        self.completion = nil
+        if completion != nil, cancelling { wasCancelled = true }
+        lock.unlock()
+        guard let completion else { return }
+        let (request, urlRequest) = (recorded.request, recorded.urlRequest)
+        completion(
+            result.mapError { error -> any Error in
+                guard let fetchError = error as? FetchError else { return error }
+                return fetchError.naming(
+                    method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
+                    url: urlRequest?.url ?? request.url)
+            }.map { response in
+                var response = response
+                response.request = callersRequest(of: request)
+                if let urlRequest {
+                    response.urlRequest = urlRequest
+                    response.url = urlRequest.url
+                }
+                return response
+            })
     }
 }

@@ -1,22 +1,32 @@
+import Foundation
 import Fetch
 
 /// A `Scheduler` that runs work at once, on the calling thread, whatever the delay.
 /// It records the delays asked for, so a test can check a back-off.
-public final class ImmediateScheduler: Scheduler, Sendable {
-    private let requestedDelays = Locked<[Duration]>([])
+public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
+    // `lock` guards `requestedDelays`. An `NSLock` rather than the package's generic lock,
+    // which this module would call unspecialized, at a cost per call of the layers it serves.
+    private let lock = NSLock()
+    private var requestedDelays: [Duration] = []
 
     /// Makes an immediate scheduler.
     public init() {}
 
     /// Every delay asked for, in order.
-    public var delays: [Duration] { requestedDelays.withLock { $0 } }
+    public var delays: [Duration] {
+        lock.lock()
+        defer { lock.unlock() }
+        return requestedDelays
+    }
 
     /// Runs `work` now and records `delay`.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        requestedDelays.withLock { $0.append(delay) }
+        lock.lock()
+        requestedDelays.append(delay)
+        lock.unlock()
         work()
-        return CancellationHandle()
+        return NothingToCancel()
     }
 }
 

@@ -48,32 +48,49 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         public let description: String
     }
 
-    // `lock` guards `answers`, `recorded`, `held` and `fractions`; `matcher` is immutable.
-    private let lock = Locked()
-    private var answers: [Answer]
+    /// What the spy keeps, changed under its lock.
+    struct State {
+        /// The script's answers not used yet.
+        var answers: [Answer]
+        /// Every call, in the order it reached the spy.
+        var calls: [PendingCall] = []
+        /// The calls answered with ``Answer/hold``.
+        var held: [PendingCall] = []
+        var fractions: [Double] = [0.5]
+        /// The calls as tests await them (``nextCall(timeout:scheduler:)``).
+        var arrivals = CallArrivals()
+    }
+
+    // `lock` guards `state`, and the state of every call the spy makes (`PendingCall`);
+    // `matcher` is immutable. An `NSLock` rather than the package's generic lock, which
+    // this module would call unspecialized, looking its types up at run time on every call.
+    private let lock = NSLock()
+    private var state: State
     private let matcher: (@Sendable (any Request) -> Answer?)?
-    private var recorded: [RecordedCall] = []
-    private var held: [PendingCall] = []
-    private var fractions: [Double] = [0.5]
-    /// Every call, for tests that await them (``nextCall(timeout:scheduler:)``); has a lock of its own.
-    let arrivals = CallArrivals()
 
     /// Makes a spy that answers calls in order from `answers`, then asks `match`.
     /// - Parameters:
     ///   - answers: answers used one per call, in order.
     ///   - match: answers calls once the list is used up; `nil` answers nothing.
     public init(_ answers: [Answer] = [], match: (@Sendable (any Request) -> Answer?)? = nil) {
-        self.answers = answers
+        state = State(answers: answers)
         self.matcher = match
+    }
+
+    /// Runs `body` with the spy's state under its lock.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 
     /// Adds answers at the end of the script.
     public func enqueue(_ more: Answer...) {
-        lock.withLock { answers.append(contentsOf: more) }
+        withState { $0.answers.append(contentsOf: more) }
     }
 
     /// Every call so far, in order.
-    public var calls: [RecordedCall] { lock.withLock { recorded } }
+    public var calls: [RecordedCall] { withState { $0.calls }.map(\.recorded) }
 
     /// Every request so far, in order, as the caller passed it.
     public var requests: [any Request] { calls.map(\.request) }
@@ -82,13 +99,13 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     public var urlRequests: [URLRequest?] { calls.map(\.urlRequest) }
 
     /// Calls answered with ``Answer/hold`` that are still open.
-    public var pending: [PendingCall] { lock.withLock { held.filter { !$0.isFinished } } }
+    public var pending: [PendingCall] { withState { $0.held }.filter { !$0.isFinished } }
 
     /// The progress a download or upload reports before its final report, as fractions
     /// of the body's size; `[0.5]` (halfway) by default. See SpyPerformer+Transfers.swift.
     public var progressFractions: [Double] {
-        get { lock.withLock { fractions } }
-        set { lock.withLock { fractions = newValue } }
+        get { withState { $0.fractions } }
+        set { withState { $0.fractions = newValue } }
     }
 
     /// `nil`: the spy answers before `perform` returns (or when a test completes a held
@@ -131,34 +148,34 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> PendingCall {
         let checked = Result { try request.attemptURLRequest() }
-        let call = RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination)
-        let pendingCall = PendingCall(request: request, urlRequest: call.urlRequest, completion: completion)
+        let call = PendingCall(
+            RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination),
+            lock: lock, completion: completion)
+        defer { arrived(call) }
+        let answer: Answer? = withState { state in
+            state.calls.append(call)
+            guard case .success = checked, !state.answers.isEmpty else { return nil }
+            return state.answers.removeFirst()
+        }
         if case .failure(let refusal) = checked {
             // Refused before anything would be sent: recorded, but the script is left as it is.
-            lock.withLock { recorded.append(call) }
-            pendingCall.complete(with: .failure(refusal))
-            arrivals.add(pendingCall)
-            return pendingCall
+            call.complete(with: .failure(refusal))
+            return call
         }
-        let answer: Answer? = lock.withLock {
-            recorded.append(call)
-            return answers.isEmpty ? nil : answers.removeFirst()
-        }
-        defer { arrivals.add(pendingCall) }
         switch answer ?? matcher?(request) {
         case .response(let response):
-            pendingCall.complete(with: .success(response))
+            call.complete(with: .success(response))
         case .failure(let error):
-            pendingCall.complete(with: .failure(Self.failure(error, for: call)))
+            call.complete(with: .failure(Self.failure(error, for: call.recorded)))
         case .hold:
-            lock.withLock { held.append(pendingCall) }
+            withState { $0.held.append(call) }
         case .stream(let script):
-            script.play(to: pendingCall)
+            script.play(to: call)
         case nil:
             let name = "\(request.method) \((call.urlRequest?.url ?? request.url).absoluteString)"
-            pendingCall.complete(with: .failure(Unanswered(description: "SpyPerformer has no answer for \(name)")))
+            call.complete(with: .failure(Unanswered(description: "SpyPerformer has no answer for \(name)")))
         }
-        return pendingCall
+        return call
     }
 }
 

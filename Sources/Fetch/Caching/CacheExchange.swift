@@ -114,6 +114,10 @@ struct CacheExchange: Sendable {
     /// Whether `sent` carries the credentials the request carried as this layer built it: not
     /// when a layer below added or changed some, which a later lookup cannot see.
     private func isInPartition(_ sent: URLRequest) -> Bool {
-        CachePartition.of(sent, request, configuration) == partition
+        // The same fields (as a rule the very request this layer built) make the same
+        // partition, with no digest to compute again.
+        let fields = sent.allHTTPHeaderFields ?? [:]
+        guard fields != urlRequest.allHTTPHeaderFields ?? [:] else { return true }
+        return CachePartition.of(fields, request, configuration) == partition
     }
 }

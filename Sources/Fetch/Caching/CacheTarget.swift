@@ -34,9 +34,7 @@ struct CacheTarget {
             // Not the cache's to report: it fails below with the reason it carries.
             return (nil, request.carrying(.failure(error)))
         }
-        guard let relative = urlRequest.url else { return (nil, request) }
-        let url = request.resolving(relative, through: base)
-        guard url.scheme != nil else { return (nil, request) }
+        guard let url = urlRequest.url.flatMap({ request.absolute($0, through: base) }) else { return (nil, request) }
         return (CacheTarget(request: request, urlRequest: urlRequest, url: url, builtAbove: above != nil), request)
     }
 
@@ -44,7 +42,7 @@ struct CacheTarget {
     /// here, or, while its URL is relative, by the layer below that makes it absolute.
     func outgoing() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
         if builtAbove { return (request, .success(urlRequest)) }
-        let checked = Result { try request.checked(urlRequest, whole: urlRequest.url?.scheme != nil) }
+        let checked = Result { try request.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
         return (request.carrying(checked), checked)
     }
 }

@@ -123,7 +123,7 @@ public struct CachingPerformer: RequestPerforming {
                 // unless it does too (the spy).
                 base.callBack(
                     completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
-                return CancellationHandle()
+                return NothingToCancel()
             case .revalidate: stale = stored
             case .unusable: break
             }
@@ -134,7 +134,7 @@ public struct CachingPerformer: RequestPerforming {
                 url: target.url,
                 layer: "CachingPerformer")
             base.callBack(completion, with: .failure(miss), for: request)
-            return CancellationHandle()
+            return NothingToCancel()
         }
         let (sent, checked) = target.outgoing()
         // A request that fails its checks fails below with the reason it carries.

@@ -46,8 +46,6 @@ public struct Coders: Sendable {
             parameterEncoder: parameterEncoder ?? fallback.parameterEncoder)
     }
 
-    /// The JSON encoder to use: this set's, or a plain one.
-    func makeJSONEncoder() -> JSONEncoder { jsonEncoder?() ?? JSONEncoder() }
     /// The parameter encoder to use: this set's, or the default one.
     var parameters: ParameterEncoder { parameterEncoder ?? ParameterEncoder() }
 }

@@ -28,23 +28,19 @@ extension Redaction {
     /// lowercase letter and an uppercase one.
     private static func words(of name: String) -> [String] {
         var words: [String] = []
-        var current = ""
-        var previousWasLower = false
-        for character in name {
-            guard character.isLetter || character.isNumber else {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-                previousWasLower = false
-                continue
+        for part in name.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
+            var word = ""
+            var previousWasLower = false
+            for character in part {
+                if character.isUppercase, previousWasLower {
+                    words.append(word)
+                    word = ""
+                }
+                word += character.lowercased()
+                previousWasLower = character.isLowercase
             }
-            if character.isUppercase, previousWasLower, !current.isEmpty {
-                words.append(current)
-                current = ""
-            }
-            current += character.lowercased()
-            previousWasLower = character.isLowercase
+            words.append(word)
         }
-        if !current.isEmpty { words.append(current) }
         return words
     }
 }

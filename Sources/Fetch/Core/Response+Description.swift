@@ -35,7 +35,7 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible {
             lines.append("body (\(body.count == 1 ? "1 byte" : "\(body.count) bytes")): \(text)")
         }
         if detailed, metrics != ResponseMetrics() { lines.append("metrics: \(metrics)") }
-        return lines.enumerated().map { $0.offset == 0 ? $0.element : indent + $0.element }.joined(separator: "\n")
+        return lines.joined(separator: "\n" + indent)
     }
 
     /// Whether `bytes` hold control characters other than tabs and line ends: not text to print.

@@ -25,30 +25,28 @@ enum TLSFailure: Equatable {
     /// The failure libcurl's `message` describes, or `nil` when it is not about TLS.
     init?(libcurlMessage message: String) {
         let text = message.lowercased()
-        func mentions(_ phrases: String...) -> Bool { phrases.contains { text.contains($0) } }
-        if mentions("certificate has expired") {
-            self = .expired
-        } else if mentions("certificate is not yet valid") {
-            self = .notYetValid
-        } else if mentions(
-            "self-signed certificate", "self signed certificate", "issuer certificate",
-            "unable to verify the first certificate", "certificate signature failure")
-        {
-            self = .untrusted
-        } else if mentions("does not match target host name", "no alternative certificate subject name") {
-            self = .hostMismatch
-        } else if mentions("alert certificate required") {
-            self = .clientCertificateRequired
-        } else if mentions("alert handshake failure") {
-            self = .handshakeRefused
-        } else if mentions("wrong version number", "packet length too long", "unknown protocol") {
-            self = .notTLS
-        } else if mentions("ssl", "tls") {
-            self = .other
-        } else {
-            return nil
-        }
+        let match = Self.libcurlPhrases.first { _, phrases in phrases.contains { text.contains($0) } }
+        guard let (failure, _) = match else { return nil }
+        self = failure
     }
+
+    /// The phrases of libcurl's messages that name each failure, the first match winning.
+    private static let libcurlPhrases: [(TLSFailure, [String])] = [
+        (.expired, ["certificate has expired"]),
+        (.notYetValid, ["certificate is not yet valid"]),
+        (
+            .untrusted,
+            [
+                "self-signed certificate", "self signed certificate", "issuer certificate",
+                "unable to verify the first certificate", "certificate signature failure",
+            ]
+        ),
+        (.hostMismatch, ["does not match target host name", "no alternative certificate subject name"]),
+        (.clientCertificateRequired, ["alert certificate required"]),
+        (.handshakeRefused, ["alert handshake failure"]),
+        (.notTLS, ["wrong version number", "packet length too long", "unknown protocol"]),
+        (.other, ["ssl", "tls"]),
+    ]
 
     /// The failure an Apple platform's `code` stands for, or `nil` when it is not about TLS.
     init?(code: URLError.Code) {

@@ -27,23 +27,25 @@ extension Request {
     /// `url`, this request's URL or one made from it, joined to the first base URL that
     /// applies to this request (see ``target(through:)``), or `url` itself.
     func resolving(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL {
-        guard url.scheme == nil else { return url }
+        absolute(url, through: performer) ?? url
+    }
+
+    /// `url` when it has a scheme, else joined to the first base URL that applies to this
+    /// request (see ``target(through:)``); `nil` when none does, or when the one that applies
+    /// cannot resolve it (the BaseURL layer below then fails the call with that reason).
+    func absolute(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL? {
+        guard !url.hasScheme else { return url }
         let options = self.options
-        func resolved(by enhancers: [any Enhancer]) -> URL? {
-            guard let base = enhancers.lazy.compactMap({ $0 as? BaseURL }).first else { return nil }
-            // A base URL that cannot resolve `url` leaves it relative here: the BaseURL layer
-            // below fails the call with that reason when it builds the request.
-            return (try? base.resolved(url, options: options)) ?? url
-        }
-        if let found = resolved(by: (layered?.enhancers ?? []) + options.enhancers) { return found }
+        var enhancers = (layered?.enhancers ?? []) + options.enhancers
         var layer = performer
-        while let current = layer {
-            if let enhancing = current as? EnhancingPerformer, let found = resolved(by: enhancing.enhancers) {
-                return found
+        while true {
+            if let base = enhancers.lazy.compactMap({ $0 as? BaseURL }).first {
+                return try? base.resolved(url, options: options)
             }
+            guard let current = layer else { return nil }
+            enhancers = (current as? EnhancingPerformer)?.enhancers ?? []
             layer = (current as? any StackLayer)?.base
         }
-        return url
     }
 }
 
@@ -74,5 +76,24 @@ extension FetchError {
         if copy.method == nil { copy.method = method }
         if copy.url?.scheme == nil { copy.url = url }
         return copy
+    }
+}
+
+extension URL {
+    /// Whether the URL has a scheme (`scheme != nil`), read from its text: `scheme` makes a
+    /// `String`, which costs more than the rest of a cache hit's URL handling.
+    var hasScheme: Bool {
+        guard baseURL == nil else { return scheme != nil }
+        // RFC 3986 section 3.1: a letter, then letters, digits, "+", "-" or ".", then ":".
+        for (index, byte) in relativeString.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                if index == 0 { return false }
+            case UInt8(ascii: ":"): return index > 0
+            default: return false
+            }
+        }
+        return false
     }
 }

@@ -4,14 +4,9 @@
 /// The first ``finish(_:)`` wins; later ones are ignored, so a callback that fires twice
 /// never resumes a continuation twice. Every waiter gets the result exactly once, whether
 /// it came before the result or after; waiters run outside the lock, on the thread that
-/// finishes (or, for one that comes after, the thread that waits). `Transfer`,
-/// `RequestPerforming.response(for:)` and FetchTesting's `PendingCall` wait through it;
-/// a bridge of this kind anywhere else is meant to be this one.
-///
-/// Its entry points are also compiled for `Response` (`@_specialize`), the value FetchTesting's
-/// `PendingCall` waits for: a `package` generic is not specialized in another module, and the
-/// generic code looks its types up at run time on every call (about 4,000 instructions a
-/// call of the spy).
+/// finishes (or, for one that comes after, the thread that waits). `Transfer` and
+/// `RequestPerforming.response(for:)` wait through it; a bridge of this kind anywhere else in
+/// this module is meant to be this one.
 package final class ResultOnce<Value: Sendable>: Sendable {
     /// What a waiter is called with.
     package typealias Waiter = @Sendable (Result<Value, any Error>) -> Void
@@ -24,7 +19,6 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     private let state = Locked(State())
 
     /// Makes one with no result yet.
-    @_specialize(exported:true,where Value == Response)
     package init() {}
 
     /// The result once it is set, `nil` before.
@@ -33,7 +27,6 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     /// Sets the result and hands it to every waiter, the first time only.
     /// - Returns: whether this call set it.
     @discardableResult
-    @_specialize(exported:true,where Value == Response)
     package func finish(_ result: Result<Value, any Error>) -> Bool {
         let waiters: [Waiter]? = state.withLock { state in
             guard state.result == nil else { return nil }
@@ -47,7 +40,6 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     }
 
     /// Calls `waiter` with the result once: now, if it is set, or when it is.
-    @_specialize(exported:true,where Value == Response)
     package func whenFinished(_ waiter: @escaping Waiter) {
         let ready: Result<Value, any Error>? = state.withLock { state in
             if state.result == nil { state.waiters.append(waiter) }

@@ -80,9 +80,9 @@ public struct ParameterEncoder: Sendable {
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` naming the type when `value` does
     ///   not encode or is not a keyed value.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
-        let root = ParameterNode.Box()
+        let output = ParameterItemEncoder.Output()
         do {
-            try value.encode(to: ParameterTreeEncoder(box: root, codingPath: [], rules: self))
+            try value.encode(to: ParameterItemEncoder(output: output, name: nil, codingPath: [], rules: self))
         } catch let error as FetchError {
             throw error
         } catch {
@@ -90,15 +90,13 @@ public struct ParameterEncoder: Sendable {
                 .encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
                 underlying: error)
         }
-        guard case .keyed(let fields) = root.node else {
+        guard output.topLevelIsKeyed else {
             throw FetchError(
                 .encoding,
                 reason: "\(Value.self) is not a keyed value (a struct or a [String: ...] "
                     + "dictionary), so it cannot become named parameters")
         }
-        var items: [URLQueryItem] = []
-        for (name, box) in fields { flatten(box.node, name: name, into: &items) }
-        return items
+        return output.items
     }
 
     /// The percent-encoded query string for `value`: `a=1&b=2`.
@@ -112,23 +110,6 @@ public struct ParameterEncoder: Sendable {
     /// - Throws: ``FetchError/Code-swift.enum/encoding``, as ``queryItems(_:)``.
     public func form<Value: Encodable>(_ value: Value) throws -> Data {
         Data(QueryEncoder.form(try queryItems(value).map { ($0.name, $0.value ?? "") }).utf8)
-    }
-
-    private func flatten(_ node: ParameterNode, name: String, into items: inout [URLQueryItem]) {
-        switch node {
-        case .empty: return
-        case .value(let text): items.append(URLQueryItem(name: name, value: text))
-        case .keyed(let fields):
-            for (key, box) in fields { flatten(box.node, name: "\(name)[\(key)]", into: &items) }
-        case .list(let elements):
-            for (index, box) in elements.enumerated() {
-                switch arrayEncoding {
-                case .brackets: flatten(box.node, name: "\(name)[]", into: &items)
-                case .repeated: flatten(box.node, name: name, into: &items)
-                case .indexed: flatten(box.node, name: "\(name)[\(index)]", into: &items)
-                }
-            }
-        }
     }
 
     /// The text of a date, as ``dateEncoding`` says.

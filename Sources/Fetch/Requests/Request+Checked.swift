@@ -24,17 +24,14 @@ extension Request {
     /// anything (a cache hit), which checks it only when it sends it below.
     /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
-        let method = self.method
-        let url = resolving(self.url)
         do {
             return try buildURLRequest(checkingHeaders: false)
         } catch let error as FetchError {
-            throw error.naming(method: method, url: url)
+            throw error.naming(method: method, url: resolving(url))
         } catch {
             throw FetchError(
-                .invalidRequest, reason: "the request could not be built: \(error)", method: method, url: url,
-                underlying: error
-            )
+                .invalidRequest, reason: "the request could not be built: \(error)", method: method,
+                url: resolving(url), underlying: error)
         }
     }
 
@@ -46,7 +43,8 @@ extension Request {
     func checked(_ built: URLRequest, whole: Bool = true) throws -> URLRequest {
         var urlRequest = built
         let body = self.body
-        let url = built.url ?? resolving(self.url)
+        // Resolved only for an error: resolving costs more than the checks.
+        var url: URL { built.url ?? resolving(self.url) }
         switch options.kind {
         case .plain, .stream: break
         case .upload:

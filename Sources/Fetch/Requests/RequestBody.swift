@@ -18,14 +18,9 @@ public struct RequestBody: Sendable {
         case form(MultipartForm)
     }
 
+    let source: Source
     /// The `Content-Type` sent with the body unless the request sets one itself.
     public var contentType: String?
-    let source: Source
-
-    init(source: Source, contentType: String?) {
-        self.source = source
-        self.contentType = contentType
-    }
 
     /// Raw bytes with the given content type.
     /// - Parameters:
@@ -52,7 +47,7 @@ public struct RequestBody: Sendable {
         RequestBody(
             source: .encoded { coders in
                 do {
-                    return try (encoder?() ?? coders.makeJSONEncoder()).encode(value)
+                    return try ((encoder ?? coders.jsonEncoder)?() ?? JSONEncoder()).encode(value)
                 } catch {
                     throw FetchError(
                         .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
