@@ -40,10 +40,7 @@ public struct CoalescingPerformer: RequestPerforming {
     private let flights = SingleFlight<CoalescingKey, Arrival>()
 
     /// A shared request's result, and the queue it arrived on.
-    private struct Arrival: Sendable {
-        let result: Result<Response, any Error>
-        let queue: DispatchQueue?
-    }
+    private typealias Arrival = (result: Result<Response, any Error>, queue: DispatchQueue?)
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -92,8 +89,7 @@ public struct CoalescingPerformer: RequestPerforming {
         }
         if place.starts {
             let sent = base.perform(outgoing) { [base] result in
-                flights.finish(
-                    place, with: .success(Arrival(result: result, queue: base.completionQueue(for: request))))
+                flights.finish(place, with: .success((result, base.completionQueue(for: request))))
             }
             flights.started(sent, for: place)
         }

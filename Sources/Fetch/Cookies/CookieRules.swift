@@ -17,7 +17,7 @@ enum CookieRules {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4
             && parts.allSatisfy { part in
-                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit)
+                !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { (0x30...0x39).contains($0) }
                     && Int(part).map { $0 <= 255 } == true
             }
     }
@@ -59,9 +59,4 @@ enum CookieRules {
         guard requestPath.hasPrefix(cookiePath) else { return false }
         return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).first == "/"
     }
-}
-
-extension Character {
-    /// Whether this is one of the ASCII digits 0 to 9.
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -4,8 +4,8 @@
 struct HMACSHA256 {
     /// The hash state after the inner padded key, and after the outer one: each message
     /// starts from these instead of hashing the key again.
-    private let inner: SHA256
-    private let outer: SHA256
+    private var inner = SHA256()
+    private var outer = SHA256()
 
     /// Prepares to authenticate with `key`; a key longer than a block is hashed first.
     init(key: [UInt8]) {
@@ -16,12 +16,8 @@ struct HMACSHA256 {
             block = hash.finalize()
         }
         block += [UInt8](repeating: 0, count: SHA256.blockLength - block.count)
-        var inner = SHA256()
         inner.update(block.map { $0 ^ 0x36 })
-        var outer = SHA256()
         outer.update(block.map { $0 ^ 0x5c })
-        self.inner = inner
-        self.outer = outer
     }
 
     /// Prepares to authenticate with a key of 32 random bytes.

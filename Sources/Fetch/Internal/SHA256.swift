@@ -46,14 +46,10 @@ struct SHA256 {
         padding[0] = 0x80
         for index in 0..<8 { padding[zeros + 1 + index] = UInt8(truncatingIfNeeded: bits >> (56 - 8 * index)) }
         copy.update(padding)
-        var digest = [UInt8](repeating: 0, count: Self.digestLength)
-        for word in 0..<8 {
-            let value = copy.state[word]
-            for byte in 0..<4 {
-                digest[4 * word + byte] = UInt8(truncatingIfNeeded: value &>> (24 &- 8 &* UInt32(byte)))
-            }
+        // Each word of the state, big-endian.
+        return (0..<Self.digestLength).map { index in
+            UInt8(truncatingIfNeeded: copy.state[index / 4] &>> (24 &- 8 &* UInt32(index % 4)))
         }
-        return digest
     }
 
     /// Runs the compression function over one 64-byte block.

@@ -57,11 +57,7 @@ public struct RefreshTokenHandler: ResumableHandler {
     /// or carried by a ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` and
     /// other layers below deliver a status they reject.
     public func shouldResume(after result: Result<Response, any Error>, for request: any Request) -> Bool {
-        switch result {
-        case .success(let response): return statuses.contains(response.status)
-        case .failure(let error as FetchError): return error.status.map(statuses.contains) ?? false
-        case .failure: return false
-        }
+        result.response.map { statuses.contains($0.status) } ?? false
     }
 
     /// Runs the refresh.

@@ -76,11 +76,7 @@ extension ResumingPerformer {
     private func refreshFailed(
         _ error: any Error, after result: Result<Response, any Error>, for request: any Request
     ) -> FetchError {
-        let response: Response?
-        switch result {
-        case .success(let delivered): response = delivered
-        case .failure(let failure): response = (failure as? FetchError)?.response
-        }
+        let response = result.response
         let (method, url) = request.target(through: self)
         return FetchError(
             .layer, reason: "\(handler.name) failed, so the call was not resent: \(FetchError.summary(of: error))",

@@ -24,7 +24,6 @@ public final class RetryBudget: Sendable {
     public let ratio: Double
     /// The retries kept for bursts, which is also how many the budget can hold.
     public let reserve: Int
-    private let capacity: Double
 
     /// Makes a budget.
     /// - Parameters:
@@ -33,7 +32,6 @@ public final class RetryBudget: Sendable {
     public init(ratio: Double = 0.1, reserve: Int = 10) {
         self.ratio = max(0, ratio)
         self.reserve = max(0, reserve)
-        capacity = Double(max(1, reserve))
         available = Locked(Double(max(0, reserve)))
     }
 
@@ -42,7 +40,7 @@ public final class RetryBudget: Sendable {
 
     /// Records a new call, earning `ratio` of a retry.
     func recordCall() {
-        available.withLock { $0 = min(capacity, $0 + ratio) }
+        available.withLock { $0 = min(Double(max(1, reserve)), $0 + ratio) }
     }
 
     /// Spends one retry if there is one.

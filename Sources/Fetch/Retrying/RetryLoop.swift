@@ -17,13 +17,10 @@
 /// - Nothing runs under the lock, so `send`, the scheduler and `report` may answer
 ///   synchronously (a spy, an immediate scheduler): every report then runs before
 ///   ``start()`` returns.
-final class RetryLoop: Cancellable, @unchecked Sendable {
-    // `lock` guards `latest` and `isCancelled`; everything else is immutable.
-    private let lock = Locked()
-    /// The number and call of the last attempt sent or waited for.
-    private var latest: (number: Int, call: LayerCall)?
-    /// Whether the loop was cancelled.
-    private var isCancelled = false
+final class RetryLoop: Cancellable, Sendable {
+    /// The number and call of the last attempt sent or waited for, and whether the loop was
+    /// cancelled.
+    private let state = Locked<(latest: (number: Int, call: LayerCall)?, isCancelled: Bool)>((nil, false))
     /// The request every attempt sends.
     let request: any Request
     /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
@@ -51,7 +48,7 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
 
     /// Whether a retry can be granted for `attempt`, a reported one: it is the last attempt
     /// and the loop was not cancelled.
-    func awaitsDecision(on attempt: Int) -> Bool { lock.withLock { !isCancelled && latest?.number == attempt } }
+    func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.latest?.number == attempt } }
 
     /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without
     /// it, when `nil`) if ``awaitsDecision(on:)`` for `attempt`.
@@ -66,9 +63,9 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
     /// Stops the loop: cancels the last attempt's call, which reports the cancellation
     /// unless that attempt was already reported.
     func cancel() {
-        lock.withLock {
-            isCancelled = true
-            return latest?.call
+        state.withLock {
+            $0.isCancelled = true
+            return $0.latest?.call
         }?.cancel()
     }
 
@@ -89,9 +86,9 @@ final class RetryLoop: Cancellable, @unchecked Sendable {
                 if sink.hasStarted { return false }
             }
         }
-        let granted: Bool = lock.withLock {
-            guard !isCancelled, (latest?.number ?? 0) == number - 1 else { return false }
-            latest = (number, call)
+        let granted: Bool = state.withLock { state in
+            guard !state.isCancelled, (state.latest?.number ?? 0) == number - 1 else { return false }
+            state.latest = (number, call)
             return true
         }
         guard granted else { return false }
