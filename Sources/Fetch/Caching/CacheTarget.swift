@@ -42,7 +42,7 @@ struct CacheTarget {
     /// here, or, while its URL is relative, by the layer below that makes it absolute.
     func outgoing() -> (request: any Request, urlRequest: Result<URLRequest, any Error>) {
         if builtAbove { return (request, .success(urlRequest)) }
-        let checked = Result { try request.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
+        let checked = Result { try request.checked(urlRequest, whole: urlRequest.url?.scheme != nil) }
         return (request.carrying(checked), checked)
     }
 }

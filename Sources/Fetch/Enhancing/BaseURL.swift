@@ -51,7 +51,7 @@ public struct BaseURL: Enhancer {
     /// request keeps its URL (``RequestOptions/skipsBaseURL``).
     /// - Throws: what ``enhance(_:for:)`` throws.
     func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
-        guard !relative.hasScheme, !options.skipsBaseURL else { return nil }
+        guard relative.scheme == nil, !options.skipsBaseURL else { return nil }
         let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()
         let path = relative.relativeString
         let joined: String

@@ -34,7 +34,7 @@ extension Request {
     /// request (see ``target(through:)``); `nil` when none does, or when the one that applies
     /// cannot resolve it (the BaseURL layer below then fails the call with that reason).
     func absolute(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL? {
-        guard !url.hasScheme else { return url }
+        guard url.scheme == nil else { return url }
         let options = self.options
         var enhancers = (layered?.enhancers ?? []) + options.enhancers
         var layer = performer
@@ -76,24 +76,5 @@ extension FetchError {
         if copy.method == nil { copy.method = method }
         if copy.url?.scheme == nil { copy.url = url }
         return copy
-    }
-}
-
-extension URL {
-    /// Whether the URL has a scheme (`scheme != nil`), read from its text: `scheme` makes a
-    /// `String`, which costs more than the rest of a cache hit's URL handling.
-    var hasScheme: Bool {
-        guard baseURL == nil else { return scheme != nil }
-        // RFC 3986 section 3.1: a letter, then letters, digits, "+", "-" or ".", then ":".
-        for (index, byte) in relativeString.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): continue
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                if index == 0 { return false }
-            case UInt8(ascii: ":"): return index > 0
-            default: return false
-            }
-        }
-        return false
     }
 }

@@ -9,17 +9,27 @@ import Foundation
 /// whose `var`s it guards; such a class stays `@unchecked Sendable` and says what the lock
 /// guards.
 package final class Locked<State: Sendable>: @unchecked Sendable {
-    // `lock` guards `state`: it is only touched inside `withLock`.
-    private let lock = NSLock()
+    // `mutex` guards `state`: it is only touched inside `withLock`. A mutex of its own rather
+    // than an `NSLock`, an object of its own to make and free: a call through a stack of
+    // layers makes several of these.
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var state: State
 
     /// Makes a lock around `state`.
-    package init(_ state: State) { self.state = state }
+    package init(_ state: State) {
+        self.state = state
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     /// Runs `body` with the state, which it may change, under the lock.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
     }
 }
@@ -32,8 +42,8 @@ extension Locked where State == Void {
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         // Not through `state`: the thread sanitizer takes an access to the empty value for
         // an access to the whole object, and reports races between the lock's users.
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }

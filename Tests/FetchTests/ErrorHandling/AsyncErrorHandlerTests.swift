@@ -40,6 +40,26 @@ import FetchTesting
         #expect(response.request.url.absoluteString == "https://x/feed")
     }
 
+    @Test func itCannotRecoverAStreamWhoseReaderHasItsHead() async throws {
+        // Given a handler that recovers, over a stream cut after one chunk
+        let spy = SpyPerformer([.stream([Data("ab".utf8)], then: FetchError(.connectionLost, reason: "reset"))])
+        let handler = Decider { _ in .recover(Response(status: 200)) }
+        let api = spy.handlingErrors(with: handler)
+
+        // When it is streamed
+        let chunks = Recorder<Data>()
+        let end = await withCheckedContinuation { (done: CheckedContinuation<Result<Response, any Error>, Never>) in
+            api.stream(get("https://x/feed"), onChunk: { chunks.record($0) }) { done.resume(returning: $0) }
+        }
+
+        // Then the handler was asked, but the reader got the chunk, then the failure: the
+        // stream never looks complete
+        #expect(handler.seen.all == ["connectionLost"])
+        #expect(chunks.all == [Data("ab".utf8)])
+        let error = #expect(throws: FetchError.self) { try end.get() }
+        #expect(error?.code == .connectionLost)
+    }
+
     @Test func itReplacesAndTheLogSaysSo() async throws {
         // Given a 404 replaced by the app's error, logged
         let events = Recorder<LogEvent>()
