@@ -33,7 +33,7 @@ struct SessionCoalescingTests {
         let tag = uniqueTag()
         let api = Session().coalescing()
         let sanitized = ProcessMemory.underThreadSanitizer
-        let request = BasicRequest(url: servers.faults.url("/slow?seconds=\(sanitized ? 4 : 1)&tag=\(tag)"))
+        let request = BasicRequest(url: servers.faults.url("/slow?seconds=\(sanitized ? 2 : 0.5)&tag=\(tag)"))
         let first = Task { try await api.perform(request, as: String.self) }
         let second = Task { try await api.perform(request, as: String.self) }
         // (a fixed wait: both callers have joined, and the shared request has most of its

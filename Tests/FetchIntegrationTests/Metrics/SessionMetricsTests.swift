@@ -14,7 +14,7 @@ struct SessionMetricsTests {
         let before = Date()
 
         // When it is performed
-        let response = try await Session().response(for: BasicRequest(url: servers.httpbin.url("/bytes/3000")))
+        let response = try await Session().response(for: BasicRequest(url: servers.faults.url("/bytes?n=3000")))
 
         // Then it started now, its timings are in order, and it received the body
         let metrics = response.metrics
@@ -84,7 +84,7 @@ struct SessionMetricsTests {
 
         // When it is performed
         let response = try await Session().download(
-            BasicRequest(url: servers.httpbin.url("/bytes/20000")), to: .file(file)
+            BasicRequest(url: servers.faults.url("/bytes?n=20000")), to: .file(file)
         ).response
 
         // Then its metrics count the bytes and time its first byte
@@ -100,7 +100,7 @@ struct SessionMetricsTests {
 
         // When a GET is performed
         let response = try await Session(configuration: configuration).response(
-            for: BasicRequest(url: servers.httpbin.url("/bytes/10")))
+            for: BasicRequest(url: servers.faults.url("/bytes?n=10")))
 
         // Then its metrics are empty
         #expect(response.body.count == 10)

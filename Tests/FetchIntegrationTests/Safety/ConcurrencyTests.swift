@@ -87,55 +87,18 @@ struct ConcurrencyTests {
         return (ledger, elapsed)
     }
 
-    @Test func tenThousandRequestsWithRandomCancellationCompleteExactlyOnce() async throws {
-        // Given a default session (4 requests at once per origin, the rest queued)
+    @Test func manyRequestsInAProcessOfTheirOwn() async throws {
+        // Given a child process that runs nothing but the thousands of requests below: they
+        // keep URLSession's work queue, which every session of a process shares, busy for
+        // seconds, and every other test's requests would wait behind them
         let servers = try LoopbackServers.require()
-        let url = servers.faults.url("/status?code=200&body=ok")
-        // When 10,000 requests run from 4 threads, about a third cancelled at random moments
-        let (ledger, elapsed) = try await Self.run(10_000, on: Session()) { _ in BasicRequest(url: url) }
-        // Then every request completed, each exactly once, well within the bound
-        print("10,000 requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
-        #expect(ledger.completed == 10_000)
-        #expect(ledger.calledMoreThanOnce.isEmpty)
-        #expect(elapsed < .seconds(120))
-        // And only the requests that were cancelled ended as cancelled
-        #expect(ledger.unaskedCancellations == 0)
-        #expect((ledger.summary["HTTP 200"] ?? 0) > 10_000 / 2)
-    }
-
-    @Test func cancellationRacesEveryWayARequestEnds() async throws {
-        // Given a session that runs 32 requests at once, so that cancels reach running
-        // tasks, and requests that end in every way a running request can: a response, a
-        // 307 whose body is sent again as a new task, a deadline about as long as the
-        // answer takes, and a body over its limit
-        let servers = try LoopbackServers.require()
-        var configuration = Session.Configuration()
-        configuration.maximumConnectionsPerHost = 32
-        let session = Session(configuration: configuration)
-        let plain = servers.faults.url("/status?code=200&body=ok")
-        let resent = servers.faults.url("/redirect?code=307&to=/echo")
-        let large = servers.faults.url("/status?code=200&body=too-large-for-the-limit")
-        let request: @Sendable (Int) -> BasicRequest = { index in
-            switch index % 4 {
-            case 0: return BasicRequest(url: plain)
-            case 1: return BasicRequest(url: resent, method: .post, body: .text("body \(index)"))
-            case 2:
-                return BasicRequest(
-                    url: plain, options: RequestOptions().with(\.deadline, .microseconds(500 * (index % 7))))
-            default: return BasicRequest(url: large, options: RequestOptions().with(\.maximumBodySize, 4))
-            }
-        }
-        // When 4,000 of them run from 4 threads, about a third cancelled at random moments
-        let (ledger, elapsed) = try await Self.run(4_000, on: session, request: request)
-        // Then every request completed exactly once, and none ended as cancelled unasked
-        print("4,000 mixed requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
-        #expect(ledger.completed == 4_000)
-        #expect(ledger.calledMoreThanOnce.isEmpty)
-        #expect(ledger.unaskedCancellations == 0)
-        // And each way of ending happened
-        for outcome in ["HTTP 200", "cancelled", "deadlineExceeded", "bodyTooLarge"] {
-            #expect((ledger.summary[outcome] ?? 0) > 0, "no request ended as \(outcome)")
-        }
+        // When it runs them
+        let outcome = try await IsolatedRun.run("IsolatedConcurrencyTests/", faultServer: servers.faults)
+        // Then they passed there
+        let lines = outcome.lines(from: "requests: completed")
+        for line in lines { print(line) }
+        #expect(outcome.status == 0, "\(outcome.output.suffix(3000))")
+        #expect(lines.count == 2)
     }
 
     @Test func cancelAllEndsEveryRequestInFlight() async throws {
@@ -178,5 +141,60 @@ struct ConcurrencyTests {
         // Then the call throws cancelled
         let error = await #expect(throws: FetchError.self) { try await task.value }
         #expect(error?.code == .cancelled)
+    }
+}
+
+/// The part of ``ConcurrencyTests`` that runs in a child process of its own (see
+/// ``IsolatedRun``).
+struct IsolatedConcurrencyTests {
+    static let isChild = IsolatedRun.isChild(named: "IsolatedConcurrencyTests/")
+
+    @Test(.enabled(if: isChild)) func tenThousandRequestsWithRandomCancellationCompleteExactlyOnce() async throws {
+        // Given a default session (4 requests at once per origin, the rest queued)
+        let url = try IsolatedRun.faultServer(path: "/status?code=200&body=ok")
+        // When 10,000 requests run from 4 threads, about a third cancelled at random moments
+        let (ledger, elapsed) = try await ConcurrencyTests.run(10_000, on: Session()) { _ in BasicRequest(url: url) }
+        // Then every request completed, each exactly once, well within the bound
+        print("10,000 requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
+        #expect(ledger.completed == 10_000)
+        #expect(ledger.calledMoreThanOnce.isEmpty)
+        #expect(elapsed < .seconds(120))
+        // And only the requests that were cancelled ended as cancelled
+        #expect(ledger.unaskedCancellations == 0)
+        #expect((ledger.summary["HTTP 200"] ?? 0) > 10_000 / 2)
+    }
+
+    @Test(.enabled(if: isChild)) func cancellationRacesEveryWayARequestEnds() async throws {
+        // Given a session that runs 32 requests at once, so that cancels reach running
+        // tasks, and requests that end in every way a running request can: a response, a
+        // 307 whose body is sent again as a new task, a deadline about as long as the
+        // answer takes, and a body over its limit
+        var configuration = Session.Configuration()
+        configuration.maximumConnectionsPerHost = 32
+        let session = Session(configuration: configuration)
+        let plain = try IsolatedRun.faultServer(path: "/status?code=200&body=ok")
+        let resent = try IsolatedRun.faultServer(path: "/redirect?code=307&to=/echo")
+        let large = try IsolatedRun.faultServer(path: "/status?code=200&body=too-large-for-the-limit")
+        let request: @Sendable (Int) -> BasicRequest = { index in
+            switch index % 4 {
+            case 0: return BasicRequest(url: plain)
+            case 1: return BasicRequest(url: resent, method: .post, body: .text("body \(index)"))
+            case 2:
+                return BasicRequest(
+                    url: plain, options: RequestOptions().with(\.deadline, .microseconds(500 * (index % 7))))
+            default: return BasicRequest(url: large, options: RequestOptions().with(\.maximumBodySize, 4))
+            }
+        }
+        // When 4,000 of them run from 4 threads, about a third cancelled at random moments
+        let (ledger, elapsed) = try await ConcurrencyTests.run(4_000, on: session, request: request)
+        // Then every request completed exactly once, and none ended as cancelled unasked
+        print("4,000 mixed requests: completed in \(elapsed); outcomes \(ledger.summary.sorted { $0.key < $1.key })")
+        #expect(ledger.completed == 4_000)
+        #expect(ledger.calledMoreThanOnce.isEmpty)
+        #expect(ledger.unaskedCancellations == 0)
+        // And each way of ending happened
+        for outcome in ["HTTP 200", "cancelled", "deadlineExceeded", "bodyTooLarge"] {
+            #expect((ledger.summary[outcome] ?? 0) > 0, "no request ended as \(outcome)")
+        }
     }
 }

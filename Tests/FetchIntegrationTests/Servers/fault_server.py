@@ -6,6 +6,7 @@ bounded by MAX_STALL, and every size by MAX_BYTES, so nothing hangs or runs for 
 
 Requests may carry `tag=<text>`: `/_seen?tag=<text>` then lists only the requests (and the
 aborted transfers) with that tag, so tests running at the same time do not see each other.
+Only tagged requests are logged: one server serves a whole test run.
 """
 import json
 import socket
@@ -567,6 +568,8 @@ class Server(socketserver.ThreadingTCPServer):
         self.attempts = {}
 
     def record(self, entry):
+        if entry.get("tag") is None:
+            return
         with self.lock:
             self.log.append(entry)
 

@@ -57,7 +57,13 @@ enum IsolatedRun {
             process.executableURL = binary
             process.arguments = arguments
         }
+        // A temporary folder of its own, so a test that checks what Fetch leaves there sees no
+        // file of the tests running beside it (in this process or any other).
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("isolated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
         var variables = ProcessInfo.processInfo.environment
+        variables["TMPDIR"] = temporary.path
         variables[testVariable] = name
         variables[serverVariable] = "http://127.0.0.1:\(faultServer.port)"
         for (key, value) in environment { variables[key] = value }
@@ -68,7 +74,8 @@ enum IsolatedRun {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read while the child runs, so it never blocks on a full pipe.
-        async let output = readToEnd(pipe.fileHandleForReading)
+        let reading = pipe.fileHandleForReading
+        async let output = offThePool { reading.readDataToEndOfFile() }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while process.isRunning {
@@ -78,7 +85,8 @@ enum IsolatedRun {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: await output, as: UTF8.self))
+        let printed = try await output
+        let outcome = Outcome(status: process.terminationStatus, output: String(decoding: printed, as: UTF8.self))
         // A filter that matches nothing passes with no test run: that must not pass here.
         guard outcome.output.contains("Test run with"), !outcome.output.contains("Test run with 0 tests") else {
             throw NothingRan(name: name, output: outcome.output)
@@ -90,13 +98,6 @@ enum IsolatedRun {
         let name: String
         let output: String
         var description: String { "the isolated run of \(name) ran no test: \(output.suffix(2000))" }
-    }
-
-    /// Reads `handle` to its end on a thread of its own, without blocking a task's thread.
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
     }
 
     struct ChildTimedOut: Error, CustomStringConvertible {

@@ -1,20 +1,11 @@
 import Foundation
 import Testing
 
-/// The servers one suite runs against: httpbin and the fault server.
-final class LoopbackServers: Sendable {
+/// The servers the suites run against: httpbin and the fault server, one of each per test
+/// process (see ``TestServer``).
+struct LoopbackServers: Sendable {
     let httpbin: TestServer
     let faults: TestServer
-
-    init() throws {
-        httpbin = try TestServer(script: "httpbin_server.py")
-        faults = try TestServer(script: "fault_server.py")
-    }
-
-    func stop() {
-        httpbin.stop()
-        faults.stop()
-    }
 
     /// The servers of the suite that is running.
     @TaskLocal static var current: LoopbackServers?
@@ -25,15 +16,16 @@ final class LoopbackServers: Sendable {
     }
 }
 
-/// Starts the loopback servers once for a suite and stops them when its tests are done.
+/// Gives a suite the loopback servers, starting them if no suite has yet.
 struct LoopbackServersTrait: SuiteTrait, TestScoping {
     var isRecursive: Bool { false }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let servers = try LoopbackServers()
-        defer { servers.stop() }
+        async let httpbin = TestServer.shared("httpbin_server.py")
+        async let faults = TestServer.shared("fault_server.py")
+        let servers = LoopbackServers(httpbin: try await httpbin, faults: try await faults)
         try await LoopbackServers.$current.withValue(servers) { try await function() }
     }
 }

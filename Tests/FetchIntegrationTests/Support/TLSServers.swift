@@ -32,15 +32,14 @@ struct TLSServers: Sendable {
     }
 }
 
-/// Starts the TLS servers once for a suite and stops them when its tests are done.
+/// Gives a suite the TLS servers, starting them if no suite has yet.
 struct TLSServersTrait: SuiteTrait, TestScoping {
     var isRecursive: Bool { false }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let server = try TestServer(script: "tls_server.py")
-        defer { server.stop() }
+        let server = try await TestServer.shared("tls_server.py")
         try await TLSServers.$current.withValue(TLSServers(startLine: server.startLine)) { try await function() }
     }
 }

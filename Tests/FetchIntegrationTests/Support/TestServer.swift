@@ -1,26 +1,46 @@
 import Foundation
+import Fetch
 
-/// A Python server on 127.0.0.1 that the tests start and stop: httpbin, the fault server or
-/// the TLS servers.
+/// A Python server on 127.0.0.1 that the tests start: httpbin, the fault server, the transfer
+/// server or the TLS servers.
 ///
-/// The script prints its port (or a JSON object with `port`) on the first line and exits when its standard input closes,
-/// so a server never outlives the test process even if a test crashes.
-final class TestServer: @unchecked Sendable {
-    // `lock` guards `process` and `input` while stopping; `port` never changes.
-    private let lock = NSLock()
-    private var process: Process?
-    private var input: Pipe?
+/// Each script runs once per test process, started by the first suite that needs it and
+/// shared by every suite after: all their requests carry a tag of their own, so no test
+/// reads another's log. A server is never stopped: the script prints its port (or a JSON
+/// object with `port`) on the first line and exits when its standard input closes, which
+/// happens when the test process ends, even if a test crashes.
+final class TestServer: Sendable {
     let port: Int
     /// The first line the script printed: its port, or a JSON object with `port` and more.
     let startLine: String
+    /// The script's standard input, open as long as this process runs.
+    private let input: Pipe
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Starts `Servers/<script>` with `python3`.
+    /// The servers started so far, by script and copy.
+    private static let started = Locked([String: Task<TestServer, any Error>]())
+
+    /// The server that `Servers/<script>` runs in this process, started on first use; `copy`
+    /// names another instance of the same script, on a port of its own.
     /// - Throws: ``StartFailure`` saying how to install what is missing.
-    init(script: String) throws {
+    static func shared(_ script: String, copy: Int = 0) async throws -> TestServer {
+        let start = started.withLock { started in
+            let key = "\(script) \(copy)"
+            if let start = started[key] { return start }
+            // Starting waits for the script's first line: on a thread of its own, never one
+            // of the Swift concurrency pool, which every other test needs meanwhile.
+            let start = Task { try await offThePool { try TestServer(script: script) } }
+            started[key] = start
+            return start
+        }
+        return try await start.value
+    }
+
+    /// Starts `Servers/<script>` with `python3`, and waits for its first line.
+    private init(script: String) throws {
         let servers = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Servers")
         let process = Process()
@@ -50,31 +70,13 @@ final class TestServer: @unchecked Sendable {
         }
         self.port = port
         self.startLine = line
-        self.process = process
         self.input = input
         _ = Self.loopbackPastProxies
     }
 
-    deinit { stop() }
-
     /// `http://127.0.0.1:<port>` followed by `path`.
     func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
-    }
-
-    /// Stops the server and waits for it to exit.
-    func stop() {
-        let (process, input) = lock.withLock { () -> (Process?, Pipe?) in
-            defer {
-                self.process = nil
-                self.input = nil
-            }
-            return (self.process, self.input)
-        }
-        guard let process else { return }
-        try? input?.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 
     /// The JSON object `line` holds, or `nil` when it holds none.

@@ -27,7 +27,11 @@ struct ScratchFolder: ~Copyable {
         try Data().write(to: target)
         let handle = try FileHandle(forWritingTo: target)
         defer { try? handle.close() }
-        let block = Data((0..<(251 * 4096)).map { UInt8($0 % 251) })
+        // 4,096 repeats of 0...250, made by appending: mapping a million indices one by one
+        // holds a test thread for a noticeable while in a debug build
+        let pattern = Data((0..<251).map { UInt8($0) })
+        var block = Data(capacity: 251 * 4096)
+        for _ in 0..<4096 { block.append(pattern) }
         var left = size
         while left > 0 {
             let piece = block.prefix(left)

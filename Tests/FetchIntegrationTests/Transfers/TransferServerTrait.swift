@@ -12,15 +12,14 @@ enum TransferServer {
     }
 }
 
-/// Starts `transfer_server.py` once for a suite and stops it when its tests are done.
+/// Gives a suite the transfer server, starting it if no suite has yet.
 struct TransferServerTrait: SuiteTrait, TestScoping {
     var isRecursive: Bool { false }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let server = try TestServer(script: "transfer_server.py")
-        defer { server.stop() }
+        let server = try await TestServer.shared("transfer_server.py")
         try await TransferServer.$current.withValue(server) { try await function() }
     }
 }
