@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a caching layer caches: where it stores responses, which clock it reads, and
 /// whether it guesses freshness.
 public struct CacheConfiguration: Sendable {

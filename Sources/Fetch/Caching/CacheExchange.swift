@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// One GET or HEAD call through a ``CachingPerformer``: the request as the layer sees it,
 /// its storage key and directives, and what to do with what comes back.
 struct CacheExchange: Sendable {

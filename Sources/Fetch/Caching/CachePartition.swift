@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The credentials a request carries, as the cache keeps users apart: each set of credentials
 /// has a private cache of its own, and a stored response only answers requests with the same
 /// credentials as the one that got it.

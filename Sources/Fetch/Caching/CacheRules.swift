@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The decisions of RFC 9111 a private cache makes, as pure functions of the request, the
 /// stored response, the new response and the time.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A call as a ``CachingPerformer`` keys it: the `URLRequest` of this attempt, built once,
 /// and the absolute URL it is sent to, which the storage keys name.
 ///

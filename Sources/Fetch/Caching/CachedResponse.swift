@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A response as a cache stores it: what a ``CacheStorage`` keeps, and what a storage of
 /// your own (on disk, say) writes and reads back.
 ///

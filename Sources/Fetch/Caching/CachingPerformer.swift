@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A private HTTP cache (RFC 9111) as a layer: it answers GET and HEAD calls from stored
 /// responses while they are fresh, revalidates stale ones with a conditional request, and
 /// stores what the server allows. Made by ``RequestPerforming/caching(_:)``.

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1):
 /// `If-None-Match` with its `ETag`, `If-Modified-Since` with its `Last-Modified`.
 struct ConditionalHeaders: Enhancer {

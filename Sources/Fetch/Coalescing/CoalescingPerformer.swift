@@ -1,9 +1,3 @@
-import Dispatch
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one
 /// request. Made by ``RequestPerforming/coalescing(ignoringHeaders:)``.
 ///

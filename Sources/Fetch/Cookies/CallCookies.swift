@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The `Cookie` field of one call, on each of its hops: the field the caller set, while it
 /// stays on its origin, then the store's cookies for the hop's URL.
 ///

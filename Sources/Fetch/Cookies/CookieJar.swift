@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A session's cookie store, read and written by Fetch's own rules (RFC 6265) rather than
 /// URLSession's: FoundationNetworking's `cookies(for:)` matches on the host only (a `Secure`
 /// cookie goes over http, a `Path=/admin` cookie goes to `/echo`), and it adds no cookie to

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension CookieRecord {
     /// The property holding when a cookie was made: FoundationNetworking sets it to the
     /// moment the `HTTPCookie` is made, whatever the properties say.

@@ -1,5 +1,3 @@
-import Foundation
-
 extension CookieRecord {
     /// Whether this cookie goes with a request to `url` (§5.4): its domain and path match,
     /// it is not `Secure` or the request is https, and it has not expired at `now`.

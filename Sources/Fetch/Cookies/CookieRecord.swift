@@ -1,5 +1,3 @@
-import Foundation
-
 /// A cookie as RFC 6265 §5.3 stores it: the fields the sending rules (§5.4) read.
 struct CookieRecord: Equatable, Sendable {
     /// The cookie's name.

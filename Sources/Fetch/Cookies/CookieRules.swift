@@ -1,5 +1,3 @@
-import Foundation
-
 /// The matching rules of RFC 6265 §5.1, as pure functions over strings.
 enum CookieRules {
     /// The host of `url` as cookies compare it: lowercased, without a trailing dot; `nil`

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One `Set-Cookie` field value, parsed as RFC 6265 §5.2 says: the name and value, and the
 /// attributes Fetch acts on. An attribute that is malformed is ignored, as the RFC asks; the
 /// last occurrence of an attribute wins.

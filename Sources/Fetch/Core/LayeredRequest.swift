@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A request on its way down a stack of layers: the caller's request as the layers above
 /// changed it, held flat.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Sends an `Accept` field with every request that does not set one.
 ///
 /// ```swift

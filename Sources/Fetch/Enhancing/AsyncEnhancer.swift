@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// An ``Enhancer`` that has to wait for something before it can change a request: a token
 /// held by an actor, a keychain read, a signature from another service.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Puts a base URL in front of every relative request URL.
 ///
 /// ```swift

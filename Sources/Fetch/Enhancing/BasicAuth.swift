@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request.
 ///
 /// A request that sets its own `Authorization`, or sets

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Sends `Authorization: Bearer <token>` with every request.
 ///
 /// ```swift

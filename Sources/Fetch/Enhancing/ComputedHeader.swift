@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Adds one header field whose value is computed for each request.
 ///
 /// ```swift

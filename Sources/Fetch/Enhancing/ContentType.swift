@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Sets `Content-Type` on every request that has a body.
 ///
 /// A body's own content type (``RequestBody/contentType``) or a field the request sets is

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Changes every outgoing `URLRequest` (a base URL, a header, credentials) and may change
 /// or check every incoming ``Response``.
 ///

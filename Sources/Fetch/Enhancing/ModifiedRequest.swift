@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A request with some options set on top of another request's; made by
 /// ``Request/with(_:_:)``. It is the base request in everything else, and a
 /// ``TypedRequest`` when the base is one, so typed calls stay typed.

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Request {
     /// The method and the absolute URL this request is sent with, or would have been sent
     /// with: what an error about the call names, wherever in the stack it is made.

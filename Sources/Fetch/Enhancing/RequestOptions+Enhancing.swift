@@ -1,5 +1,3 @@
-import Foundation
-
 extension RequestOptions {
     private enum SkipsAuthenticationKey: RequestOptionKey { static let defaultValue = false }
     private enum BaseURLKey: RequestOptionKey { static let defaultValue: URL? = nil }

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension URLRequest {
     /// Sets the header `name` to `value` after checking the value: on Linux `setValue`
     /// silently drops a value holding CR or LF, so it must be refused first. The name, and

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads the dates of HTTP fields, in UTC, with plain arithmetic and no formatter or calendar
 /// (a cache reads `Date` and `Expires` on every lookup, and a `DateFormatter` costs
 /// microseconds). Two grammars share the reading of each part:

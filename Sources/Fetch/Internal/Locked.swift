@@ -1,5 +1,3 @@
-import Foundation
-
 /// A value whose every read and write happens under a lock: the package's one lock, in the
 /// shape of `Synchronization.Mutex` (which needs newer Apple systems than the package's
 /// minimums).

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A layer of a stack: a performer that passes every call to another, its `base`.
 ///
 /// What an error made by a layer names is resolved through the layers below it

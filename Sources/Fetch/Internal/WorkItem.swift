@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A `DispatchWorkItem` that can cross threads.
 final class WorkItem: @unchecked Sendable {
     // DispatchWorkItem's `cancel()` and `perform()` are thread-safe; `item` is never replaced.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A performer that gives every call a completion queue (``RequestOptions/completionQueue``)
 /// unless the call names its own. Made by ``RequestPerforming/completing(on:)``.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 extension RequestPerforming {
     /// Performs `request` and returns the raw response, whatever its status.
     ///

@@ -1,5 +1,3 @@
-import Foundation
-
 extension RequestPerforming {
     /// Performs `request` and parses the response as `type`.
     ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How long to wait before each retry: a constant or exponentially growing delay, capped,
 /// with optional jitter.
 ///

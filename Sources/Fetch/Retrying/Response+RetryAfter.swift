@@ -1,5 +1,3 @@
-import Foundation
-
 extension Response {
     /// How long the server asks the client to wait, from `Retry-After` given in seconds
     /// (`120`) or as an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`); `nil` when absent or

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Decides whether a call is tried again: a value that looks at one finished attempt and
 /// returns a decision. It never waits; ``RetryingPerformer`` waits through its scheduler.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a ``Session`` calls into URLSession tasks (makes, resumes and cancels them) while
 /// other requests run: one thread of its own, running jobs one at a time in the order they
 /// came.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The one timer that enforces the overall deadline of every running request of a ``Session``.
 ///
 /// A running request is one entry in a heap, taken out as soon as it finishes, so a finished

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The delegate queue of a ``Session``: a serial `OperationQueue` that runs a callback at once
 /// on the thread that adds it when no other is queued or running, and otherwise queues it, in
 /// order, for ``serial``. It never makes the adding thread wait.

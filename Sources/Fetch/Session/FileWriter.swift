@@ -1,5 +1,3 @@
-import Foundation
-
 /// Gathers body bytes in a fixed buffer and writes them to a file descriptor in large
 /// writes, copying each piece once.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension HTTPHeaders {
     /// The header fields of `response`, as URLSession reports them (a field that repeats
     /// arrives joined with ", "); read from it when first needed.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The scheme, host and port a URL points at, compared without case and with the default
 /// port of http and https filled in: redirects drop credentials when it changes, and a
 /// ``Session`` limits the requests it runs at once per origin.

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// How a ``Session`` follows redirects.
 ///
 /// Whatever the policy, Fetch follows redirects itself rather than leaving it to

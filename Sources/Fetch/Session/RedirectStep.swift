@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What a ``Session`` does with one redirect: the request's ``RedirectPolicy`` asked, and
 /// Fetch's own rules applied (see ``RedirectPolicy``).
 enum RedirectStep {

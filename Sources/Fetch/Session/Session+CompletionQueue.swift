@@ -1,5 +1,3 @@
-import Dispatch
-
 extension Session {
     /// The queue `request`'s completion runs on: its own ``RequestOptions/completionQueue``
     /// when set, else ``Configuration-swift.struct/completionQueue``, else the session's own

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Session {
     /// Settings of a ``Session``. The defaults are safe ones: nothing is written to disk,
     /// every request has an overall deadline, bodies in memory are bounded.

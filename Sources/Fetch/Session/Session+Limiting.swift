@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Requests per origin: at most `maximumConnectionsPerHost` run at once, the others wait in
 /// line (see ``OriginLimiter``).
 extension Session {

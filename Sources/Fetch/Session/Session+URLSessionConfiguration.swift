@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Session {
     /// Makes a session over a copy of your own `URLSessionConfiguration`, with Fetch's safety
     /// settings applied over it.

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension Session {
     /// Fails with ``FetchError/Code-swift.enum/unsupportedSetting`` when `settings` or
     /// `configuration` asks for something this platform accepts and then ignores; a value

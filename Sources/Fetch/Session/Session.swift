@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The ``RequestPerforming`` that talks HTTP, over one URLSession for its whole life.
 ///
 /// ```swift

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Receives URLSession's callbacks for every task of one ``Session`` and routes each, whatever
 /// the call's kind, to the task's ``TaskState`` as an event of its ``TaskMachine``.
 ///

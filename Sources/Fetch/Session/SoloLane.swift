@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a ``Session`` without a configured completion queue calls the completion of a
 /// request that ends while no other task is in flight: a serial queue of its own, used by
 /// one completion at a time.

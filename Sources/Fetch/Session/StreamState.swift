@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What `Session` tracks for one streamed call besides its ``TaskState``: where the body
 /// goes (the call's ``StreamSink``), and what the current response's body has done so far.
 final class StreamState: TaskCarrier, Sendable {

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What a download, an upload or a stream adds to its task: it takes the body that does not
 /// go into memory, reports progress, and turns the task's result into the call's. A plain
 /// call has none. ``TaskState`` calls it from the effects of its ``TaskMachine``, never

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The life of one request of a ``Session`` as a value: where it stands (``Phase``), what
 /// happens to it (``Event``) and what must be done about that (``Effect``).
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The moments and counts of one request of a ``Session`` that become its
 /// ``ResponseMetrics``. ``TaskState`` keeps one beside its machine, under the same lock,
 /// and notes only the events where the machine already acts: the first task started, the

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Everything `Session` tracks for one request, from the moment it is admitted (queued or
 /// started) to the completion: its ``TaskMachine`` under a lock, which it moves with the
 /// events of URLSession, the caller, the deadline timer and the delegate, then carries out

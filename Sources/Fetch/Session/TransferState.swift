@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What `Session` tracks for one transfer besides its ``TaskState``: progress, the file a
 /// download is written to, the temporary file an encoded form is uploaded from.
 ///

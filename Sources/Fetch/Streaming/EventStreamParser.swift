@@ -1,5 +1,3 @@
-import Foundation
-
 /// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive,
 /// following the WHATWG HTML standard's "interpreting an event stream":
 ///

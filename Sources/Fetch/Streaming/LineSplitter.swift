@@ -1,5 +1,3 @@
-import Foundation
-
 /// Splits bytes that arrive in pieces into lines, incrementally: a line end split across
 /// two pieces (`\r` at the end of one, `\n` at the start of the next) is still one line end.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Streamed calls are calls like any other: each puts a ``StreamSink`` in the request's
 /// ``RequestOptions/kind`` (``CallKind/stream(_:)``) and goes through `perform`, so
 /// enhancers, hooks, logging, activity reporting, retry and refresh all apply (retry and

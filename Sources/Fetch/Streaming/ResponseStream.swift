@@ -1,5 +1,3 @@
-import Foundation
-
 /// A response whose body is read as it arrives: its head (``response``) at once, then its
 /// body as raw ``chunks``, as ``lines`` or as Server-Sent ``events``.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The temporary file where a stream keeps what its reader has not taken once its memory
 /// buffer is full (see ``StreamBuffer``).
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a stream holds that its reader has not taken, in the order it arrived: up to
 /// ``memoryLimit`` bytes in memory, then the rest in a spill file up to ``spillLimit`` bytes.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The life of a streamed body as a value: where the stream stands (``Phase``), what happens
 /// to it (``Event``) and what must be done about that (``Effect``).
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Downloads answered with a body in memory (by the spy, a stub, a layer that recovers an
 /// error) are written by the same rules as `Session` writes a body as it arrives, resuming
 /// included: a 206 that continues the partial file is appended to it.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where a download is written.
 ///
 /// ```swift

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The result of a download: the response (status, headers, final URL; its body is
 /// empty) and the file that now holds the body.
 public struct DownloadedFile: Sendable {

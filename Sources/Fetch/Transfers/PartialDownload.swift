@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a download that stopped before its end left next to its destination, for the next
 /// download to the same destination to resume.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// What Fetch keeps about a partial download besides its bytes, in a small JSON file next to
 /// the partial file (`<destination>.fetchpart.json`): which URL it came from and the strong
 /// validator that lets the next attempt ask for the rest with `If-Range`.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Downloads and uploads are calls like any other: each sets its ``RequestOptions/kind``
 /// on its request and goes through `perform`, so every layer of the stack applies to it.
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A download in progress on disk: its partial file next to the destination
 /// (`<destination>.fetchpart`, with its ``PartialRecord`` in `<destination>.fetchpart.json`),
 /// moved into place by ``commit(length:)``, kept for a later resume by ``keep()`` or deleted

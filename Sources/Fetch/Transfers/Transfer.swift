@@ -1,5 +1,3 @@
-import Foundation
-
 /// A transfer under way, for async callers: its progress as an `AsyncSequence`, and its
 /// result.
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The life of a transfer's body as a value: where a download's partial file stands
 /// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
 ///

@@ -1,8 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 extension URLRequest {
     /// Asks for the rest of the partial download kept for `destination`, if there is one that
     /// can be resumed: `Range: bytes=<size>-` with its validator in `If-Range`. A request that
