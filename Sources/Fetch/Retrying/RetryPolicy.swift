@@ -110,15 +110,23 @@ public struct RetryPolicy: Sendable {
     /// The decision after `attempt`.
     public func decide(_ attempt: Attempt) -> Decision {
         if let custom { return custom(attempt) }
-        // A status a layer below turned into an error (StatusVerifier, for one) counts as that
-        // response; the error's code still counts too. Cheapest checks first: most attempts
-        // succeed, and stop at the status.
-        let decision = attempt.result.response.map { decide(after: $0, attempt) } ?? .stop
-        guard decision == .stop, case .failure(let error) = attempt.result,
-            retryableCodes.contains(FetchError.mapping(error, method: nil, url: nil).code)
-        else { return decision }
-        guard attempt.number < maxAttempts, allowsRetry(of: attempt.request) else { return .stop }
-        return .retryAfter(backoff.delay(beforeRetry: attempt.number))
+        // Cheapest checks first: most attempts succeed and stop at the status, read where it
+        // lies rather than through a copy of the response (`Result.response`).
+        switch attempt.result {
+        case .success(let response):
+            return decide(after: response, attempt)
+        case .failure(let error):
+            // A status a layer below turned into an error (StatusVerifier, for one) counts
+            // as that response; the error's code still counts too.
+            if let response = (error as? FetchError)?.response {
+                let decision = decide(after: response, attempt)
+                if decision != .stop { return decision }
+            }
+            guard retryableCodes.contains(FetchError.mapping(error, method: nil, url: nil).code),
+                attempt.number < maxAttempts, allowsRetry(of: attempt.request)
+            else { return .stop }
+            return .retryAfter(backoff.delay(beforeRetry: attempt.number))
+        }
     }
 
     private func decide(after response: Response, _ attempt: Attempt) -> Decision {
