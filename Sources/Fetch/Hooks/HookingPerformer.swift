@@ -30,7 +30,7 @@ public struct HookingPerformer: RequestPerforming {
                     completion,
                     with: .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: base)),
                     for: request)
-                return CancellationHandle()
+                return NothingToCancel()
             }
         }
         // What a hook sent goes down as the caller's request, so responses name the caller's,
