@@ -65,12 +65,6 @@ public struct CachingPerformer: RequestPerforming {
     /// Storage, clock and heuristics.
     package let configuration: CacheConfiguration
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, configuration: CacheConfiguration) {
-        self.base = base
-        self.configuration = configuration
-    }
-
     /// Answers `request` from the cache when it may, otherwise from the performer below.
     @discardableResult
     public func perform(

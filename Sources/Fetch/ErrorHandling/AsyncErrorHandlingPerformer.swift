@@ -11,12 +11,6 @@ public struct AsyncErrorHandlingPerformer: RequestPerforming {
     /// The handler.
     package let handler: any AsyncErrorHandler
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, handler: any AsyncErrorHandler) {
-        self.base = base
-        self.handler = handler
-    }
-
     /// Performs `request`, handing a failure to the handler.
     @discardableResult
     public func perform(

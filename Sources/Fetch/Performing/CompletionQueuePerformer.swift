@@ -10,12 +10,6 @@ public struct CompletionQueuePerformer: RequestPerforming {
     /// The queue given to calls that name none.
     package let queue: DispatchQueue
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, queue: DispatchQueue) {
-        self.base = base
-        self.queue = queue
-    }
-
     /// Performs `request` with the queue set, unless it names its own.
     @discardableResult
     public func perform(

@@ -17,14 +17,9 @@ public struct ResumingPerformer: RequestPerforming {
     package let base: any RequestPerforming
     /// What recognizes the failure and does the work.
     package let handler: any ResumableHandler
-    /// The handler's runs, one at a time (under one key) for every call that needs one.
+    /// The handler's runs, one at a time (under one key) for every call that needs one;
+    /// copies of the performer share them.
     private let runs = SingleFlight<Int, Void>()
-
-    /// Wraps `base`; copies of the performer share one flight of the work.
-    package init(base: any RequestPerforming, handler: any ResumableHandler) {
-        self.base = base
-        self.handler = handler
-    }
 
     /// Performs `request`, running the work and resending once if it fails as the handler says.
     @discardableResult

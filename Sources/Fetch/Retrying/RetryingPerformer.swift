@@ -15,13 +15,6 @@ public struct RetryingPerformer: RequestPerforming {
     /// What waits between attempts.
     package let scheduler: any Scheduler
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, policy: RetryPolicy, scheduler: any Scheduler) {
-        self.base = base
-        self.policy = policy
-        self.scheduler = scheduler
-    }
-
     /// Performs `request`, retrying as the policy decides.
     @discardableResult
     public func perform(
