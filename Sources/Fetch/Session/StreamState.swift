@@ -1,9 +1,7 @@
-/// What `Session` tracks for one streamed call besides its ``TaskState``: where the body
-/// goes (the call's ``StreamSink``), and what the current response's body has done so far.
+/// What `Session` tracks for one streamed call besides its ``TaskState``: the call's
+/// ``StreamSink``, and what the current response's body has done so far.
 final class StreamState: TaskCarrier, Sendable {
     let sink: StreamSink
-    /// Where the call completes, after the sink's callbacks (which run on its own queue
-    /// that targets the same completion queue).
     let events: DispatchQueue
     /// What the current response's body does; `nil` before a head.
     private let body = Locked<Body?>(nil)
@@ -22,12 +20,8 @@ final class StreamState: TaskCarrier, Sendable {
         sink.deliver(on: queue)
     }
 
-    /// The body goes to the sink.
     var takesBody: Bool { true }
-    /// A stream's request body reports no progress.
     var uploadsBody: Bool { false }
-
-    /// How many body bytes went to the sink.
     var bodyBytes: Int64 {
         guard case .delivered(let bytes, _) = body.withLock({ $0 }) else { return 0 }
         return bytes
@@ -70,12 +64,8 @@ final class StreamState: TaskCarrier, Sendable {
         return nil
     }
 
-    /// A stream reports no progress of its request body.
     func sent(total: Int64, expected: Int64) {}
-
-    /// Never asked: a stream has no partial file.
     func restart(_ request: inout URLRequest, for call: any Request) throws {}
-
     /// The sink stops itself when its reader cancels.
     func stop() {}
 

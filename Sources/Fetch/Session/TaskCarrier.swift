@@ -1,7 +1,6 @@
 /// What a download, an upload or a stream adds to its task: it takes the body that does not
-/// go into memory, reports progress, and turns the task's result into the call's. A plain
-/// call has none. ``TaskState`` calls it from the effects of its ``TaskMachine``, never
-/// under its own lock.
+/// go into memory, reports progress, and turns the task's result into the call's.
+/// ``TaskState`` calls it from the effects of its ``TaskMachine``, never under its lock.
 protocol TaskCarrier: AnyObject, Sendable {
     /// Where the call completes: a serial queue that runs the progress reports or the
     /// reader's callbacks first.
