@@ -209,7 +209,8 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             case .write(let data):
                 let failure = fileLock.withLock { () -> FetchError? in
                     guard let (staged, writer) = file else { return nil }
-                    return Result { try writer.append(data) }.mapError { Self.writeError($0, staged) }.failure
+                    do { try writer.append(data) } catch { return Self.writeError(error, staged) }
+                    return nil
                 }
                 if let failure {
                     carryOut(.writeFailed)
@@ -244,13 +245,5 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             guard report.isFinished || machine.withLock({ $0.isLive }) else { return }
             progress(report)
         }
-    }
-}
-
-extension Result {
-    /// The error, when this is a failure.
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }
