@@ -31,6 +31,9 @@ protocol TaskCarrier: AnyObject, Sendable {
 enum BodyOpening {
     /// The body is welcome.
     case accepted
+    /// The body is not for the carrier (a status it does not take): the task keeps its first
+    /// ``Response/errorBodyLimit`` bytes in memory for the error.
+    case declined
     /// The request fails with this error.
     case failed(FetchError)
     /// The partial file cannot be continued: the request is sent again from the first byte.

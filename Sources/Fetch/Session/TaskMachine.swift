@@ -15,7 +15,9 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
     enum Body {
         /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
-        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``).
+        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``),
+        /// unless it declines a response (``Event/declined(_:)``): then the first
+        /// ``Response/errorBodyLimit`` bytes are kept in memory for the error.
         case handedTo(Carrier)
     }
 
@@ -44,6 +46,8 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case started(Task)
         /// `Task` received the head of a response.
         case responded(Task, status: Int, expectedLength: Int64)
+        /// The carrier does not take the body of `Task`'s response.
+        case declined(Task)
         /// `Task` received body bytes.
         case received(Task, Data)
         /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
@@ -103,6 +107,8 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
     let disposition: Body
     /// The body kept in memory so far; emptied once the request finishes.
     private(set) var body = Data()
+    /// Whether the carrier declined the body of the current response.
+    private(set) var declined = false
 
     /// A request just admitted by `owner`, which it keeps alive until it finishes.
     init(owner: Owner, request: URLRequest, body: Body) {
@@ -133,6 +139,7 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case .responded(let task, let status, let expectedLength):
             respond(task, status: status, expectedLength: expectedLength)
         case .received(let task, let data): receive(task, data)
+        case .declined(let task): decline(task)
         case .sent(let task, let total, let expected): runs(task) ? [.reportSent(total: total, expected: expected)] : []
         case .startOver(let task, let fresh): startOver(task, fresh)
         case .redirected(let task): redirect(task)
@@ -161,6 +168,7 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         guard runs(task) else { return [] }
         switch disposition {
         case .handedTo(let carrier):
+            (declined, body) = (false, Data())
             return [.open(carrier)]
         case .memory(let limit):
             guard method != .head, status != 204, status != 304 else { return [] }
@@ -170,12 +178,20 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         }
     }
 
+    /// Keeps the body of the running task's response in memory for the error.
+    private mutating func decline(_ task: Task) -> [Effect] {
+        if runs(task) { declined = true }
+        return []
+    }
+
     /// Hands body bytes of the running task to the carrier, or keeps them within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
         case .handedTo(let carrier):
-            return [.write(carrier, data)]
+            guard declined else { return [.write(carrier, data)] }
+            body.append(data.prefix(max(0, Response.errorBodyLimit - body.count)))
+            return []
         case .memory(let limit):
             guard body.count + data.count <= limit else { return tooLarge("more than \(limit) bytes", limit) }
             body.append(data)

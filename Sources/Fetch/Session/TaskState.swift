@@ -204,7 +204,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         case .started: marks?.taskStarted()
         case .responded: marks?.responseArrived()
         case .ended: marks?.bytesSent = sent
-        case .received, .sent, .redirected, .decided, .failed, .startOver: break
+        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver: break
         }
         marks?.redirects = machine.hops
     }
@@ -216,7 +216,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             if let reply { heard = (task, reply) }
         case .ended(let task, _):
             if let heard, heard.task === task { return heard.reply }
-        case .started, .received, .sent, .redirected, .decided, .failed, .startOver:
+        case .started, .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
         return nil
@@ -227,6 +227,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         switch carrier.open(reply, request: request, sent: urlRequest) {
         case .accepted:
             break
+        case .declined:
+            handle(.declined(task), caller)
         case .failed(let error):
             handle(.failed(error), caller)
         case .startOver:

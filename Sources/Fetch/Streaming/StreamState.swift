@@ -3,16 +3,9 @@
 final class StreamState: TaskCarrier, Sendable {
     let sink: StreamSink
     let events: DispatchQueue
-    /// What the current response's body does; `nil` before a head.
-    private let body = Locked<Body?>(nil)
-
-    /// What a response's body does.
-    enum Body: Sendable {
-        /// Handed to the sink: `bytes` so far, of `expected` when its length is known.
-        case delivered(bytes: Int64, expected: Int64?)
-        /// Not delivered (a status the caller does not accept): its start, kept for the error.
-        case kept(Data)
-    }
+    /// The body bytes of the current response handed to the sink so far, and the length it
+    /// announced; `nil` before a head, or for a head the sink did not take.
+    private let delivered = Locked<(bytes: Int64, expected: Int64?)?>(nil)
 
     init(sink: StreamSink, queue: DispatchQueue) {
         self.sink = sink
@@ -22,12 +15,10 @@ final class StreamState: TaskCarrier, Sendable {
 
     var takesBody: Bool { true }
     var uploadsBody: Bool { false }
-    var bodyBytes: Int64 {
-        guard case .delivered(let bytes, _) = body.withLock({ $0 }) else { return 0 }
-        return bytes
-    }
+    var bodyBytes: Int64 { delivered.withLock { $0?.bytes ?? 0 } }
 
-    /// Takes the head of a response: opens the sink with it.
+    /// Takes the head of a response: opens the sink with it, or declines the body of a status
+    /// the caller does not accept.
     func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
         guard let http = reply as? HTTPURLResponse else { return .accepted }
         let head = Response(
@@ -38,27 +29,16 @@ final class StreamState: TaskCarrier, Sendable {
         let length =
             reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
             ? reply.expectedContentLength : nil
-        let opened: Body = sink.open(head) ? .delivered(bytes: 0, expected: length) : .kept(Data())
-        body.withLock { $0 = opened }
-        return .accepted
+        let opened = sink.open(head)
+        delivered.withLock { $0 = opened ? (0, length) : nil }
+        return opened ? .accepted : .declined
     }
 
-    /// Takes body bytes: into the sink, or (for a status the caller does not accept) the
-    /// first ``Response/errorBodyLimit`` bytes into memory.
+    /// Hands body bytes to the sink.
     func write(_ data: Data) -> FetchError? {
-        let delivers: Bool = body.withLock { body in
-            switch body {
-            case .delivered(let bytes, let expected):
-                body = .delivered(bytes: bytes + Int64(data.count), expected: expected)
-                return true
-            case .kept(var kept):
-                body = nil
-                kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
-                body = .kept(kept)
-                return false
-            case nil:
-                return false
-            }
+        let delivers: Bool = delivered.withLock { delivered in
+            delivered?.bytes += Int64(data.count)
+            return delivered != nil
         }
         if delivers { sink.receive(data) }
         return nil
@@ -69,22 +49,20 @@ final class StreamState: TaskCarrier, Sendable {
     /// The sink stops itself when its reader cancels.
     func stop() {}
 
-    /// Completes the call with the settled result: a response not delivered gets the start
-    /// of its body; a delivered body shorter than its `Content-Length` is an error; an
-    /// error after bytes were delivered says how many.
+    /// Completes the call with the settled result: a delivered body shorter than its
+    /// `Content-Length` is an error; an error after bytes were delivered says how many.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        completion(settle(result, body.withLock { $0 } ?? .kept(Data())))
+        completion(settle(result, delivered.withLock { $0 }))
     }
 
-    /// The call's result once its task has ended with `result` and the body did `body`.
-    private func settle(_ result: Result<Response, any Error>, _ body: Body) -> Result<Response, any Error> {
+    /// The call's result once its task has ended with `result`, `body` bytes delivered.
+    private func settle(
+        _ result: Result<Response, any Error>, _ body: (bytes: Int64, expected: Int64?)?
+    ) -> Result<Response, any Error> {
         switch (result, body) {
-        case (.success(var response), .kept(let kept)):
-            response.body = kept
-            return .success(response)
-        case (.success(let response), .delivered(let delivered, let expected?)) where delivered < expected:
+        case (.success(let response), (let delivered, let expected?)?) where delivered < expected:
             let bodiless = response.urlRequest.httpMethod == "HEAD" || response.status == 204 || response.status == 304
             if bodiless { return result }
             return .failure(
@@ -94,7 +72,7 @@ final class StreamState: TaskCarrier, Sendable {
                     method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"), url: response.urlRequest.url,
                     response: response
                 ))
-        case (.failure(var error as FetchError), .delivered(let delivered, _)) where delivered > 0:
+        case (.failure(var error as FetchError), (let delivered, _)?) where delivered > 0:
             error.reason += " after \(delivered) bytes of the stream were delivered"
             return .failure(error)
         default:

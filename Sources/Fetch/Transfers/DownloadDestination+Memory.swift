@@ -70,6 +70,7 @@ extension DownloadDestination {
         let failure: FetchError? =
             switch transfer.open(status: response.status, headers: response.headers, length: length) {
             case .accepted: transfer.write(body)
+            case .declined: nil
             case .failed(let error): error
             case .startOver:
                 FetchError(

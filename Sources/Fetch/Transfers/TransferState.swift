@@ -58,8 +58,8 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     var bodyBytes: Int64 { machine.withLock { $0.received } }
 
     /// Takes the head of a download's response: a 2xx body goes to the file (after what a
-    /// resumed download has, for a 206 that continues it), another one into memory (up to
-    /// a limit) for the error; see ``ResumeAnswer``.
+    /// resumed download has, for a 206 that continues it), another one is declined; see
+    /// ``ResumeAnswer``.
     func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
         let http = reply as? HTTPURLResponse
         return open(
@@ -135,8 +135,6 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
             switch effect {
-            case .errorBody(let kept):
-                settled.body = kept
             case .fail(let error):
                 throw error
             case .commit(let length, let total, let whole):
@@ -204,6 +202,8 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
                 }
             case .startOver:
                 return .startOver
+            case .decline:
+                return .declined
             case .fail(let error):
                 return .failed(error)
             case .write(let data):
@@ -225,7 +225,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
                     guard case .keep = effect, (try? writer.flush()) != nil else { return staged.discard() }
                     staged.keep()
                 }
-            case .commit, .errorBody:
+            case .commit:
                 break
             }
         }
