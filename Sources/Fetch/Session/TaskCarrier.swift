@@ -11,8 +11,8 @@ protocol TaskCarrier: AnyObject, Sendable {
     var uploadsBody: Bool { get }
     /// Body bytes taken, for the metrics.
     var bodyBytes: Int64 { get }
-    /// Takes the head of a response to `request`, sent as `sent`.
-    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening
+    /// Takes the head of a response whose body announced `expectedLength` bytes (-1: unknown).
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening
     /// Takes body bytes.
     /// - Returns: the error to fail the request with, if any.
     func write(_ data: Data) -> FetchError?

@@ -224,7 +224,10 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
 
     /// Hands the head of `task`'s response to `carrier`; fails or starts over as it answers.
     private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask, _ caller: Caller) {
-        switch carrier.open(reply, request: request, sent: urlRequest) {
+        // A reply that is not HTTP has no body for a carrier; the request fails at its end.
+        guard let http = reply as? HTTPURLResponse else { return handle(.declined(task), caller) }
+        let head = Self.head(http, request: request, sent: urlRequest)
+        switch carrier.open(head, expectedLength: reply.expectedContentLength) {
         case .accepted:
             break
         case .declined:
@@ -266,11 +269,16 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                         method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"), url: sent.url
                     ))
             }
-            return .success(
-                Response(
-                    request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http), body: body,
-                    url: http.url ?? sent.url, metrics: metrics
-                ))
+            var response = head(http, request: request, sent: sent)
+            (response.body, response.metrics) = (body, metrics)
+            return .success(response)
         }
+    }
+
+    /// The head of `http`, a response to `request` sent as `sent`.
+    private static func head(_ http: HTTPURLResponse, request: any Request, sent: URLRequest) -> Response {
+        Response(
+            request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
+            url: http.url ?? sent.url)
     }
 }

@@ -19,16 +19,9 @@ final class StreamState: TaskCarrier, Sendable {
 
     /// Takes the head of a response: opens the sink with it, or declines the body of a status
     /// the caller does not accept.
-    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
-        guard let http = reply as? HTTPURLResponse else { return .accepted }
-        let head = Response(
-            request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
-            url: http.url ?? sent.url
-        )
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
         // A compressed body decodes to more (or fewer) bytes than its announced length.
-        let length =
-            reply.expectedContentLength >= 0 && head.headers.first("Content-Encoding") == nil
-            ? reply.expectedContentLength : nil
+        let length = expectedLength >= 0 && head.headers.first("Content-Encoding") == nil ? expectedLength : nil
         let opened = sink.open(head)
         delivered.withLock { $0 = opened ? (0, length) : nil }
         return opened ? .accepted : .declined

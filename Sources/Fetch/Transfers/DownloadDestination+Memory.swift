@@ -68,7 +68,7 @@ extension DownloadDestination {
         let transfer = TransferState(
             staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, queue: .global())
         let failure: FetchError? =
-            switch transfer.open(status: response.status, headers: response.headers, length: length) {
+            switch transfer.open(response, expectedLength: length ?? -1) {
             case .accepted: transfer.write(body)
             case .declined: nil
             case .failed(let error): error

@@ -60,16 +60,9 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     /// Takes the head of a download's response: a 2xx body goes to the file (after what a
     /// resumed download has, for a 206 that continues it), another one is declined; see
     /// ``ResumeAnswer``.
-    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
-        let http = reply as? HTTPURLResponse
-        return open(
-            status: http?.statusCode ?? 0, headers: http.map(HTTPHeaders.init) ?? HTTPHeaders(),
-            length: reply.expectedContentLength >= 0 ? reply.expectedContentLength : nil)
-    }
-
-    /// Takes the head of a download's response, whose body has `length` bytes when known.
-    func open(status: Int, headers: HTTPHeaders, length: Int64?) -> BodyOpening {
-        carryOut(.responded(status: status, headers: headers, length: length))
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
+        let length = expectedLength >= 0 ? expectedLength : nil
+        return carryOut(.responded(status: head.status, headers: head.headers, length: length))
     }
 
     /// Takes body bytes of a download.
