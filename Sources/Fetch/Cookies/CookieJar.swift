@@ -32,8 +32,7 @@ struct CookieJar: Sendable {
         guard storage.cookieAcceptPolicy != .never else { return }
         let now = clock()
         for string in strings {
-            guard let parsed = SetCookie(string), var record = CookieRecord(accepting: parsed, from: url, at: now)
-            else {
+            guard var record = SetCookie(string).flatMap({ CookieRecord(accepting: $0, from: url, at: now) }) else {
                 continue
             }
             for old in storage.cookies ?? [] {

@@ -20,10 +20,7 @@ struct CookieRecord: Equatable, Sendable {
     var created = Date.distantPast
 
     /// Whether the cookie has expired at `now`.
-    func isExpired(at now: Date) -> Bool {
-        guard let expires else { return false }
-        return expires <= now
-    }
+    func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
 
     /// Whether `other` is the same cookie, which a new one replaces: same name, domain and
     /// path (§5.3 step 11), host-only or not.

@@ -13,13 +13,16 @@ extension Redaction {
     /// - Returns: the body with secret values replaced by ``replacement``.
     public func body(_ body: Data, contentType: String?) -> Data {
         guard !body.isEmpty else { return body }
-        switch Self.format(of: body, contentType: contentType) {
-        case .json: return redactingJSON(body)
-        case .form:
-            guard let text = String(data: body, encoding: .utf8) else { return body }
-            return Data(redactingPairs(text[...]).utf8)
-        case .other: return body
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let first = body.first { !Self.isJSONSpace($0) }
+        let startsLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        let untyped = mediaType == nil || mediaType == "text/plain"
+        if mediaType == "application/json" || mediaType?.hasSuffix("+json") == true || (untyped && startsLikeJSON) {
+            return redactingJSON(body)
         }
+        let isForm = mediaType == "application/x-www-form-urlencoded" || (mediaType == nil && Self.looksLikeForm(body))
+        guard isForm, let text = String(data: body, encoding: .utf8) else { return body }
+        return Data(redactingPairs(text[...]).utf8)
     }
 
     /// `name=value&...` pairs (a query or a form) with the value replaced wherever the
@@ -31,22 +34,6 @@ extension Redaction {
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
             return hides(name: decoded) ? name + "=" + replacement : String(pair)
         }.joined(separator: "&")
-    }
-
-    private enum Format { case json, form, other }
-
-    private static func format(of body: Data, contentType: String?) -> Format {
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        switch mediaType {
-        case let type? where type == "application/json" || type.hasSuffix("+json"): return .json
-        case "application/x-www-form-urlencoded"?: return .form
-        case nil, "text/plain"?:
-            let first = body.first { !Self.isJSONSpace($0) }
-            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
-            if mediaType == nil, Self.looksLikeForm(body) { return .form }
-            return .other
-        default: return .other
-        }
     }
 
     /// Whether `body` is `name=value` pairs joined by `&`: printable ASCII without spaces.

@@ -62,25 +62,15 @@ extension Response {
             ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? coders?.jsonDecoder?() ?? JSONDecoder()
         try requireSuccess()
         guard !body.isEmpty else {
-            throw decodingError("expected \(Value.self) but the body was empty", underlying: nil)
+            throw FetchError(.decoding, about: self, reason: "expected \(Value.self) but the body was empty")
         }
         do {
             return try decoder.decode(Value.self, from: body)
-        } catch let error as DecodingError {
-            throw decodingError("could not decode \(Value.self): \(Self.explain(error))", underlying: error)
         } catch {
-            throw decodingError("could not decode \(Value.self): \(error)", underlying: error)
+            let detail = (error as? DecodingError).map(Self.explain) ?? "\(error)"
+            throw FetchError(
+                .decoding, about: self, reason: "could not decode \(Value.self): \(detail)", underlying: error)
         }
-    }
-
-    /// A ``FetchError/Code-swift.enum/decoding`` error naming the request, with the body's first bytes.
-    func decodingError(_ reason: String, underlying: (any Error)?) -> FetchError {
-        let preview = bodyPreview(limit: 120)
-        return FetchError(
-            .decoding, reason: reason + (preview.isEmpty ? "" : "; body began: \(preview)"),
-            method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"), url: urlRequest.url ?? url,
-            response: self, underlying: underlying
-        )
     }
 
     static func explain(_ error: DecodingError) -> String {

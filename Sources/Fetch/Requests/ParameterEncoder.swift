@@ -81,14 +81,8 @@ public struct ParameterEncoder: Sendable {
     ///   not encode or is not a keyed value.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
         let output = ParameterItemEncoder.Output()
-        do {
+        try FetchError.encoding("\(Value.self) as parameters") {
             try value.encode(to: ParameterItemEncoder(output: output, name: nil, codingPath: [], rules: self))
-        } catch let error as FetchError {
-            throw error
-        } catch {
-            throw FetchError(
-                .encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
-                underlying: error)
         }
         guard output.topLevelIsKeyed else {
             throw FetchError(

@@ -17,19 +17,16 @@ extension Request {
     /// finished request, so that each field is checked once.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        let url: URL
-        do {
+        let url = try FetchError.naming(method: method, url: resolving(self.url)) {
             var items = queryItems
             if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
-            url = try QueryEncoder.appending(items, to: self.url)
-        } catch let error as FetchError {
-            throw error.naming(method: method, url: resolving(self.url))
+            return try QueryEncoder.appending(items, to: self.url)
         }
         var urlRequest = URLRequest(url: url)
         // GET is a URLRequest's method already; setting it costs a case-insensitive compare.
         if method != .get { urlRequest.httpMethod = method.rawValue }
         let headers = self.headers
-        do {
+        try FetchError.naming(method: method, url: resolving(url)) {
             if checkingHeaders {
                 for field in headers {
                     try HeaderRules.validate(name: field.name, value: field.value)
@@ -46,8 +43,6 @@ extension Request {
                     urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
                 }
             }
-        } catch let error as FetchError {
-            throw error.naming(method: method, url: resolving(url))
         }
         try adjust(&urlRequest)
         return urlRequest
