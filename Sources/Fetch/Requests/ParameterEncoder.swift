@@ -109,10 +109,7 @@ public struct ParameterEncoder: Sendable {
     /// The text of a date, as ``dateEncoding`` says.
     func text(of date: Date) -> String {
         switch dateEncoding {
-        case .iso8601:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.string(from: date)
+        case .iso8601: return date.ISO8601Format()
         case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
         case .millisecondsSince1970: return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
         case .custom(let format): return format(date)
