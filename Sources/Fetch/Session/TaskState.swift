@@ -169,11 +169,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             case .reportSent(let total, let expected):
                 carrier?.sent(total: total, expected: expected)
             case .send(let next, let owner):
-                if caller == .control {
-                    owner.send(next, for: self)
-                } else {
-                    control.async { owner.send(next, for: self) }
-                }
+                // Never on the control thread: a start-over or a redirect comes from the delegate.
+                control.async { owner.send(next, for: self) }
             case .complete(let outcome):
                 // The response is built on the completion queue, not on URLSession's work queue.
                 let metrics = metrics(marks, outcome)

@@ -88,10 +88,6 @@ struct LineSplitter: Sendable {
 
     /// The pending start of a line with `piece` appended, as one line.
     private mutating func take(_ piece: Data) throws -> Data {
-        guard !pending.isEmpty else {
-            guard piece.count <= maximumLength else { throw Self.tooLong(maximumLength) }
-            return Data(piece)
-        }
         guard pending.count + piece.count <= maximumLength else { throw Self.tooLong(maximumLength) }
         var line = pending
         line.append(piece)

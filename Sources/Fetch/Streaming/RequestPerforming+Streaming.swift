@@ -47,12 +47,9 @@ extension RequestPerforming {
         do {
             let head = try await sink.response()
             return ResponseStream(response: head, sink: sink, maximumLineLength: maximumLineLength, dropped: dropped)
-        } catch let error as FetchError {
-            sink.cancel()
-            throw error.naming(request, through: self)
         } catch {
             sink.cancel()
-            throw error
+            throw (error as? FetchError)?.naming(request, through: self) ?? error
         }
     }
 

@@ -17,7 +17,7 @@ public final class ResponseStream: Sendable {
     /// The head of the response: status, headers, final URL; its body is empty.
     public let response: Response
     let sink: StreamSink
-    private let maximumLineLength: Int
+    let maximumLineLength: Int
     /// Where the call's log hears that the stream was dropped.
     private let dropped: DroppedHandle?
 
@@ -72,11 +72,6 @@ public final class ResponseStream: Sendable {
         let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
         return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
     }
-
-    func lineSplitter() -> LineSplitter { LineSplitter(endings: .lines, maximumLength: maximumLineLength) }
-    func eventParser() -> EventStreamParser {
-        EventStreamParser(maximumLineLength: maximumLineLength, maximumEventSize: maximumLineLength)
-    }
 }
 
 extension ResponseStream {
@@ -119,8 +114,8 @@ extension ResponseStream {
 
         /// Starts reading.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(
-                reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: stream.lineSplitter())))
+            let splitter = LineSplitter(endings: .lines, maximumLength: stream.maximumLineLength)
+            return Iterator(reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: splitter)))
         }
 
         /// Reads the lines in order.
@@ -142,7 +137,9 @@ extension ResponseStream {
 
         /// Starts reading.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(reader: ParsingReader(reading: Reading(stream), parser: stream.eventParser()))
+            let limit = stream.maximumLineLength
+            let parser = EventStreamParser(maximumLineLength: limit, maximumEventSize: limit)
+            return Iterator(reader: ParsingReader(reading: Reading(stream), parser: parser))
         }
 
         /// Reads the events in order.

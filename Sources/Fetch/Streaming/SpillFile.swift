@@ -5,7 +5,7 @@
 /// disk when the stream ends, when it is cancelled or when the process dies. Not
 /// synchronized: its ``StreamSink`` calls it under the sink's `io` lock.
 final class SpillFile {
-    private let descriptor: Int32
+    private let file: FileHandle
 
     /// Makes the file in `directory` and unlinks it.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the directory refuses it.
@@ -15,45 +15,37 @@ final class SpillFile {
         let descriptor = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Self.failure("could not be made in \(directory)") }
         unlink(path.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        self.descriptor = descriptor
+        file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
-
-    deinit { close(descriptor) }
 
     /// Writes all of `data` at `offset`.
     /// - Throws: ``FetchError/Code-swift.enum/file`` (the disk is full, for one).
     func write(_ data: Data, at offset: Int) throws {
-        var done = 0
-        while done < data.count {
-            let wrote = data.withUnsafeBytes { bytes in
-                pwrite(descriptor, bytes.baseAddress! + done, data.count - done, off_t(offset + done))
-            }
-            if wrote < 0 && errno == EINTR { continue }
-            guard wrote > 0 else { throw Self.failure("could not be written") }
-            done += wrote
+        do {
+            try file.seek(toOffset: UInt64(offset))
+            try file.write(contentsOf: data)
+        } catch {
+            throw Self.failure("could not be written")
         }
     }
 
     /// Reads `count` bytes at `offset`, all of which were written.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when they cannot be read back.
     func read(at offset: Int, count: Int) throws -> Data {
-        var data = Data(count: count)
-        var done = 0
-        while done < count {
-            let got = data.withUnsafeMutableBytes { bytes in
-                pread(descriptor, bytes.baseAddress! + done, count - done, off_t(offset + done))
-            }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { throw Self.failure("could not be read back") }
-            done += got
+        do {
+            try file.seek(toOffset: UInt64(offset))
+            let data = try file.read(upToCount: count) ?? Data()
+            guard data.count == count else { throw CocoaError(.fileReadCorruptFile) }
+            return data
+        } catch {
+            throw Self.failure("could not be read back")
         }
-        return data
     }
 
     /// Gives the file's space back: the reader has taken all of it.
     func empty() {
         // A file that keeps its size costs disk space only; it is gone with the stream.
-        _ = ftruncate(descriptor, 0)
+        try? file.truncate(atOffset: 0)
     }
 
     private static func failure(_ what: String) -> FetchError {

@@ -112,14 +112,11 @@ struct StreamBuffer: Sendable, Equatable {
     }
 
     /// Drops everything held.
-    /// - Returns: whether the file held something, and so can be emptied.
-    mutating func removeAll() -> Bool {
-        let hadFile = fileWritten > 0
+    mutating func removeAll() {
         memory = []
         firstInMemory = 0
         memoryBytes = 0
         (fileRead, fileWritten) = (0, 0)
         gathered = Data()
-        return hadFile
     }
 }

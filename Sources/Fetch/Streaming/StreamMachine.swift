@@ -172,7 +172,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             phase = .ending(.failure(error))
             return [.stopCall] + wake() + drain()
         case .readFailed(let error):
-            _ = buffer.removeAll()
+            buffer.removeAll()
             guard let error else { return [] }
             if case .ended = phase { return [] }
             phase = .ending(.failure(error))
@@ -181,7 +181,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case .cancelled:
             guard !stoppedByReader else { return [] }
             stoppedByReader = true
-            _ = buffer.removeAll()
+            buffer.removeAll()
             var effects: [Effect] = [.dropSpill, .stopCall]
             if let waiter { effects.append(.hand(waiter, .failure(FetchError.cancelled()))) }
             waiter = nil

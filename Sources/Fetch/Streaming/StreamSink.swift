@@ -107,7 +107,8 @@ public final class StreamSink: Sendable {
                 return false
             }
         }
-        return step(.opened(bodiless)) { $0.accepts }.answer
+        // The machine moves (hands the head on) only when it accepts the head.
+        return step(.opened(bodiless)).moved
     }
 
     /// Takes the next piece of the body; ignored once the reader has stopped or the stream
@@ -200,13 +201,12 @@ public final class StreamSink: Sendable {
 
     /// Moves the machine with `event` and carries out its effects: the spill file's under
     /// the `io` lock, the rest (continuations, the call's handle) with no lock held.
-    /// - Returns: `answer` of the machine after the event, read under its lock, the steps
-    ///   for a push reader, which ``drain()`` delivers; and whether the machine did anything.
-    private func step<Answer>(
-        _ event: Machine.Event, answer: (Machine) -> Answer
-    ) -> (answer: Answer, pushed: [Machine.PushStep], moved: Bool) {
-        let (effects, answered) = io.withLock { slot in
-            var (pending, answered) = machine.withLock { ($0.handle(event), answer($0)) }
+    /// - Returns: the steps for a push reader, which ``drain()`` delivers; and whether the
+    ///   machine did anything.
+    @discardableResult
+    private func step(_ event: Machine.Event) -> (pushed: [Machine.PushStep], moved: Bool) {
+        let effects = io.withLock { slot in
+            var pending = machine.withLock { $0.handle(event) }
             var out: [Machine.Effect] = []
             while !pending.isEmpty {
                 let effect = pending.removeFirst()
@@ -243,7 +243,7 @@ public final class StreamSink: Sendable {
                     out.append(effect)
                 }
             }
-            return (out, answered)
+            return out
         }
         var pushed: [Machine.PushStep] = []
         for effect in effects {
@@ -261,15 +261,7 @@ public final class StreamSink: Sendable {
             case .check, .spill, .read, .dropSpill: break
             }
         }
-        return (answered, pushed, !effects.isEmpty)
-    }
-
-    /// Moves the machine with `event` and carries out its effects (see ``step(_:answer:)``).
-    /// - Returns: the steps for a push reader, and whether the machine did anything.
-    @discardableResult
-    private func step(_ event: Machine.Event) -> (pushed: [Machine.PushStep], moved: Bool) {
-        let (_, pushed, moved) = step(event) { _ in () }
-        return (pushed, moved)
+        return (pushed, !effects.isEmpty)
     }
 
     /// What a pull reader whose read failed gets instead; a push reader asks again by itself.

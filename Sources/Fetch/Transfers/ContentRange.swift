@@ -7,11 +7,14 @@ struct ContentRange: Hashable, Sendable {
     /// The whole representation's length; `nil` for `*`.
     var length: Int64?
 
-    /// A range from its parts.
-    init(first: Int64?, last: Int64?, length: Int64?) {
-        (self.first, self.last, self.length) = (first, last, length)
+    /// The number of bytes of the part sent; `nil` for `bytes */length`.
+    var count: Int64? {
+        guard let first, let last else { return nil }
+        return last - first + 1
     }
+}
 
+extension ContentRange {
     /// Reads `text`; `nil` when it is not a well-formed byte range.
     init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -19,9 +22,7 @@ struct ContentRange: Hashable, Sendable {
         let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
         let halves = spec.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2 else { return nil }
-        if halves[1] == "*" {
-            length = nil
-        } else {
+        if halves[1] != "*" {
             guard let total = Self.number(halves[1]) else { return nil }
             length = total
         }
@@ -36,12 +37,6 @@ struct ContentRange: Hashable, Sendable {
         if let length, last >= length { return nil }
         self.first = first
         self.last = last
-    }
-
-    /// The number of bytes of the part sent; `nil` for `bytes */length`.
-    var count: Int64? {
-        guard let first, let last else { return nil }
-        return last - first + 1
     }
 
     /// A non-negative decimal with no sign, spaces or other characters.

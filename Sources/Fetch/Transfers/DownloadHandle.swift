@@ -12,8 +12,9 @@
 /// ``FetchError/Code-swift.enum/cancelled`` and nothing more is written to disk.
 public final class DownloadHandle: Cancellable {
     private let call = CancellationHandle()
-    /// Read by the performer that writes the file, through ``TransferOptions``.
-    let keepSwitch = KeepPartialSwitch()
+    /// Whether the caller cancelled keeping the partial file; read by the performer that
+    /// writes the file, through ``TransferOptions``.
+    let keepsPartial = Locked(false)
 
     init() {}
 
@@ -26,7 +27,7 @@ public final class DownloadHandle: Cancellable {
     /// Only a `.file` destination can be resumed by a later call, and only when the server
     /// sent a strong validator; otherwise this is ``cancel()``.
     public func cancelKeepingPartial() {
-        keepSwitch.turnOn()
+        keepsPartial.withLock { $0 = true }
         call.cancel()
     }
 

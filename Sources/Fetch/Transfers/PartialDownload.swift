@@ -63,16 +63,3 @@ public struct PartialDownload: Sendable, Hashable {
         return resumableCodes.contains(error.code)
     }
 }
-
-/// The caller's choice, made when cancelling a download, to keep what it has for a later
-/// resume; it travels down the layers in ``TransferOptions`` to the performer that writes
-/// the file.
-final class KeepPartialSwitch: Sendable {
-    private let isOn = Locked(false)
-
-    /// Whether the caller asked to keep the partial file.
-    var keepsPartial: Bool { isOn.withLock { $0 } }
-
-    /// Asks to keep the partial file when the download is cancelled.
-    func turnOn() { isOn.withLock { $0 = true } }
-}

@@ -135,17 +135,12 @@ struct ResumePoint: Hashable, Sendable {
     /// The `Range` header value.
     var range: String { "bytes=\(offset)-" }
 
-    /// Whether `urlRequest` asks for exactly this point.
-    func isAsked(by urlRequest: URLRequest) -> Bool {
-        urlRequest.value(forHTTPHeaderField: "Range") == range
-            && urlRequest.value(forHTTPHeaderField: "If-Range") == validator
-    }
-
     /// The point `urlRequest` asks for, for a download to `files`: the one on disk, if the
     /// request carries its `Range` and `If-Range`.
     static func asked(by urlRequest: URLRequest, of files: PartialFiles) -> ResumePoint? {
-        guard urlRequest.value(forHTTPHeaderField: "Range") != nil,
-            let point = ResumePoint(files, for: urlRequest.url), point.isAsked(by: urlRequest)
+        guard let range = urlRequest.value(forHTTPHeaderField: "Range"),
+            let point = ResumePoint(files, for: urlRequest.url), range == point.range,
+            urlRequest.value(forHTTPHeaderField: "If-Range") == point.validator
         else { return nil }
         return point
     }

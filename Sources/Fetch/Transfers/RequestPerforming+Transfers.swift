@@ -38,9 +38,9 @@ extension RequestPerforming {
     ) -> DownloadHandle {
         let handle = DownloadHandle()
         let destination = destination.named(for: request)
-        let keepSwitch = handle.keepSwitch
+        let keepsPartial = handle.keepsPartial
         var transfer = TransferOptions(destination: destination, progress: progress)
-        transfer.keepSwitch = keepSwitch
+        transfer.keepsPartial = keepsPartial
         let outgoing = LayeredRequest(request, options: { $0.kind = .download(transfer) })
         handle.run(
             perform(outgoing) { result in
@@ -48,7 +48,7 @@ extension RequestPerforming {
                     Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
                 }
                 if case .failure(let error) = outcome {
-                    destination.abandonPartial(after: error, keeping: keepSwitch.keepsPartial)
+                    destination.abandonPartial(after: error, keeping: keepsPartial.withLock { $0 })
                 }
                 completion(outcome.mapError { ($0 as? FetchError)?.naming(request, through: self) ?? $0 })
             })

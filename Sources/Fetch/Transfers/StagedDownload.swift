@@ -55,9 +55,8 @@ struct StagedDownload: Sendable {
                 try files.write(record)
             }
             return (offset, true)
-        case .whole(let length):
-            return (length, true)
-        case .startOver, .notABody:
+        case .whole, .startOver, .notABody:
+            // The machine begins a file only for a body (``TransferMachine/Effect/begin(_:_:)``).
             return (0, resume != nil)
         }
     }
@@ -107,12 +106,6 @@ struct StagedDownload: Sendable {
     /// Closes the partial file and leaves it and its record for the next download to resume.
     func keep() {
         try? handle.close()
-    }
-
-    /// Closes the partial file untouched: kept when this attempt resumed it, deleted when it
-    /// was opened for this attempt alone.
-    func leave() {
-        if resume != nil { keep() } else { discard() }
     }
 
     /// Closes and deletes the partial file and its record; safe to call more than once.

@@ -16,7 +16,7 @@ public struct TransferOptions: Sendable {
     /// Called with the bytes received (a download) or sent (an upload) so far.
     public var progress: (@Sendable (TransferProgress) -> Void)?
     /// Set by `download`: whether the caller cancelled with ``DownloadHandle/cancelKeepingPartial()``.
-    var keepSwitch: KeepPartialSwitch?
+    var keepsPartial: Locked<Bool>?
 
     /// Makes the options of a download (with a destination) or an upload (without one).
     public init(destination: DownloadDestination? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil) {

@@ -15,7 +15,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     /// A file made for this transfer only (an encoded form), deleted when it ends.
     let uploadFile: URL?
     /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
-    private let keepSwitch: KeepPartialSwitch?
+    private let keepsPartial: Locked<Bool>?
 
     /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
     static let writeSize = 256 * 1024
@@ -26,13 +26,13 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     ///   - uploadLength: the body's length, when known.
     init(
         staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
-        progress: (@Sendable (TransferProgress) -> Void)?, keepSwitch: KeepPartialSwitch? = nil, queue: DispatchQueue
+        progress: (@Sendable (TransferProgress) -> Void)?, keepsPartial: Locked<Bool>? = nil, queue: DispatchQueue
     ) {
         machine = Locked(TransferMachine(downloads: staged != nil, asked: staged?.resume, uploadLength: uploadLength))
-        file = staged.map { ($0, FileWriter(descriptor: $0.handle.fileDescriptor, capacity: Self.writeSize)) }
+        file = staged.map { ($0, FileWriter(file: $0.handle, capacity: Self.writeSize)) }
         self.uploadFile = uploadFile
         self.progress = progress
-        self.keepSwitch = keepSwitch
+        self.keepsPartial = keepsPartial
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
@@ -50,7 +50,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         self.init(
             staged: try options?.destination.map { try StagedDownload($0, for: request, sending: &urlRequest) },
             uploadFile: form, uploadLength: request.body?.knownLength, progress: options?.progress,
-            keepSwitch: options?.keepSwitch, queue: queue)
+            keepsPartial: options?.keepsPartial, queue: queue)
     }
 
     var takesBody: Bool { machine.withLock { $0.downloads } }
@@ -90,7 +90,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             old.discard()
             file = nil
             let fresh = try StagedDownload(destination, for: call, sending: &urlRequest)
-            file = (fresh, FileWriter(descriptor: fresh.handle.fileDescriptor, capacity: Self.writeSize))
+            file = (fresh, FileWriter(file: fresh.handle, capacity: Self.writeSize))
             return fresh
         }
         guard let fresh else { return }
@@ -101,7 +101,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     /// and the partial file is kept (as ``DownloadHandle/cancelKeepingPartial()`` asks, when
     /// it can be resumed) or deleted. A body that had all arrived is not moved into place.
     func stop() {
-        carryOut(.stop(keeping: keepSwitch?.keepsPartial ?? false))
+        carryOut(.stop(keeping: keepsPartial?.withLock { $0 } ?? false))
     }
 
     /// Settles the call and closes the transfer; the completion follows the last progress
@@ -110,12 +110,12 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let outcome = result.flatMap { response in Result { try settle(response) } }
-        let keepsPartial: Bool =
+        let keeping: Bool =
             switch outcome {
             case .success: true
             case .failure(let error): PartialDownload.keeps(after: error)
             }
-        close(keepingPartial: keepsPartial)
+        close(keepingPartial: keeping)
         events.async { completion(outcome) }
     }
 
@@ -227,7 +227,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
 
     /// A failed write of `staged`'s file, named.
     private static func writeError(_ error: any Error, _ staged: StagedDownload) -> FetchError {
-        FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
+        FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error.localizedDescription)", underlying: error)
     }
 
     /// Queues `report` on ``events``. A report that runs once the transfer has ended is

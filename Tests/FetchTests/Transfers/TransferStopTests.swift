@@ -16,10 +16,9 @@ struct TransferStopTests {
     func downloading(to file: URL, keeping: Bool = false) throws -> TransferState {
         var urlRequest = URLRequest(url: request.url)
         let staged = try StagedDownload(.file(file), for: request, sending: &urlRequest)
-        let keepSwitch = KeepPartialSwitch()
-        if keeping { keepSwitch.turnOn() }
+        let keepsPartial = Locked(keeping)
         let transfer = TransferState(
-            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, keepSwitch: keepSwitch,
+            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, keepsPartial: keepsPartial,
             queue: DispatchQueue(label: "TransferStopTests"))
         let head = Response(
             request: request, urlRequest: urlRequest, status: 200,
