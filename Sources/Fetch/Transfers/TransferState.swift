@@ -227,7 +227,9 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
 
     /// A failed write of `staged`'s file, named.
     private static func writeError(_ error: any Error, _ staged: StagedDownload) -> FetchError {
-        FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error.localizedDescription)", underlying: error)
+        FetchError(
+            .file, reason: "could not write \(staged.files.bytesURL.path): \(error.localizedDescription)",
+            underlying: error)
     }
 
     /// Queues `report` on ``events``. A report that runs once the transfer has ended is
