@@ -31,17 +31,12 @@ final class ResponseFields: Sendable {
     var fields: [HTTPHeaders.Field] {
         converted.withLock { converted in
             if let converted { return converted }
-            let all = response.allHeaderFields
-            var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(all.count)
             // URLSession keeps them as strings and hands them out boxed; a cast unboxes them
             // for about a third of what `String(describing:)` costs.
-            for (name, value) in all {
-                if let name = name.base as? String, let value = value as? String {
-                    fields.append(HTTPHeaders.Field(name: name, value: value))
-                } else {
-                    fields.append(HTTPHeaders.Field(name: String(describing: name), value: String(describing: value)))
-                }
+            let fields = response.allHeaderFields.map { name, value in
+                HTTPHeaders.Field(
+                    name: name.base as? String ?? String(describing: name),
+                    value: value as? String ?? String(describing: value))
             }
             converted = fields
             return fields

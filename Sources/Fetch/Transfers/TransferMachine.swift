@@ -122,7 +122,9 @@ struct TransferMachine: Sendable {
             guard isLive else { return [] }
             sent = total
             guard throttle.allows(at: now) else { return [] }
-            return [.report(TransferProgress(completedBytes: total, expectedBytes: uploadLength ?? announced.positive))]
+            // URLSession announces 0 for an unknown length.
+            let expected = uploadLength ?? (announced > 0 ? announced : nil)
+            return [.report(TransferProgress(completedBytes: total, expectedBytes: expected))]
         case .writeFailed:
             if isLive { phase = .closed }
             return []
@@ -205,9 +207,4 @@ struct TransferMachine: Sendable {
             return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
         }
     }
-}
-
-extension Int64 {
-    /// The value when above 0, else `nil` (URLSession's "unknown").
-    fileprivate var positive: Int64? { self > 0 ? self : nil }
 }
