@@ -19,9 +19,7 @@ struct CookieJar: Sendable {
 
     /// Stores the cookies `response` sets (every `Set-Cookie` field), as set by its URL.
     func store(from response: HTTPURLResponse) {
-        guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else {
-            return
-        }
+        guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
         store(SetCookie.split(folded: field), from: url)
     }
 

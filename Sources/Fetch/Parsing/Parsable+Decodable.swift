@@ -78,17 +78,12 @@ extension Response {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "at the top level" : "at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
         }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "key \"\(key.stringValue)\" not found \(path(context))"
-        case .valueNotFound(let type, let context):
-            return "expected \(type) but found null \(path(context))"
-        case .typeMismatch(let type, let context):
-            return "expected \(type) \(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context):
-            return "data corrupted \(path(context)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
+        return switch error {
+        case .keyNotFound(let key, let context): "key \"\(key.stringValue)\" not found \(path(context))"
+        case .valueNotFound(let type, let context): "expected \(type) but found null \(path(context))"
+        case .typeMismatch(let type, let context): "expected \(type) \(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context): "data corrupted \(path(context)): \(context.debugDescription)"
+        @unknown default: "\(error)"
         }
     }
 }

@@ -110,8 +110,7 @@ public struct RetryPolicy: Sendable {
         // Cheapest checks first: most attempts succeed and stop at the status, read where it
         // lies rather than through a copy of the response (`Result.response`).
         switch attempt.result {
-        case .success(let response):
-            return decide(after: response, attempt)
+        case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
             // A status a layer below turned into an error (StatusVerifier, for one) counts
             // as that response; the error's code still counts too.
