@@ -19,9 +19,7 @@ struct CookieJar: Sendable {
 
     /// Stores the cookies `response` sets (every `Set-Cookie` field), as set by its URL.
     func store(from response: HTTPURLResponse) {
-        guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else {
-            return
-        }
+        guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
         store(SetCookie.split(folded: field), from: url)
     }
 
@@ -32,8 +30,7 @@ struct CookieJar: Sendable {
         guard storage.cookieAcceptPolicy != .never else { return }
         let now = clock()
         for string in strings {
-            guard let parsed = SetCookie(string), var record = CookieRecord(accepting: parsed, from: url, at: now)
-            else {
+            guard var record = SetCookie(string).flatMap({ CookieRecord(accepting: $0, from: url, at: now) }) else {
                 continue
             }
             for old in storage.cookies ?? [] {

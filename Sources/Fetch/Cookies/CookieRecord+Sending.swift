@@ -25,9 +25,7 @@ extension CookieRecord {
         let secureScheme = url.scheme?.lowercased() == "https"
         return records.filter { $0.isSent(toHost: host, path: path, secureScheme: secureScheme, at: now) }
             .sorted { lhs, rhs in
-                if lhs.path.utf8.count != rhs.path.utf8.count { return lhs.path.utf8.count > rhs.path.utf8.count }
-                if lhs.created != rhs.created { return lhs.created < rhs.created }
-                return lhs.name < rhs.name
+                (rhs.path.utf8.count, lhs.created, lhs.name) < (lhs.path.utf8.count, rhs.created, rhs.name)
             }
     }
 

@@ -20,10 +20,7 @@ struct CookieRecord: Equatable, Sendable {
     var created = Date.distantPast
 
     /// Whether the cookie has expired at `now`.
-    func isExpired(at now: Date) -> Bool {
-        guard let expires else { return false }
-        return expires <= now
-    }
+    func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
 
     /// Whether `other` is the same cookie, which a new one replaces: same name, domain and
     /// path (§5.3 step 11), host-only or not.
@@ -43,11 +40,9 @@ extension CookieRecord {
     /// host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {
         guard let host = CookieRules.canonicalHost(of: url) else { return nil }
-        if let maxAge = cookie.maxAge {
-            expires = maxAge <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(maxAge))
-        } else {
-            expires = cookie.expires
-        }
+        // Max-Age wins over Expires; zero or less expires the cookie at once.
+        expires =
+            cookie.maxAge.map { $0 <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval($0)) } ?? cookie.expires
         if let attribute = cookie.domain, attribute != host {
             guard !CookieRules.isPublicSuffix(attribute), CookieRules.domainMatches(host, attribute) else { return nil }
             (domain, hostOnly) = (attribute, false)

@@ -9,18 +9,13 @@ extension SetCookie {
     /// fields cannot be told apart from one such value once URLSession has joined them.
     static func split(folded value: String) -> [String] {
         var strings: [String] = []
-        var start = value.startIndex
-        var index = value.startIndex
-        while let comma = value[index...].firstIndex(of: ",") {
-            let after = value.index(after: comma)
-            let segmentEnd = value[after...].firstIndex(where: { $0 == ";" || $0 == "," }) ?? value.endIndex
-            if value[after..<segmentEnd].contains("=") {
-                strings.append(String(value[start..<comma]))
-                start = after
+        for piece in value.split(separator: ",", omittingEmptySubsequences: false) {
+            if let last = strings.last, !piece.prefix(while: { $0 != ";" }).contains("=") {
+                strings[strings.count - 1] = last + "," + piece
+            } else {
+                strings.append(String(piece))
             }
-            index = after
         }
-        strings.append(String(value[start...]))
         return strings.filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }
     }
 }

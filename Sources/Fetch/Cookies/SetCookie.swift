@@ -71,8 +71,7 @@ struct SetCookie: Equatable, Sendable {
     private static func deltaSeconds(_ text: String) -> Int? {
         let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        guard let number = Int(text) else { return text.hasPrefix("-") ? Int.min : Int.max }
-        return number
+        return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
     }
 
     /// `text` without the spaces and tabs around it.

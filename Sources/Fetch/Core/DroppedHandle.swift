@@ -18,9 +18,7 @@ final class DroppedHandle: Sendable {
 
     /// `result` as a log line tells it: a cancellation because the handle was dropped says so.
     func explaining(_ result: Result<Response, any Error>) -> Result<Response, any Error> {
-        guard case .failure(var error as FetchError) = result, error.code == .cancelled, let note else {
-            return result
-        }
+        guard case .failure(var error as FetchError) = result, error.code == .cancelled, let note else { return result }
         error.reason = "handle dropped: \(note)"
         return .failure(error)
     }

@@ -16,13 +16,10 @@ extension Error {
     /// - Parameter type: the type of your error.
     /// - Returns: the error, or `nil` when neither this error nor what a layer wrapped is one.
     public func thrown<Thrown: Error>(as type: Thrown.Type) -> Thrown? {
-        var current: any Error = self
-        while true {
-            if let match = current as? Thrown { return match }
-            guard let wrapper = current as? FetchError, wrapper.code == .layer, let inner = wrapper.underlying else {
-                return nil
-            }
-            current = inner
+        if let match = self as? Thrown { return match }
+        guard let wrapper = self as? FetchError, wrapper.code == .layer, let inner = wrapper.underlying else {
+            return nil
         }
+        return inner.thrown(as: type)
     }
 }

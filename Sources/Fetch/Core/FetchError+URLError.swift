@@ -18,9 +18,9 @@ extension FetchError {
     /// On Apple platforms a TLS failure has a code of its own.
     private static func tlsFailure(_ error: URLError, _ detail: String) -> TLSFailure? {
         switch error.code {
-        case .unknown: return TLSFailure(libcurlMessage: detail)
-        case .networkConnectionLost: return TLSFailure(libcurlMessage: detail).flatMap { $0 == .other ? nil : $0 }
-        default: return TLSFailure(code: error.code)
+        case .unknown: return TLSFailure.described(byLibcurl: detail)
+        case .networkConnectionLost: return TLSFailure.described(byLibcurl: detail).flatMap { $0 == .other ? nil : $0 }
+        default: return TLSFailure.named(by: error.code)
         }
     }
 

@@ -168,12 +168,33 @@ extension FetchError {
 
     /// Makes a ``Code-swift.enum/httpStatus`` error for `response`.
     public static func httpStatus(_ response: Response) -> FetchError {
+        FetchError(.httpStatus, about: response, reason: "HTTP \(response.status)")
+    }
+
+    /// Makes an error about `response` that names the request it answers: `reason`, then the
+    /// first bytes of the body.
+    init(_ code: Code, about response: Response, reason: String, underlying: (any Error)? = nil) {
         let preview = response.bodyPreview(limit: 120)
-        let reason = "HTTP \(response.status)" + (preview.isEmpty ? "" : "; body began: \(preview)")
-        return FetchError(
-            .httpStatus, reason: reason, method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
-            url: response.urlRequest.url ?? response.url, response: response
-        )
+        self.init(
+            code, reason: reason + (preview.isEmpty ? "" : "; body began: \(preview)"),
+            method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
+            url: response.urlRequest.url ?? response.url, response: response, underlying: underlying)
+    }
+
+    /// What `work` returns; a ``FetchError`` it throws names `method` and `url` when it names
+    /// no request yet (see ``naming(method:url:)``). `url` is made only for an error.
+    static func naming<Value>(
+        method: HTTPMethod?, url: @autoclosure () -> URL?, in work: () throws -> Value
+    ) throws -> Value {
+        do { return try work() } catch let error as FetchError { throw error.naming(method: method, url: url()) }
+    }
+
+    /// What `work` returns; an error it throws that is not a ``FetchError`` becomes a
+    /// ``Code-swift.enum/encoding`` error saying that `what` could not be encoded.
+    static func encoding<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
+        do { return try work() } catch let error as FetchError { throw error } catch {
+            throw FetchError(.encoding, reason: "could not encode \(what): \(error)", underlying: error)
+        }
     }
 
     /// `error` in one line: a ``FetchError``'s ``summary``, anything else as it describes itself.

@@ -35,11 +35,9 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// `PATCH`: apply partial modifications to the target resource.
     public static let patch: HTTPMethod = "PATCH"
 
+    /// The methods RFC 9110 calls idempotent: GET, HEAD, OPTIONS, PUT, DELETE, TRACE.
+    static let idempotent: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
+
     /// Whether the method is idempotent by RFC 9110 (GET, HEAD, OPTIONS, PUT, DELETE, TRACE).
-    public var isIdempotent: Bool {
-        switch self {
-        case .get, .head, .options, .put, .delete, .trace: return true
-        default: return false
-        }
-    }
+    public var isIdempotent: Bool { Self.idempotent.contains(self) }
 }

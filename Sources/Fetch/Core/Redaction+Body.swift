@@ -13,13 +13,16 @@ extension Redaction {
     /// - Returns: the body with secret values replaced by ``replacement``.
     public func body(_ body: Data, contentType: String?) -> Data {
         guard !body.isEmpty else { return body }
-        switch Self.format(of: body, contentType: contentType) {
-        case .json: return redactingJSON(body)
-        case .form:
-            guard let text = String(data: body, encoding: .utf8) else { return body }
-            return Data(redactingPairs(text[...]).utf8)
-        case .other: return body
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let first = body.first { !Self.isJSONSpace($0) }
+        let startsLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        let untyped = mediaType == nil || mediaType == "text/plain"
+        if mediaType == "application/json" || mediaType?.hasSuffix("+json") == true || (untyped && startsLikeJSON) {
+            return redactingJSON(body)
         }
+        let isForm = mediaType == "application/x-www-form-urlencoded" || (mediaType == nil && Self.looksLikeForm(body))
+        guard isForm, let text = String(data: body, encoding: .utf8) else { return body }
+        return Data(redactingPairs(text[...]).utf8)
     }
 
     /// `name=value&...` pairs (a query or a form) with the value replaced wherever the
@@ -33,25 +36,14 @@ extension Redaction {
         }.joined(separator: "&")
     }
 
-    private enum Format { case json, form, other }
-
-    private static func format(of body: Data, contentType: String?) -> Format {
-        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        switch mediaType {
-        case let type? where type == "application/json" || type.hasSuffix("+json"): return .json
-        case "application/x-www-form-urlencoded"?: return .form
-        case nil, "text/plain"?:
-            let first = body.first { !Self.isJSONSpace($0) }
-            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return .json }
-            if mediaType == nil, Self.looksLikeForm(body) { return .form }
-            return .other
-        default: return .other
-        }
-    }
-
     /// Whether `body` is `name=value` pairs joined by `&`: printable ASCII without spaces.
     private static func looksLikeForm(_ body: Data) -> Bool {
         body.contains(UInt8(ascii: "=")) && body.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// The index of the first byte from `start` on that is not JSON white space, or the end.
+    private static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes[start...].firstIndex { !isJSONSpace($0) } ?? bytes.count
     }
 
     private static func isJSONSpace(_ byte: UInt8) -> Bool {
@@ -65,35 +57,21 @@ extension Redaction {
         let bytes = [UInt8](json)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
-        var index = 0
-        let quote = UInt8(ascii: "\"")
         let replacementJSON = Array(("\"" + replacement + "\"").utf8)
-        while index < bytes.count {
-            guard bytes[index] == quote else {
-                output.append(bytes[index])
-                index += 1
-                continue
-            }
-            let end = Self.endOfString(bytes, from: index)
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) {
+            let end = Self.endOfString(bytes, from: open)
             output += bytes[index..<end]
-            var next = end
-            while next < bytes.count, Self.isJSONSpace(bytes[next]) { next += 1 }
-            guard next < bytes.count, bytes[next] == UInt8(ascii: ":") else {
-                index = end
-                continue
-            }
-            let key = String(decoding: bytes[(index + 1)..<max(index + 1, end - 1)], as: UTF8.self)
-            guard hides(name: key) else {
-                index = end
-                continue
-            }
-            next += 1
-            while next < bytes.count, Self.isJSONSpace(bytes[next]) { next += 1 }
-            output += bytes[end..<next]
-            output += replacementJSON
-            index = Self.endOfValue(bytes, from: next)
+            index = end
+            let colon = Self.skippingSpace(bytes, from: end)
+            guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":"),
+                hides(name: String(decoding: bytes[(open + 1)..<max(open + 1, end - 1)], as: UTF8.self))
+            else { continue }
+            let value = Self.skippingSpace(bytes, from: colon + 1)
+            output += bytes[end..<value] + replacementJSON
+            index = Self.endOfValue(bytes, from: value)
         }
-        return Data(output)
+        return Data(output + bytes[index...])
     }
 
     /// The index just past the string that starts at `start` (a quote), or the end.
@@ -117,24 +95,18 @@ extension Redaction {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
             var index = start
-            while index < bytes.count {
+            repeat {
                 switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index = endOfString(bytes, from: index)
-                    continue
+                case UInt8(ascii: "\""): index = endOfString(bytes, from: index) - 1
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return index + 1 }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
                 default: break
                 }
                 index += 1
-            }
-            return bytes.count
-        default:
-            var index = start
-            while index < bytes.count, !",}] \n\r\t".utf8.contains(bytes[index]) { index += 1 }
+            } while depth > 0 && index < bytes.count
             return index
+        default:
+            return bytes[start...].firstIndex { ",}] \n\r\t".utf8.contains($0) } ?? bytes.count
         }
     }
 }

@@ -79,15 +79,12 @@ public struct Response: Sendable {
 
     /// The `charset` parameter of the `Content-Type` header, lowercased, when present.
     public var charset: String? {
-        guard let contentType = headers.first("Content-Type") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2,
-                pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
-            else { continue }
-            return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
+        let parameters = headers.first("Content-Type")?.split(separator: ";").dropFirst() ?? []
+        let pairs = parameters.map { $0.split(separator: "=", maxSplits: 1) }
+        let charset = pairs.first {
+            $0.count == 2 && $0[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset"
         }
-        return nil
+        return charset?[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
     }
 
     /// The first bytes of the body as text, for error messages and logs, with the values of
@@ -106,9 +103,7 @@ public struct Response: Sendable {
 
 extension Data {
     func preview(limit: Int) -> String {
-        guard !isEmpty else { return "" }
-        let head = prefix(limit)
-        let text = String(decoding: head, as: UTF8.self)
+        let text = String(decoding: prefix(Swift.max(limit, 0)), as: UTF8.self)
         return count > limit ? text + "…" : text
     }
 }

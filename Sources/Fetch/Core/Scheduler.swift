@@ -19,10 +19,7 @@ public struct DispatchQueueScheduler: Scheduler {
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
         let item = WorkItem(work)
-        // Bounded first: a Duration beyond Int64.max seconds (made from a Double or by
-        // arithmetic) cannot even be split into components.
-        let bounded = min(max(delay, .zero), .seconds(Int64.max))
-        let nanoseconds = Int(clamping: bounded.clampedNanoseconds)
+        let nanoseconds = Int(clamping: delay.clampedNanoseconds)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item.item)
         return CancellationHandle { item.item.cancel() }
     }

@@ -3,79 +3,63 @@
 /// FoundationNetworking on Linux reports every TLS failure as `URLError` -1 with libcurl's
 /// message (it maps none to a code of its own), so the failure is recognised from that
 /// message; on Apple platforms, from the `URLError` code.
-enum TLSFailure: Equatable {
-    /// The certificate is self-signed or signed by a CA that is not trusted.
-    case untrusted
-    /// The certificate has expired.
-    case expired
-    /// The certificate is not valid yet.
-    case notYetValid
-    /// The certificate names another host.
-    case hostMismatch
-    /// The server requires a client certificate.
-    case clientCertificateRequired
-    /// The server refused the handshake: TLS 1.2's answer to a missing client certificate,
-    /// and to a client that shares no version or cipher with it.
-    case handshakeRefused
-    /// The server does not speak TLS on that port.
-    case notTLS
-    /// Any other TLS failure.
-    case other
+struct TLSFailure: Equatable {
+    /// The phrases of libcurl's messages that name this failure, lowercased.
+    let phrases: [String]
+    /// The `URLError` codes an Apple platform names it with.
+    let codes: [URLError.Code]
+    /// What went wrong, and for an untrusted certificate what to do about it; empty for ``other``.
+    let problem: String
 
-    /// The failure libcurl's `message` describes, or `nil` when it is not about TLS.
-    init?(libcurlMessage message: String) {
-        let text = message.lowercased()
-        let match = Self.libcurlPhrases.first { _, phrases in phrases.contains { text.contains($0) } }
-        guard let (failure, _) = match else { return nil }
-        self = failure
-    }
+    /// What went wrong, for an error's reason.
+    var reason: String { problem.isEmpty ? "TLS failed" : "TLS failed: " + problem }
 
-    /// The phrases of libcurl's messages that name each failure, the first match winning.
-    private static let libcurlPhrases: [(TLSFailure, [String])] = [
-        (.expired, ["certificate has expired"]),
-        (.notYetValid, ["certificate is not yet valid"]),
-        (
-            .untrusted,
-            [
+    /// Any other TLS failure: a message that names SSL or TLS and nothing more specific.
+    static let other = TLSFailure(phrases: ["ssl", "tls"], codes: [.secureConnectionFailed], problem: "")
+
+    /// Every failure, the first whose phrase a message holds winning, ``other`` last.
+    private static let all = [
+        TLSFailure(
+            phrases: ["certificate has expired"], codes: [.serverCertificateHasBadDate],
+            problem: "the server's certificate has expired"),
+        TLSFailure(
+            phrases: ["certificate is not yet valid"], codes: [.serverCertificateNotYetValid],
+            problem: "the server's certificate is not valid yet (is a clock wrong?)"),
+        TLSFailure(
+            phrases: [
                 "self-signed certificate", "self signed certificate", "issuer certificate",
                 "unable to verify the first certificate", "certificate signature failure",
-            ]
-        ),
-        (.hostMismatch, ["does not match target host name", "no alternative certificate subject name"]),
-        (.clientCertificateRequired, ["alert certificate required"]),
-        (.handshakeRefused, ["alert handshake failure"]),
-        (.notTLS, ["wrong version number", "packet length too long", "unknown protocol"]),
-        (.other, ["ssl", "tls"]),
+            ],
+            codes: [.serverCertificateUntrusted, .serverCertificateHasUnknownRoot],
+            problem: "the server's certificate is not trusted (self-signed, or signed by a CA that is not in the "
+                + "system trust store); to trust a private CA, add it to the system trust store "
+                + "(update-ca-certificates)"),
+        TLSFailure(
+            phrases: ["does not match target host name", "no alternative certificate subject name"], codes: [],
+            problem: "the server's certificate is for another host name"),
+        TLSFailure(
+            phrases: ["alert certificate required"], codes: [.clientCertificateRequired, .clientCertificateRejected],
+            problem: "the server requires a client certificate"),
+        // TLS 1.2's answer to a missing client certificate, and to a client that shares no
+        // version or cipher with the server.
+        TLSFailure(
+            phrases: ["alert handshake failure"], codes: [],
+            problem: "the server refused the handshake (it requires a client certificate, or shares no TLS "
+                + "version or cipher with this client)"),
+        TLSFailure(
+            phrases: ["wrong version number", "packet length too long", "unknown protocol"], codes: [],
+            problem: "the server does not speak TLS on that port (plain HTTP?)"),
+        other,
     ]
 
-    /// The failure an Apple platform's `code` stands for, or `nil` when it is not about TLS.
-    init?(code: URLError.Code) {
-        switch code {
-        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: self = .untrusted
-        case .serverCertificateHasBadDate: self = .expired
-        case .serverCertificateNotYetValid: self = .notYetValid
-        case .clientCertificateRequired, .clientCertificateRejected: self = .clientCertificateRequired
-        case .secureConnectionFailed: self = .other
-        default: return nil
-        }
+    /// The failure libcurl's `message` describes, or `nil` when it is not about TLS.
+    static func described(byLibcurl message: String) -> TLSFailure? {
+        let text = message.lowercased()
+        return all.first { failure in failure.phrases.contains { text.contains($0) } }
     }
 
-    /// What went wrong, and for an untrusted certificate what to do about it.
-    var reason: String {
-        switch self {
-        case .untrusted:
-            "TLS failed: the server's certificate is not trusted (self-signed, or signed by a CA "
-                + "that is not in the system trust store); to trust a private CA, add it to the system "
-                + "trust store (update-ca-certificates)"
-        case .expired: "TLS failed: the server's certificate has expired"
-        case .notYetValid: "TLS failed: the server's certificate is not valid yet (is a clock wrong?)"
-        case .hostMismatch: "TLS failed: the server's certificate is for another host name"
-        case .clientCertificateRequired: "TLS failed: the server requires a client certificate"
-        case .handshakeRefused:
-            "TLS failed: the server refused the handshake (it requires a client certificate, or "
-                + "shares no TLS version or cipher with this client)"
-        case .notTLS: "TLS failed: the server does not speak TLS on that port (plain HTTP?)"
-        case .other: "TLS failed"
-        }
+    /// The failure an Apple platform's `code` stands for, or `nil` when it is not about TLS.
+    static func named(by code: URLError.Code) -> TLSFailure? {
+        all.first { $0.codes.contains(code) }
     }
 }

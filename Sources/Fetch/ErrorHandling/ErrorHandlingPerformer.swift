@@ -18,13 +18,6 @@ public struct ErrorHandlingPerformer: RequestPerforming {
     /// Where loading and errors are reported, if anywhere.
     package let presenter: (any RequestPresenting)?
 
-    /// Wraps `base`.
-    package init(base: any RequestPerforming, handlers: [any ErrorHandler], presenter: (any RequestPresenting)?) {
-        self.base = base
-        self.handlers = handlers
-        self.presenter = presenter
-    }
-
     /// Performs `request`, handling its error if it fails.
     @discardableResult
     public func perform(

@@ -26,8 +26,7 @@ public struct StatusErrorHandler: ErrorHandler {
         _ statuses: Int...,
         handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
     ) {
-        self.statuses = Set(statuses)
-        body = handle
+        self.init(statuses, handle: handle)
     }
 
     /// Handles responses whose status is in `statuses`, a range like `StatusVerifier(200..<300)`

@@ -99,18 +99,12 @@ enum HTTPDate {
     /// The time that starts `token`, `hh:mm:ss` with `digits` digits in each part, and what
     /// follows it (a non-digit first, if anything).
     private static func time(_ token: Token, digits: ClosedRange<Int>) -> (time: Time, rest: Token)? {
-        var rest = token
-        var parts: [Int] = []
-        for index in 0..<3 {
-            guard let part = leadingNumber(rest, digits: digits) else { return nil }
-            parts.append(part)
-            rest = rest.dropFirst(rest.prefix(while: isDigit).count)
-            if index < 2 {
-                guard rest.first == UInt8(ascii: ":") else { return nil }
-                rest = rest.dropFirst()
-            }
-        }
-        return ((parts[0], parts[1], parts[2]), rest)
+        let fields = token.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0].allSatisfy(isDigit), fields[1].allSatisfy(isDigit),
+            let hour = leadingNumber(fields[0], digits: digits), let minute = leadingNumber(fields[1], digits: digits),
+            let second = leadingNumber(fields[2], digits: digits)
+        else { return nil }
+        return ((hour, minute, second), fields[2].drop(while: isDigit))
     }
 
     /// The month (1 to 12) whose three-letter name starts `token`, in any case.

@@ -12,90 +12,85 @@ struct LogFormatter {
     ) -> LogEvent {
         // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
+        let last = attempts.last
+        let streamed: [String]?
         switch request.options.kind {
-        case .plain, .upload, .download: break
+        case .plain, .upload, .download: streamed = nil
         case .stream(let sink):
-            if let event = streamEvent(
-                for: request, of: sink, result: result, duration: duration, sent: attempts.last?.sent)
-            {
-                return event
+            streamed = streamLines(for: request, of: sink, result: result, duration: duration, sent: last?.sent)
+        }
+        var came = result
+        var outcome = self.outcome(of: result)
+        var level = LogEvent.Level.info
+        if case .failure = result {
+            level = .error
+            // An error handler below replaced what came (a status or another error) with the error delivered.
+            if let replaced = last?.replaced {
+                came = replaced
+                outcome = self.outcome(of: replaced) + ", replaced by " + outcome
             }
         }
-        switch result {
-        case .success(let response):
-            let lines = describe(response, of: request, outcome: "\(response.status)", duration: duration)
-            return LogEvent(level: .info, message: lines.joined(separator: "\n"), request: request, duration: duration)
-        case .failure(let error):
-            let failure = describe(error)
-            let last = attempts.last
-            let lines: [String]
-            // An error handler below replaced what came (a status or another error) with `error`.
-            switch last?.replaced {
-            case .success(let replaced)?:
-                let outcome = "\(replaced.status), replaced by \(failure)"
-                lines = describe(replaced, of: request, outcome: outcome, duration: duration)
-            case .failure(let replaced)?:
-                let outcome = describe(replaced) + ", replaced by " + failure
-                lines = describe(replaced, outcome: outcome, sent: last?.sent, of: request, duration: duration)
-            case nil:
-                lines = describe(error, outcome: failure, sent: last?.sent, of: request, duration: duration)
-            }
-            return LogEvent(level: .error, message: lines.joined(separator: "\n"), request: request, duration: duration)
-        }
+        let lines = streamed ?? describe(came, outcome: outcome, sent: last?.sent, of: request, duration: duration)
+        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
-    /// The entry for a streamed call whose reader got the head: that head, then how the
-    /// stream ended and how many bytes it carried; `nil` for any other call.
-    private func streamEvent(
+    /// The lines for a streamed call whose reader got the head: that head, then how the
+    /// stream ended and how many bytes it carried; `nil` when the reader got no head.
+    private func streamLines(
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
-    ) -> LogEvent? {
+    ) -> [String]? {
         var tally = sink.tally
         tally.droppedNote = request.options.droppedHandle?.note
         guard let (head, outcome) = tally.outcome(of: result, describe: describe(_:)) else { return nil }
         var response = head
-        var level = LogEvent.Level.error
         if case .success(let final) = result {
             response.urlRequest = final.urlRequest
-            level = .info
         } else if let sent {
             response.urlRequest = sent
         }
-        let lines = describe(response, of: request, outcome: outcome, duration: duration)
-        return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
+        return describe(response, of: request, outcome: outcome, duration: duration)
     }
 
-    /// The lines for a call that failed with `error`, written as `outcome`: from the response
-    /// it carries (a status a layer below rejected), else the summary of what was `sent`.
+    /// The lines for what came, written as `outcome`: from the response, or the one an error
+    /// carries (a status a layer below rejected), else the summary of what was `sent`.
     private func describe(
-        _ error: any Error, outcome: String, sent: URLRequest?, of request: any Request, duration: Duration?
+        _ came: Result<Response, any Error>, outcome: String, sent: URLRequest?, of request: any Request,
+        duration: Duration?
     ) -> [String] {
-        let fetchError = error as? FetchError
-        if let response = fetchError?.response {
+        switch came {
+        case .success(let response):
             return describe(response, of: request, outcome: outcome, duration: duration)
+        case .failure(let error):
+            let fetchError = error as? FetchError
+            if let response = fetchError?.response {
+                return describe(response, of: request, outcome: outcome, duration: duration)
+            }
+            return [summary(of: sent, naming: fetchError, for: request, outcome: outcome, duration: duration)]
         }
-        return [summary(of: sent, naming: fetchError, for: request, outcome: outcome, duration: duration)]
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
     func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
-        let outcome: String
-        let level: LogEvent.Level
-        switch attempt.result {
-        case .success(let response)?:
-            outcome = "\(response.status)"
-            level = response.status >= 400 ? .error : .info
-        case .failure(let error)?:
-            outcome = describe(error)
-            level = .error
-        case nil:
-            outcome = "no result seen"
-            level = .info
-        }
+        let level: LogEvent.Level =
+            switch attempt.result {
+            case .success(let response)?: response.status >= 400 ? .error : .info
+            case .failure?: .error
+            case nil: .info
+            }
+        let outcome = attempt.result.map(outcome(of:)) ?? "no result seen"
         let line =
             summary(of: attempt.sent, for: request, outcome: outcome, duration: nil)
             + " (attempt \(number), sent again)"
         return LogEvent(level: level, message: line, request: request, duration: nil)
+    }
+
+    /// What came, as the log writes it: the status, or the error.
+    private func outcome(of result: Result<Response, any Error>) -> String {
+        switch result {
+        case .success(let response): "\(response.status)"
+        case .failure(let error): describe(error)
+        }
     }
 
     /// An error as the log writes it: a ``FetchError``'s code and reason, anything else as

@@ -15,10 +15,10 @@ extension String: Parsable {
         try response.requireSuccess()
         let name = response.charset ?? "utf-8"
         guard let encoding = String.Encoding(charsetName: name) else {
-            throw response.decodingError("unknown charset \"\(name)\"", underlying: nil)
+            throw FetchError(.decoding, about: response, reason: "unknown charset \"\(name)\"")
         }
         guard let text = String(data: response.body, encoding: encoding) else {
-            throw response.decodingError("the body is not valid \(name) text", underlying: nil)
+            throw FetchError(.decoding, about: response, reason: "the body is not valid \(name) text")
         }
         return text
     }
@@ -42,22 +42,18 @@ public struct Empty: Parsable, Equatable, Hashable {
 }
 
 extension String.Encoding {
+    /// The encodings of the common IANA charset names, lowercased.
+    private static let byCharsetName: [String: String.Encoding] = [
+        "utf-8": .utf8, "utf8": .utf8, "us-ascii": .ascii, "ascii": .ascii,
+        "iso-8859-1": .isoLatin1, "latin1": .isoLatin1, "iso-latin-1": .isoLatin1, "iso-8859-2": .isoLatin2,
+        "utf-16": .utf16, "utf-16be": .utf16BigEndian, "utf-16le": .utf16LittleEndian, "utf-32": .utf32,
+        "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "windows-1251": .windowsCP1251,
+        "cp1251": .windowsCP1251, "shift_jis": .shiftJIS, "shift-jis": .shiftJIS, "euc-jp": .japaneseEUC,
+    ]
+
     /// The encoding for an IANA charset name, for the common ones.
     init?(charsetName: String) {
-        switch charsetName.lowercased() {
-        case "utf-8", "utf8": self = .utf8
-        case "us-ascii", "ascii": self = .ascii
-        case "iso-8859-1", "latin1", "iso-latin-1": self = .isoLatin1
-        case "iso-8859-2": self = .isoLatin2
-        case "utf-16": self = .utf16
-        case "utf-16be": self = .utf16BigEndian
-        case "utf-16le": self = .utf16LittleEndian
-        case "utf-32": self = .utf32
-        case "windows-1252", "cp1252": self = .windowsCP1252
-        case "windows-1251", "cp1251": self = .windowsCP1251
-        case "shift_jis", "shift-jis": self = .shiftJIS
-        case "euc-jp": self = .japaneseEUC
-        default: return nil
-        }
+        guard let encoding = Self.byCharsetName[charsetName.lowercased()] else { return nil }
+        self = encoding
     }
 }

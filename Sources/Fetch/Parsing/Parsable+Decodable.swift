@@ -62,25 +62,15 @@ extension Response {
             ?? (Value.self as? any JSONDecoderProviding.Type)?.decoder ?? coders?.jsonDecoder?() ?? JSONDecoder()
         try requireSuccess()
         guard !body.isEmpty else {
-            throw decodingError("expected \(Value.self) but the body was empty", underlying: nil)
+            throw FetchError(.decoding, about: self, reason: "expected \(Value.self) but the body was empty")
         }
         do {
             return try decoder.decode(Value.self, from: body)
-        } catch let error as DecodingError {
-            throw decodingError("could not decode \(Value.self): \(Self.explain(error))", underlying: error)
         } catch {
-            throw decodingError("could not decode \(Value.self): \(error)", underlying: error)
+            let detail = (error as? DecodingError).map(Self.explain) ?? "\(error)"
+            throw FetchError(
+                .decoding, about: self, reason: "could not decode \(Value.self): \(detail)", underlying: error)
         }
-    }
-
-    /// A ``FetchError/Code-swift.enum/decoding`` error naming the request, with the body's first bytes.
-    func decodingError(_ reason: String, underlying: (any Error)?) -> FetchError {
-        let preview = bodyPreview(limit: 120)
-        return FetchError(
-            .decoding, reason: reason + (preview.isEmpty ? "" : "; body began: \(preview)"),
-            method: HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"), url: urlRequest.url ?? url,
-            response: self, underlying: underlying
-        )
     }
 
     static func explain(_ error: DecodingError) -> String {
@@ -88,17 +78,12 @@ extension Response {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
             return keys.isEmpty ? "at the top level" : "at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
         }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "key \"\(key.stringValue)\" not found \(path(context))"
-        case .valueNotFound(let type, let context):
-            return "expected \(type) but found null \(path(context))"
-        case .typeMismatch(let type, let context):
-            return "expected \(type) \(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context):
-            return "data corrupted \(path(context)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
+        return switch error {
+        case .keyNotFound(let key, let context): "key \"\(key.stringValue)\" not found \(path(context))"
+        case .valueNotFound(let type, let context): "expected \(type) but found null \(path(context))"
+        case .typeMismatch(let type, let context): "expected \(type) \(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context): "data corrupted \(path(context)): \(context.debugDescription)"
+        @unknown default: "\(error)"
         }
     }
 }

@@ -52,9 +52,7 @@ extension Response {
         as type: Output.Type = Output.self,
         errorParser: (any ErrorParsing.Type)? = nil
     ) throws -> Output {
-        if !isSuccess, let errorParser, let error = errorParser.error(from: self) {
-            throw error
-        }
+        if !isSuccess, let errorParser, let error = errorParser.error(from: self) { throw error }
         return try Output.parse(from: self)
     }
 

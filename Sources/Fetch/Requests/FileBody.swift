@@ -11,23 +11,21 @@ enum FileBody {
     }
 
     /// Checks that `url` names a readable regular file.
-    /// - Returns: its size.
     /// - Throws: ``FetchError/Code-swift.enum/file`` saying what is wrong.
-    static func checkReadable(_ url: URL) throws -> Int64 {
+    static func checkReadable(_ url: URL) throws {
         guard url.isFileURL else { throw FetchError(.file, reason: "\(url.absoluteString) is not a file URL") }
-        guard let size = size(of: url) else {
+        guard size(of: url) != nil else {
             throw FetchError(.file, reason: "\(url.path) does not exist or is not a regular file")
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw FetchError(.file, reason: "\(url.path) cannot be read")
         }
-        return size
     }
 
     /// Opens `url` for reading.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened.
     static func open(_ url: URL) throws -> FileHandle {
-        _ = try checkReadable(url)
+        try checkReadable(url)
         do { return try FileHandle(forReadingFrom: url) } catch {
             throw FetchError(.file, reason: "could not open \(url.path): \(error)", underlying: error)
         }
@@ -36,7 +34,7 @@ enum FileBody {
     /// Reads the whole file at `url` into memory.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be read.
     static func read(_ url: URL) throws -> Data {
-        _ = try checkReadable(url)
+        try checkReadable(url)
         do { return try Data(contentsOf: url) } catch {
             throw FetchError(.file, reason: "could not read \(url.path): \(error)", underlying: error)
         }

@@ -2,19 +2,18 @@ extension MultipartForm {
     /// The length of the encoded form in bytes, known without encoding it: `nil` when the
     /// size of a file part cannot be read (a missing file, a pipe).
     public var contentLength: Int64? {
-        var total: Int64 = 0
-        let delimiterLength = Int64("--\(boundary)\r\n".utf8.count)
+        var total = Int64("--\(boundary)--\r\n".utf8.count)
         for part in parts {
-            let size: Int64
+            let size: Int64?
             switch part.content {
             case .data(let data): size = Int64(data.count)
-            case .file(let url):
-                guard let fileSize = FileBody.size(of: url) else { return nil }
-                size = fileSize
+            case .file(let url): size = FileBody.size(of: url)
             }
-            total += delimiterLength + Int64(headerLines(for: part).utf8.count) + size + 2
+            guard let size else { return nil }
+            // The delimiter line, the part's header lines, its bytes, and the line end after them.
+            total += Int64("--\(boundary)\r\n".utf8.count + headerLines(for: part).utf8.count) + size + 2
         }
-        return total + Int64("--\(boundary)--\r\n".utf8.count)
+        return total
     }
 
     /// Writes the encoded form to a new file at `url`, chunk by chunk, checking

@@ -86,10 +86,8 @@ public struct MultipartForm: Sendable {
         contentsOf file: URL, name: String, fileName: String? = nil,
         contentType: String = "application/octet-stream"
     ) {
-        parts.append(
-            Part(
-                name: name, fileName: fileName ?? file.lastPathComponent, contentType: contentType,
-                file: file))
+        let fileName = fileName ?? file.lastPathComponent
+        parts.append(Part(name: name, fileName: fileName, contentType: contentType, file: file))
     }
 
     /// Adds a part.

@@ -81,14 +81,8 @@ public struct ParameterEncoder: Sendable {
     ///   not encode or is not a keyed value.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
         let output = ParameterItemEncoder.Output()
-        do {
+        try FetchError.encoding("\(Value.self) as parameters") {
             try value.encode(to: ParameterItemEncoder(output: output, name: nil, codingPath: [], rules: self))
-        } catch let error as FetchError {
-            throw error
-        } catch {
-            throw FetchError(
-                .encoding, reason: "could not encode \(Value.self) as parameters: \(error)",
-                underlying: error)
         }
         guard output.topLevelIsKeyed else {
             throw FetchError(
@@ -115,10 +109,7 @@ public struct ParameterEncoder: Sendable {
     /// The text of a date, as ``dateEncoding`` says.
     func text(of date: Date) -> String {
         switch dateEncoding {
-        case .iso8601:
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.string(from: date)
+        case .iso8601: return date.ISO8601Format()
         case .secondsSince1970: return Self.number(date.timeIntervalSince1970)
         case .millisecondsSince1970: return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
         case .custom(let format): return format(date)

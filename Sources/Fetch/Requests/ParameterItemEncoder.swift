@@ -1,6 +1,7 @@
 /// The `Encoder` behind ``ParameterEncoder``: writes each single value as a query item as it
-/// encodes, named by where it sits (`page[size]`, `tags[]`).
-struct ParameterItemEncoder: Encoder {
+/// encodes, named by where it sits (`page[size]`, `tags[]`). It is its own single-value
+/// container: ``encode(_:)`` writes the text of strings, booleans and numbers itself.
+struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
     /// What one encoding writes. Used by one encoding, on one thread.
     final class Output {
         /// The query items, in the order the values encoded.
@@ -23,7 +24,9 @@ struct ParameterItemEncoder: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(encoder: self) }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(encoder: self) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws {}
 
     /// Writes `value`: single values, dates, data and URLs as one item, by the rules; the rest
     /// by themselves.
@@ -106,15 +109,5 @@ struct ParameterItemEncoder: Encoder {
             case .indexed: return encoder.child("\(name)[\(count)]", at: codingPath)
             }
         }
-    }
-
-    private struct Single: SingleValueEncodingContainer {
-        let encoder: ParameterItemEncoder
-        var codingPath: [any CodingKey] { encoder.codingPath }
-
-        mutating func encodeNil() throws {}
-        /// Every single value: ``ParameterItemEncoder/encode(_:)`` writes the text of strings,
-        /// booleans and numbers itself.
-        mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value) }
     }
 }

@@ -5,11 +5,8 @@
 /// (`A-Z a-z 0-9 - . _ ~`) and percent-encodes everything else as UTF-8, so
 /// `q=a+b` is sent as `q=a%2Bb`.
 public enum QueryEncoder {
-    private static let unreserved: CharacterSet = {
-        var set = CharacterSet()
-        set.insert(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        return set
-    }()
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// Percent-encodes one name or value for a query string.
     public static func encode(_ string: String) -> String {
@@ -42,12 +39,8 @@ public enum QueryEncoder {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw FetchError(.invalidRequest, reason: "the URL cannot be parsed to add query items", url: url)
         }
-        let added = query(items)
-        if let existing = components.percentEncodedQuery, !existing.isEmpty {
-            components.percentEncodedQuery = existing + "&" + added
-        } else {
-            components.percentEncodedQuery = added
-        }
+        let existing = components.percentEncodedQuery ?? ""
+        components.percentEncodedQuery = (existing.isEmpty ? "" : existing + "&") + query(items)
         guard let result = components.url(relativeTo: url.baseURL) else {
             throw FetchError(.invalidRequest, reason: "the URL with query items is not valid", url: url)
         }

@@ -63,9 +63,7 @@ extension Request {
                     .invalidRequest, reason: "a \(method.rawValue) request cannot have a body", method: method,
                     url: url)
             }
-            do { try body.checkFiles() } catch let error as FetchError {
-                throw error.naming(method: method, url: url)
-            }
+            try FetchError.naming(method: method, url: url) { try body.checkFiles() }
         }
         return urlRequest
     }

@@ -2,7 +2,7 @@ extension Request {
     /// The `URLRequest` this request becomes: URL with encoded query items, method, headers,
     /// body with its content type, then ``adjust(_:)``.
     ///
-    /// Each of the request's own header fields is checked as it is added; what `adjust`
+    /// Each of the request's own header fields is checked before it is added; what `adjust`
     /// does is not checked: ``checkedURLRequest()`` checks the whole result, as `Session` does.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a header that cannot be
     ///   sent as written, ``FetchError/Code-swift.enum/encoding`` when the body fails to
@@ -11,33 +11,25 @@ extension Request {
         try buildURLRequest(checkingHeaders: true)
     }
 
-    /// Builds the `URLRequest`. With `checkingHeaders`, each header field is checked before
-    /// it is added (`addValue` on Linux drops a value holding CR or LF without a word);
-    /// without, the fields are set all at once and as written, for a caller that checks the
+    /// Builds the `URLRequest`; the header fields are set all at once, repeats joined. With
+    /// `checkingHeaders`, each field is checked first; without, for a caller that checks the
     /// finished request, so that each field is checked once.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        let url: URL
-        do {
+        let url = try FetchError.naming(method: method, url: resolving(self.url)) {
             var items = queryItems
             if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
-            url = try QueryEncoder.appending(items, to: self.url)
-        } catch let error as FetchError {
-            throw error.naming(method: method, url: resolving(self.url))
+            return try QueryEncoder.appending(items, to: self.url)
         }
         var urlRequest = URLRequest(url: url)
         // GET is a URLRequest's method already; setting it costs a case-insensitive compare.
         if method != .get { urlRequest.httpMethod = method.rawValue }
         let headers = self.headers
-        do {
+        try FetchError.naming(method: method, url: resolving(url)) {
             if checkingHeaders {
-                for field in headers {
-                    try HeaderRules.validate(name: field.name, value: field.value)
-                    urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-                }
-            } else if !headers.isEmpty {
-                urlRequest.allHTTPHeaderFields = headers.joinedByName()
+                for field in headers { try HeaderRules.validate(name: field.name, value: field.value) }
             }
+            if !headers.isEmpty { urlRequest.allHTTPHeaderFields = headers.joinedByName() }
             if let body {
                 // A streamed body (a file, a form with file parts) is sent by the performer
                 // from disk; it is never read into memory here.
@@ -46,8 +38,6 @@ extension Request {
                     urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
                 }
             }
-        } catch let error as FetchError {
-            throw error.naming(method: method, url: resolving(url))
         }
         try adjust(&urlRequest)
         return urlRequest

@@ -31,14 +31,12 @@ extension RequestBody {
     ///   or cannot be read.
     public func checkFiles() throws {
         switch source {
-        case .file(let url):
-            _ = try FileBody.checkReadable(url)
+        case .file(let url): try FileBody.checkReadable(url)
         case .form(let form):
             for part in form.parts {
-                if case .file(let url) = part.content { _ = try FileBody.checkReadable(url) }
+                if case .file(let url) = part.content { try FileBody.checkReadable(url) }
             }
-        case .data, .encoded:
-            return
+        case .data, .encoded: return
         }
     }
 

@@ -72,16 +72,7 @@ public struct RequestBody: Sendable {
     public static func encoded(
         contentType: String?, _ encode: @escaping @Sendable () throws -> Data
     ) -> RequestBody {
-        RequestBody(
-            source: .encoded { _ in
-                do {
-                    return try encode()
-                } catch let error as FetchError {
-                    throw error
-                } catch {
-                    throw FetchError(.encoding, reason: "could not encode the body: \(error)", underlying: error)
-                }
-            }, contentType: contentType)
+        RequestBody(source: .encoded { _ in try FetchError.encoding("the body", encode) }, contentType: contentType)
     }
 
     /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.

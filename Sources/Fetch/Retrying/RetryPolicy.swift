@@ -53,7 +53,7 @@ public struct RetryPolicy: Sendable {
     /// Statuses worth another attempt.
     public var retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Methods retried without the request opting in.
-    public var retryableMethods: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
+    public var retryableMethods: Set<HTTPMethod> = HTTPMethod.idempotent
     /// Whether a `Retry-After` header sets the delay.
     public var respectsRetryAfter = true
     /// The longest `Retry-After` the policy waits for; a longer one stops the retries.
@@ -90,11 +90,8 @@ public struct RetryPolicy: Sendable {
         maxAttempts: Int = 3, initial: Duration = .milliseconds(200), multiplier: Double = 2,
         maximum: Duration = .seconds(30), jitter: Jitter = .full
     ) -> RetryPolicy {
-        RetryPolicy(
-            maxAttempts: maxAttempts,
-            backoff: .exponential(
-                initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter
-            ))
+        let backoff = Backoff.exponential(initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter)
+        return RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
     }
 
     /// Up to `maxAttempts` attempts, `delay` apart.
@@ -113,8 +110,7 @@ public struct RetryPolicy: Sendable {
         // Cheapest checks first: most attempts succeed and stop at the status, read where it
         // lies rather than through a copy of the response (`Result.response`).
         switch attempt.result {
-        case .success(let response):
-            return decide(after: response, attempt)
+        case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
             // A status a layer below turned into an error (StatusVerifier, for one) counts
             // as that response; the error's code still counts too.

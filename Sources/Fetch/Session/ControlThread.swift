@@ -1,15 +1,12 @@
-/// Where a ``Session`` calls into URLSession tasks (makes, resumes and cancels them) while
-/// other requests run: one thread of its own, running jobs one at a time in the order they
-/// came.
+/// Where a ``Session`` makes, resumes and cancels URLSession tasks while other requests run:
+/// one thread of its own, running jobs in order; it starts with the first job and ends with
+/// the session.
 ///
-/// In FoundationNetworking 6.3 `cancel()`, `resume()` and making a task wait
-/// (`workQueue.sync`) for URLSession's one work queue, which every session in the process
-/// shares and a fast transfer keeps busy. The wait belongs on a thread that nothing else
-/// needs: a caller's thread would be tied up, the delegate queue would stop draining (and
-/// with it the backpressure that bounds memory), and a Dispatch queue gets its turn late
-/// while transfers keep both cores busy, so a cancel sent there lands hundreds of MB later
-/// than one sent to this thread. The thread starts with the first job and ends when the
-/// session does.
+/// In FoundationNetworking 6.3 these wait (`workQueue.sync`) for URLSession's one work queue,
+/// which every session in the process shares and a fast transfer keeps busy. The wait belongs
+/// on a thread nothing else needs: a caller's thread would be tied up, the delegate queue
+/// would stop draining, and a Dispatch queue gets its turn late while transfers keep the
+/// cores busy.
 final class ControlThread: @unchecked Sendable {
     // `condition` guards `jobs`, `started` and `stopped`.
     private let condition = NSCondition()
@@ -18,7 +15,6 @@ final class ControlThread: @unchecked Sendable {
     private var stopped = false
     private let name: String
 
-    /// A thread named `name`, started with the first job.
     init(name: String) { self.name = name }
 
     /// Runs `job` on the thread after the jobs before it.

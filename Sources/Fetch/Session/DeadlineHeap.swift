@@ -1,18 +1,14 @@
-/// Something a ``DeadlineHeap`` holds: it carries its own position in the heap, which only
-/// the heap reads and writes (under the lock of the heap's owner), so removing it costs no
-/// search.
+/// Something a ``DeadlineHeap`` holds: it carries its index in the heap (`nil` outside),
+/// which only the heap writes, under its owner's lock, so removing it costs no search.
 protocol DeadlineTracked: AnyObject {
-    /// The element's index in the heap; `nil` when it is not in one. Written by
-    /// ``DeadlineHeap`` only.
     var deadlineIndex: Int? { get set }
 }
 
 /// Elements ordered by deadline, earliest first (a binary min-heap), and the time a single
 /// timer is armed for.
 ///
-/// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on whatever clock the
-/// owner uses, and each change says when the owner must arm its timer. An element is removed
-/// as soon as it finishes, so the heap holds the elements still running and nothing else.
+/// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on the owner's
+/// clock, and each change says when the owner must arm its timer.
 struct DeadlineHeap<Element: DeadlineTracked> {
     fileprivate struct Entry {
         var due: UInt64
@@ -23,11 +19,7 @@ struct DeadlineHeap<Element: DeadlineTracked> {
     /// When the owner's timer is armed to fire; `nil` when it is not armed.
     private(set) var armedAt: UInt64?
 
-    /// How many elements wait for their deadline.
     var count: Int { entries.count }
-
-    /// The earliest deadline, if any.
-    var earliest: UInt64? { entries.first?.due }
 
     /// Adds `element`, due at `due`.
     /// - Returns: the time to arm the timer for, when it must fire earlier than it is armed
@@ -105,6 +97,5 @@ struct DeadlineHeap<Element: DeadlineTracked> {
     }
 }
 
-/// A heap may cross threads (behind its owner's lock) when its elements may.
 extension DeadlineHeap: Sendable where Element: Sendable {}
 extension DeadlineHeap.Entry: Sendable where Element: Sendable {}

@@ -1,18 +1,14 @@
 /// The one timer that enforces the overall deadline of every running request of a ``Session``.
 ///
-/// A running request is one entry in a heap, taken out as soon as it finishes, so a finished
-/// request is not kept until its deadline; one `DispatchSourceTimer` is armed for the
-/// earliest deadline, and when it fires it fails every request past it and re-arms.
-///
-/// Each session has its own: a running request keeps its session alive, and so its timer.
+/// A running request is one entry in a heap, taken out as soon as it finishes; one
+/// `DispatchSourceTimer` is armed for the earliest deadline, and when it fires it fails every
+/// request past it and re-arms.
 final class DeadlineTimer: @unchecked Sendable {
-    // `heap` is guarded by its own lock (a leaf, see ARCHITECTURE.md), and `source` is only
-    // re-armed under that lock; `source` itself is set once.
+    // `source` is set once, and re-armed only under the heap's lock (a leaf).
     private let heap = Locked(DeadlineHeap<TaskState>())
     /// Fires on its own queue, so that a busy control or delegate queue never delays a deadline.
     private let source: DispatchSourceTimer
 
-    /// A timer that is not armed until a deadline is added.
     init() {
         source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Fetch.Session.deadlines"))
         source.setEventHandler { [weak self] in self?.fire() }
@@ -30,7 +26,6 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    /// Forgets `state`, which has finished.
     func remove(_ state: TaskState) {
         heap.withLock { $0.remove(state) }
     }

@@ -1,18 +1,13 @@
 /// The delegate queue of a ``Session``: a serial `OperationQueue` that runs a callback at once
-/// on the thread that adds it when no other is queued or running, and otherwise queues it, in
+/// on the adding thread when no other is queued or running, and otherwise queues it, in
 /// order, for ``serial``. It never makes the adding thread wait.
 ///
-/// FoundationNetworking adds every callback on its work queue, which is serial and shared by
-/// every session of the process. So a callback runs at once, there, and URLSession reads on
-/// only once it has returned: received chunks never pile up here. Callbacks are short and
-/// wait for nothing: not for URLSession (tasks are made, resumed and cancelled on the
-/// session's ``ControlThread``), not for a stream's reader (a ``StreamSink`` keeps what its
-/// reader has not taken), not for the redirect policy (it runs on ``serial``).
-///
-/// A block added while another runs (possible only from outside that work queue) joins a list
-/// that one drain on ``serial`` (also the `underlyingQueue`) runs in order, in batches; an
-/// `Operation` added any other way runs on ``serial``. Callbacks are not `Operation`s, which
-/// cost several times a dispatch on Linux.
+/// FoundationNetworking adds every callback on its work queue, serial and shared by every
+/// session of the process; URLSession reads on only once the callback has returned, so
+/// chunks never pile up here. Callbacks wait for nothing: not for URLSession (see
+/// ``ControlThread``), not for a stream's reader (see ``StreamSink``), not for the redirect
+/// policy (it runs on ``serial``). Callbacks are not `Operation`s, which cost several times a
+/// dispatch on Linux.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
     private struct State {
@@ -20,7 +15,6 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
         var busy = false
     }
 
-    // The other `let`s are immutable.
     private let state = Locked(State())
     /// Where queued callbacks run, one at a time, in the order they came.
     let serial = DispatchQueue(label: "Fetch.Session.delegate")
@@ -54,8 +48,7 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
             return true
         }
         guard runNow else { return }
-        // Here, on URLSession's work queue, as FoundationNetworking runs the completions of
-        // its own async API. Anything added meanwhile queues behind it, so the order holds.
+        // Here, on URLSession's work queue; anything added meanwhile queues behind it.
         block()
         let drain = state.withLock { state in
             if state.pending.isEmpty { state.busy = false }

@@ -16,10 +16,8 @@ final class ResponseFields: Sendable {
 
     init(_ response: HTTPURLResponse) { self.response = response }
 
-    /// Whether the response itself answers a lookup of `name` the way the list would. Not
-    /// for names starting with `X-`: URLSession canonicalizes the case of every other name,
-    /// so each appears once, but keeps `X-` names as sent, so `x-trace` and `X-Trace` can be
-    /// two fields, and its lookup would pick one of them.
+    /// Whether the response itself answers a lookup of `name` the way the list would: not
+    /// for `X-` names, which URLSession keeps as sent, so `x-trace` and `X-Trace` can be two.
     func looksUp(_ name: String) -> Bool {
         let bytes = name.utf8
         guard bytes.count >= 2, let first = bytes.first else { return true }

@@ -10,21 +10,18 @@ enum OriginPlace {
     case done
 }
 
-/// Something an ``OriginLimiter`` queues: it carries its own place, which only the limiter
-/// reads and writes (under the lock of the limiter's owner), so finding out whether a request
-/// waits or runs costs no lookup.
+/// Something an ``OriginLimiter`` queues: it carries its place, which only the limiter
+/// writes, under its owner's lock, so finding out whether a request waits costs no lookup.
 protocol OriginLimited: AnyObject {
-    /// The request's place; written by ``OriginLimiter`` only.
     var originPlace: OriginPlace { get set }
 }
 
 /// Lets at most ``limit`` requests run at once per origin and queues the others, first in,
 /// first out.
 ///
-/// Pure bookkeeping, with no lock and no I/O: `Session` keeps one under a lock, starts the
-/// requests it is told to start and tells it when each request has finished. A request
-/// holds the slot of the origin it entered on until it leaves, even when redirects take
-/// it to other origins: a redirect never waits for a slot, so it can never wait for itself.
+/// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
+/// start and tells it when each has finished. A request holds the slot of the origin it
+/// entered on until it leaves, whatever its redirects: so it can never wait for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
     /// The most requests running at once on one origin; at least 1.
     let limit: Int
@@ -126,16 +123,12 @@ struct OriginLimiter<Waiter: OriginLimited> {
         lines.values.flatMap { $0.queue[$0.head...].compactMap { $0 } }
     }
 
-    /// How many requests run on `origin`.
     func runningCount(at origin: Origin) -> Int { lines[origin]?.running ?? 0 }
 
-    /// How many requests wait on `origin`.
     func waitingCount(at origin: Origin) -> Int { lines[origin]?.waitingCount ?? 0 }
 
-    /// How many origins have requests running or waiting.
     var originCount: Int { lines.count }
 }
 
-/// A limiter may cross threads (behind its owner's lock) when its waiters may.
 extension OriginLimiter: Sendable where Waiter: Sendable {}
 extension OriginLimiter.Line: Sendable where Waiter: Sendable {}

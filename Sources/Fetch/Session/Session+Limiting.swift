@@ -2,26 +2,22 @@
 /// line (see ``OriginLimiter``).
 extension Session {
     /// Starts counting `state`'s deadline, then starts its first task, or queues it when its
-    /// origin has no free slot. Every request, data or transfer, comes in through here.
+    /// origin has no free slot. Every request of every kind comes in through here.
     func admit(_ state: TaskState) {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
         guard let origin = state.origin else { return control.async { [self] in send(state.urlRequest, for: state) } }
         guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
-        // Making and resuming a task wait for URLSession's work queue, which every session of
-        // the process shares: so a request starts on the control thread, unless no session
-        // has a task URLSession still works on (then the queue is free, and starting here
-        // saves a wake-up of the control thread), and never from a delegate queue's thread,
-        // whose callback may be what the work queue waits for (ARCHITECTURE.md, "Nothing
-        // shared between sessions").
+        // Making a task waits for URLSession's shared work queue: so on the control thread,
+        // unless no session has a task in flight (then the queue is free), and never from a
+        // delegate queue, whose callback the work queue may wait for.
         if state.carrier == nil, delegate.tasksInFlight.isEmpty, DeliveryQueue.running == nil {
             return send(state.urlRequest, for: state)
         }
         control.async { [self] in send(state.urlRequest, for: state) }
     }
 
-    /// Gives back what `state` held once it has finished (once, from ``TaskState``): its
-    /// deadline, and its slot or its place in the queue; starts the request that takes the
-    /// slot over.
+    /// Gives back what `state` held once it has finished: its deadline, and its slot (to the
+    /// request that takes it over) or its place in the queue.
     func release(_ state: TaskState) {
         if state.deadline != nil { deadlines.remove(state) }
         guard let origin = state.origin else { return }

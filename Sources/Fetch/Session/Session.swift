@@ -27,23 +27,18 @@ public final class Session: RequestPerforming {
     /// Where a lone request's completion runs when no completion queue is configured (see
     /// ``SoloLane``); `nil` with a configured one, which every completion then uses.
     let soloLane: SoloLane?
-    /// Where tasks are made, resumed and cancelled while other requests run. On Linux
-    /// `resume()` and `cancel()` wait for the URLSession's work queue, which a fast transfer
-    /// keeps busy: called on callers' threads, they would tie up Dispatch and cooperative
-    /// threads and stall unrelated requests for seconds. Here one thread per session waits (see
-    /// ``ControlThread``), and every task is made there, except while no task of any session
-    /// is in flight (see `admit`).
+    /// Where tasks are made, resumed and cancelled (see ``ControlThread``), except while no
+    /// task of any session is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
-    /// Why the configured User-Agent, or a header field of the caller's
-    /// `URLSessionConfiguration`, cannot be sent, or which setting of the configuration this
-    /// platform cannot honour, checked once; every request fails with this error.
+    /// Why the configuration cannot be used (a User-Agent or header field that cannot be
+    /// sent, a setting this platform ignores), checked once; every request fails with it.
     let userAgentError: FetchError?
     /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
-    /// How many times ``cancelAll()`` was called: a form upload still being written to its
-    /// temporary file, which has no task state yet, stops when this changes.
+    /// How many times ``cancelAll()`` was called: a form upload still being encoded stops
+    /// when this changes.
     let cancelAllCount = Locked(0)
     /// The cookie store, read and written by Fetch's rules; `nil` without one.
     let cookieJar: CookieJar?
@@ -54,8 +49,8 @@ public final class Session: RequestPerforming {
         self.init(configuration: configuration, tasksInFlight: .process)
     }
 
-    /// Makes a session whose tasks count in `tasksInFlight`, which tells whether a request
-    /// may start on its caller's thread (see `admit`): every session's count, or a test's own.
+    /// Makes a session whose tasks count in `tasksInFlight` (see `admit`): every session's,
+    /// or a test's own.
     init(
         configuration: Configuration, tasksInFlight: TasksInFlight,
         base settings: URLSessionConfiguration = .ephemeral
@@ -68,8 +63,7 @@ public final class Session: RequestPerforming {
             userAgentError = nil
         } catch {
             userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
-            // Every request fails with that error; and FoundationNetworking stops the process
-            // on a header value that is not a string.
+            // FoundationNetworking stops the process on a header value that is not a string.
             settings.httpAdditionalHeaders = nil
         }
         settings.urlCache = configuration.urlCache
@@ -87,9 +81,8 @@ public final class Session: RequestPerforming {
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
         settings.timeoutIntervalForRequest = Self.idleSeconds(configuration.idleTimeout)
-        // Deadlines are Fetch's own (the deadline timer), per request, and transfers and
-        // streams have none; Apple platforms enforce the resource timeout, which would cut
-        // them, so it stays at URLSession's default of seven days (Linux ignores it).
+        // Deadlines are Fetch's own; Apple platforms would cut transfers and streams at the
+        // resource timeout, so it stays at URLSession's default of seven days.
         settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
         let queue = DeliveryQueue()
         queue.name = "Fetch.Session.delegate"
@@ -110,9 +103,8 @@ public final class Session: RequestPerforming {
     /// Sends `request` and calls `completion` once with the response, whatever its status,
     /// or a ``FetchError``.
     ///
-    /// Every kind of call goes the same way: the request is checked, what its kind adds (a
-    /// download's file, a stream's sink) is made ready, a form with file parts is written to
-    /// a temporary file, then the call is admitted and runs (see ARCHITECTURE.md).
+    /// Every kind of call goes the same way (see ARCHITECTURE.md): the request is checked,
+    /// what its kind adds is made ready, then the call is admitted and runs.
     /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
     ///   with ``FetchError/Code-swift.enum/cancelled``.
     @discardableResult
@@ -177,9 +169,8 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Makes the call's ``TaskState`` and admits it: it starts at once, or waits for a slot
-    /// on its origin. Only a plain call, or a plain call's body streamed from files, has the
-    /// session's deadline; a transfer or a stream has only the request's own.
+    /// Makes the call's ``TaskState`` and admits it. Only a plain call has the session's
+    /// deadline; a transfer or a stream has only the request's own.
     private func run(
         _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, carrier: (any TaskCarrier)?,
         _ handle: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -202,16 +193,13 @@ public final class Session: RequestPerforming {
             bodyFile: bodyFile, carrier: carrier, completion: completion)
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
         admit(state)
-        // Held weakly: the session holds the state while the call runs, and a handle kept
-        // after the end keeps nothing of the call.
+        // Weakly: a handle kept after the end keeps nothing of the call.
         handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` as a new task carrying `state`'s request: its first one, a
-    /// redirect hop that URLSession would send without its body, or a start-over. A body
-    /// file goes in an upload task, and so does a transfer's body in memory (upload tasks
-    /// report progress). On the control thread, which may wait for URLSession's work queue,
-    /// or on the caller's while no task of any session is in flight (see `admit`).
+    /// Sends `urlRequest` as a new task carrying `state`'s request: its first, a resent
+    /// redirect hop or a start-over. A body file, or a transfer's body in memory, goes in an
+    /// upload task, which reports progress.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         var bare = urlRequest
         bare.httpBody = nil
@@ -227,9 +215,8 @@ public final class Session: RequestPerforming {
         state.handle(.started(task), .control)
     }
 
-    /// An idle timeout as URLSession should be given it: whole seconds, at least one.
-    /// FoundationNetworking drops the fraction (0.3 s fires at once, 1.5 s after 1 s), so
-    /// Fetch rounds up: an idle timeout never fires earlier than asked.
+    /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops
+    /// the fraction (0.3 s fires at once), and it must never fire earlier than asked.
     static func idleSeconds(_ timeout: Duration) -> TimeInterval {
         max(1, timeout.seconds.rounded(.up))
     }
@@ -240,13 +227,28 @@ public final class Session: RequestPerforming {
         var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
         if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
-            // Checked for CR and LF once, in `init`. Added to the fields as a whole: on Linux
-            // `setValue` capitalizes the name and scans the value, 10,000 instructions a call.
+            // Checked once, in `init`; set with the fields as a whole, as `setValue` costs
+            // 10,000 instructions a call on Linux.
             if let error = userAgentError { throw error.naming(request) }
             fields["User-Agent"] = configuration.userAgent
             urlRequest.allHTTPHeaderFields = fields
         }
         urlRequest.timeoutInterval = Self.idleSeconds(options.idleTimeout ?? configuration.idleTimeout)
         return urlRequest
+    }
+}
+
+extension Session {
+    /// The queue `request`'s completion runs on: its own ``RequestOptions/completionQueue``
+    /// when set, else ``Configuration-swift.struct/completionQueue``, else the session's own
+    /// (see that setting). Layers above the session that answer a call themselves (a cache
+    /// hit, a cancel) call back there too.
+    public func completionQueue(for request: any Request) -> DispatchQueue? {
+        queue(for: request.options)
+    }
+
+    /// The queue a call with `options` completes on (see ``completionQueue(for:)``).
+    func queue(for options: RequestOptions) -> DispatchQueue {
+        options.completionQueue ?? completionQueue
     }
 }

@@ -1,13 +1,11 @@
 /// Receives URLSession's callbacks for every task of one ``Session`` and routes each, whatever
-/// the call's kind, to the task's ``TaskState`` as an event of its ``TaskMachine``.
-///
-/// One table lookup per callback, then the task state's lock.
+/// the call's kind, to the task's ``TaskState`` as an event of its ``TaskMachine``: one table
+/// lookup, then the task state's lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // `states` is a lock-guarded table (a leaf lock, see ARCHITECTURE.md), the delegate's
-    // only mutable state.
+    // `states`, behind a leaf lock, is the only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
 
-    /// Counts the entries of the table, together with the other sessions' (its lock is a leaf).
+    /// Counts the entries of the table, together with the other sessions'.
     let tasksInFlight: TasksInFlight
 
     /// A delegate whose tasks count in `tasksInFlight`: every session's, by default.
@@ -26,14 +24,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if added { tasksInFlight.add() }
     }
 
-    /// Forgets `task`: it never started, or its request goes on in another task (a redirect
-    /// sent again).
-    func unregister(_ task: URLSessionTask) {
-        _ = remove(task)
-    }
-
-    /// Removes `task` from the table, returning the state it carried.
-    private func remove(_ task: URLSessionTask) -> TaskState? {
+    /// Forgets `task`: it ended, never started, or its request goes on in another task.
+    /// - Returns: the state it carried.
+    @discardableResult
+    func unregister(_ task: URLSessionTask) -> TaskState? {
         let state = states.withLock { $0.removeValue(forKey: task.taskIdentifier) }
         if state != nil { tasksInFlight.remove() }
         return state
@@ -42,7 +36,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// The requests whose tasks have not ended.
     var allStates: [TaskState] { states.withLock { Array($0.values) } }
 
-    /// The request `task` carries: the one table lookup of a callback.
     private func state(for task: URLSessionTask) -> TaskState? {
         states.withLock { $0[task.taskIdentifier] }
     }
@@ -79,11 +72,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             state.cookies?.received(response)
             state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
         }
-        // The redirect policy is the caller's code, and this runs on URLSession's work queue
-        // (see `DeliveryQueue`): a policy that waited there, or made a task (which waits for
-        // that queue), would stall or deadlock every session of the process. So it runs on the
-        // session's delegate thread; URLSession waits for the answer whenever it comes, and
-        // the task has nothing else to report meanwhile.
+        // The policy is the caller's code: on URLSession's work queue a policy that waited, or
+        // made a task, would stall every session of the process. So it runs on the session's
+        // delegate thread; URLSession waits for the answer whenever it comes.
         guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
         queue.serial.async(execute: decide)
     }
@@ -95,10 +86,9 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // FoundationNetworking asks only about a 401 it has read whole, head and body already
-        // handed to this delegate; left to its default handling with no credential, the task
-        // never ends (Swift 6.3.1, a Basic challenge). Cancelling the challenge ends the task
-        // with a cancel error, so the request completes first with what it received.
+        // FoundationNetworking asks only about a 401 it has read whole and handed over; left
+        // to its default handling the task never ends (Swift 6.3.1, Basic). Cancelling the
+        // challenge ends it with a cancel error, so the request completes first with the 401.
         let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
         if let state = state(for: task) {
             state.challenged(task, answer: answer)
@@ -114,7 +104,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = remove(task) else { return }
+        guard let state = unregister(task) else { return }
         state.handle(.ended(task, error), .elsewhere)
     }
 

@@ -2,14 +2,11 @@
 /// request that ends while no other task is in flight: a serial queue of its own, used by
 /// one completion at a time.
 ///
-/// The default completion queue is concurrent, and libdispatch runs a concurrent queue on
-/// a pool of as many threads as cores, where a completion can wait for a thread; a serial
-/// queue runs on a pool that starts a thread at once. That saves a lone call the wait; with
-/// many calls in flight the concurrent queue is the faster, so the lane takes only a lone
-/// completion (Benchmarks/README.md has the figures). It never queues one completion behind
-/// another: while it runs one, the next goes to the concurrent queue, so a completion that
-/// waits for another request of the same session cannot deadlock, and completions still run
-/// side by side.
+/// libdispatch runs the default, concurrent, completion queue on a pool of as many threads as
+/// cores, where a completion can wait for a thread; a serial queue starts a thread at once.
+/// With many calls in flight the concurrent queue is faster, so the lane takes only a lone
+/// completion, and never queues one behind another (so a completion that waits for another
+/// request cannot deadlock).
 final class SoloLane: Sendable {
     private let queue = DispatchQueue(label: "Fetch.Session.completion.solo")
     /// Whether the lane is running, or about to run, a completion.

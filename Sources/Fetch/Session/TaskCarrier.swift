@@ -1,7 +1,6 @@
 /// What a download, an upload or a stream adds to its task: it takes the body that does not
-/// go into memory, reports progress, and turns the task's result into the call's. A plain
-/// call has none. ``TaskState`` calls it from the effects of its ``TaskMachine``, never
-/// under its own lock.
+/// go into memory, reports progress, and turns the task's result into the call's.
+/// ``TaskState`` calls it from the effects of its ``TaskMachine``, never under its lock.
 protocol TaskCarrier: AnyObject, Sendable {
     /// Where the call completes: a serial queue that runs the progress reports or the
     /// reader's callbacks first.
@@ -12,8 +11,8 @@ protocol TaskCarrier: AnyObject, Sendable {
     var uploadsBody: Bool { get }
     /// Body bytes taken, for the metrics.
     var bodyBytes: Int64 { get }
-    /// Takes the head of a response to `request`, sent as `sent`.
-    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening
+    /// Takes the head of a response whose body announced `expectedLength` bytes (-1: unknown).
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening
     /// Takes body bytes.
     /// - Returns: the error to fail the request with, if any.
     func write(_ data: Data) -> FetchError?
@@ -32,6 +31,9 @@ protocol TaskCarrier: AnyObject, Sendable {
 enum BodyOpening {
     /// The body is welcome.
     case accepted
+    /// The body is not for the carrier (a status it does not take): the task keeps its first
+    /// ``Response/errorBodyLimit`` bytes in memory for the error.
+    case declined
     /// The request fails with this error.
     case failed(FetchError)
     /// The partial file cannot be continued: the request is sent again from the first byte.

@@ -1,32 +1,28 @@
-/// The life of one request of a ``Session`` as a value: where it stands (``Phase``), what
-/// happens to it (``Event``) and what must be done about that (``Effect``).
+/// The life of one request of a ``Session``, of any kind, as a value: where it stands
+/// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
 ///
-/// Pure bookkeeping, like ``OriginLimiter``: no lock, no I/O, no clock, and nothing of
-/// URLSession but opaque task handles, so every transition is tested without a network.
+/// Pure bookkeeping: no lock, no I/O, no clock, and of URLSession only opaque task handles.
 /// ``TaskState`` keeps one under its lock and carries out the effects after unlocking, in
-/// the order given. ARCHITECTURE.md draws the phases.
+/// order. ARCHITECTURE.md draws the phases.
 ///
-/// The completion is asked for exactly once: ``Effect/complete(_:)`` comes only with a move
-/// from a live phase (``Phase/admitted(_:)``, ``Phase/running(_:_:)``,
-/// ``Phase/awaitingRedirectDecision(_:_:)``) to a finished one, and no event leads out of a
-/// finished phase. The owner is handed back (``Effect/release(_:)``) with it, and the body
-/// is dropped.
+/// ``Effect/complete(_:)`` comes only with a move from a live phase to a finished one, and
+/// no event leads out of a finished phase: the completion is asked for exactly once.
 ///
-/// What happens to the body of a response is the machine's ``Body``: it is kept in memory
-/// up to a limit, or handed to a `Carrier` (a download's file, a stream's reader) through
-/// effects, whatever the call's kind; a carrier that finds the partial file it resumes
-/// useless has the request sent again from the first byte (``Event/startOver(_:_:)``).
+/// The body of a response (``Body``) is kept in memory up to a limit, or handed to a
+/// `Carrier` (a download's file, a stream's reader), whatever the call's kind.
 struct TaskMachine<Task: AnyObject, Owner, Carrier> {
     /// What happens to the body of the request's responses.
     enum Body {
         /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
-        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``).
+        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``),
+        /// unless it declines a response (``Event/declined(_:)``): then the first
+        /// ``Response/errorBodyLimit`` bytes are kept in memory for the error.
         case handedTo(Carrier)
     }
 
     /// Where the request stands. The live phases hold the owner (the session, kept alive
-    /// while the request runs); the task is compared by identity.
+    /// while the request runs); tasks are compared by identity.
     enum Phase {
         /// No task carries the request: it waits for a slot on its origin, for its first
         /// task, or for the task of a redirect hop that is sent again (``RedirectStep/resend(_:)``).
@@ -35,12 +31,12 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case running(Task, Owner)
         /// URLSession waits for the redirect decision of `Task`; the policy is being asked.
         case awaitingRedirectDecision(Task, Owner)
-        /// Finished (the completion is out) while URLSession waited for the redirect decision
-        /// of `Task`: the task is cancelled once the decision has been handed back, never
-        /// before. FoundationNetworking crashes ("Received callback for HTTP redirection, but
-        /// we're not waiting for it") when a decision follows a cancel.
+        /// Finished while URLSession waited for the redirect decision of `Task`: the task is
+        /// cancelled only once the decision is handed back, as FoundationNetworking crashes
+        /// ("Received callback for HTTP redirection, but we're not waiting for it") when a
+        /// decision follows a cancel.
         case cancelAfterRedirectDecision(Task)
-        /// Finished; only a new task (which is cancelled at once) gets an answer.
+        /// Finished.
         case finished
     }
 
@@ -50,12 +46,14 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case started(Task)
         /// `Task` received the head of a response.
         case responded(Task, status: Int, expectedLength: Int64)
+        /// The carrier does not take the body of `Task`'s response.
+        case declined(Task)
         /// `Task` received body bytes.
         case received(Task, Data)
         /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
         case sent(Task, total: Int64, expected: Int64)
-        /// The carrier found that `Task`'s response cannot continue the partial body it holds:
-        /// the request is sent again as `URLRequest`, from the first byte.
+        /// `Task`'s response cannot continue the carrier's partial file: send `URLRequest`
+        /// from the first byte.
         case startOver(Task, URLRequest)
         /// URLSession waits for a decision about a redirect `Task` received.
         case redirected(Task)
@@ -75,12 +73,10 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case cancel(Task)
         /// Stop routing `Task`'s callbacks to the request: it carries it no more.
         case forget(Task)
-        /// Ask the redirect policy, without the lock, what to do with the redirect of the
-        /// request as it is now (`from`, after `hop` earlier redirects); then send
-        /// ``Event/decided(_:_:)``.
+        /// Ask the redirect policy, without the lock, about the redirect of `from` (after
+        /// `hop` redirects); then send ``Event/decided(_:_:)``.
         case decideRedirect(from: URLRequest, hop: Int)
-        /// Hand the redirect decision back to URLSession: follow `URLRequest`, or `nil` to
-        /// end the task with the 3xx response.
+        /// Hand the decision to URLSession: follow `URLRequest`, or `nil` to end with the 3xx.
         case answerRedirect(URLRequest?)
         /// Send `URLRequest` as a new task of `Owner`'s, carrying the same request.
         case send(URLRequest, Owner)
@@ -98,23 +94,21 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
 
     /// How a request ends.
     enum Outcome {
-        /// Its task ended without an error, with `Data` as the body of its last response and
-        /// `sent` as the request that got it.
+        /// Its task ended without an error, with the body in memory and the request `sent`.
         case received(Data, sent: URLRequest)
-        /// It failed.
         case failed(FetchError)
     }
 
-    /// Where the request stands now.
     private(set) var phase: Phase
     /// The request as it is sent now: the first one until a redirect.
     private(set) var request: URLRequest
     /// How many redirects were followed.
     private(set) var hops = 0
-    /// What happens to the body of a response.
     let disposition: Body
     /// The body kept in memory so far; emptied once the request finishes.
     private(set) var body = Data()
+    /// Whether the carrier declined the body of the current response.
+    private(set) var declined = false
 
     /// A request just admitted by `owner`, which it keeps alive until it finishes.
     init(owner: Owner, request: URLRequest, body: Body) {
@@ -123,7 +117,6 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         disposition = body
     }
 
-    /// Whether the completion is out.
     var isFinished: Bool {
         switch phase {
         case .admitted, .running, .awaitingRedirectDecision: false
@@ -131,7 +124,6 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         }
     }
 
-    /// The method of the request as it is sent now.
     var method: HTTPMethod { HTTPMethod(rawValue: request.httpMethod ?? "GET") }
 
     /// A ``FetchError`` that names the request as it is now.
@@ -140,13 +132,14 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
     }
 
     /// Moves on with `event`.
-    /// - Returns: what to do, in order; nothing when the event changes nothing.
+    /// - Returns: what to do, in order.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .started(let task): start(task)
         case .responded(let task, let status, let expectedLength):
             respond(task, status: status, expectedLength: expectedLength)
         case .received(let task, let data): receive(task, data)
+        case .declined(let task): decline(task)
         case .sent(let task, let total, let expected): runs(task) ? [.reportSent(total: total, expected: expected)] : []
         case .startOver(let task, let fresh): startOver(task, fresh)
         case .redirected(let task): redirect(task)
@@ -156,7 +149,6 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         }
     }
 
-    /// Whether `task` is the one running the request.
     private func runs(_ task: Task) -> Bool {
         if case .running(let running, _) = phase { return running === task }
         return false
@@ -176,6 +168,7 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         guard runs(task) else { return [] }
         switch disposition {
         case .handedTo(let carrier):
+            (declined, body) = (false, Data())
             return [.open(carrier)]
         case .memory(let limit):
             guard method != .head, status != 204, status != 304 else { return [] }
@@ -185,12 +178,20 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         }
     }
 
+    /// Keeps the body of the running task's response in memory for the error.
+    private mutating func decline(_ task: Task) -> [Effect] {
+        if runs(task) { declined = true }
+        return []
+    }
+
     /// Hands body bytes of the running task to the carrier, or keeps them within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
         case .handedTo(let carrier):
-            return [.write(carrier, data)]
+            guard declined else { return [.write(carrier, data)] }
+            body.append(data.prefix(max(0, Response.errorBodyLimit - body.count)))
+            return []
         case .memory(let limit):
             guard body.count + data.count <= limit else { return tooLarge("more than \(limit) bytes", limit) }
             body.append(data)
@@ -217,12 +218,11 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
             phase = .awaitingRedirectDecision(task, owner)
             return [.decideRedirect(from: request, hop: hops)]
         }
-        // Finished: the task's cancel may be on its way, and a decision must not follow it;
-        // the cancel ends the task.
+        // Finished: the task's cancel, which must not follow a decision, ends the task.
         return isFinished ? [] : [.answerRedirect(nil)]
     }
 
-    /// Hands back the decision about a redirect, then carries out a cancel held back meanwhile.
+    /// Hands back a redirect decision, then a cancel held back meanwhile.
     private mutating func decide(_ task: Task, _ step: RedirectStep) -> [Effect] {
         switch phase {
         case .awaitingRedirectDecision(let waiting, let owner) where waiting === task:
@@ -243,7 +243,6 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
                 return [.answerRedirect(nil)] + finish(.failed(error))
             }
         case .cancelAfterRedirectDecision(let waiting) where waiting === task:
-            // Finished while the policy decided: follow nothing, then the held-back cancel.
             phase = .finished
             return [.answerRedirect(nil), .cancel(task)]
         default:

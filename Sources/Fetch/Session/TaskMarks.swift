@@ -1,7 +1,5 @@
 /// The moments and counts of one request of a ``Session`` that become its
-/// ``ResponseMetrics``. ``TaskState`` keeps one beside its machine, under the same lock,
-/// and notes only the events where the machine already acts: the first task started, the
-/// response head, the end. Nothing is noted per chunk: the body's size is known at the end.
+/// ``ResponseMetrics``, kept by ``TaskState`` under its lock: nothing is noted per chunk.
 struct TaskMarks {
     /// When the request was admitted, on the monotonic clock (nanoseconds).
     let admitted: UInt64
@@ -11,18 +9,14 @@ struct TaskMarks {
     private var started: UInt64?
     /// When the head of its response arrived.
     private var responded: UInt64?
-    /// Body bytes URLSession counted as sent by the task that ended.
     var bytesSent: Int64 = 0
-    /// Redirects followed.
     var redirects = 0
 
-    /// Marks taken now.
     init() {
         admitted = Self.now
         start = Date()
     }
 
-    /// The monotonic clock in nanoseconds.
     static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Notes that the request's first task started; later tasks (a resent hop) change nothing.

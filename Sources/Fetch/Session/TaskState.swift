@@ -1,23 +1,19 @@
-/// Everything `Session` tracks for one request, from the moment it is admitted (queued or
-/// started) to the completion: its ``TaskMachine`` under a lock, which it moves with the
-/// events of URLSession, the caller, the deadline timer and the delegate, then carries out
-/// what the machine asks for (see ARCHITECTURE.md).
-///
-/// Lock order (ARCHITECTURE.md, "Locks"): no two of a session's locks are held together. A
-/// transition runs under this state's lock alone; its effects run after it is released.
+/// Everything `Session` tracks for one request, from its admission to the completion: its
+/// ``TaskMachine`` under a lock, moved by the events of URLSession, the caller, the deadline
+/// timer and the delegate. A transition runs under this lock alone (ARCHITECTURE.md,
+/// "Locks"); its effects run after it is released.
 final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
-    // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the lock of the session's limiter,
-    // `deadlineIndex` by the lock of the session's ``DeadlineTimer``; the `let`s are
-    // immutable and Sendable (the URLSession objects are thread-safe).
+    // `lock` guards `machine`, `marks` and `heard`; `originPlace` and `deadlineIndex` are
+    // guarded by the session's limiter and deadline timer; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
     /// The moments that become the response's metrics; `nil` when the session collects none.
     private var marks: TaskMarks?
-    /// The head of a response as the delegate was handed it, and the task it came to: the
-    /// task's own `response` is read under a lock of FoundationNetworking's (a queue `sync`).
+    /// The head of a response as the delegate was handed it, and its task: reading the task's
+    /// own `response` takes a lock of FoundationNetworking's.
     private var heard: (task: URLSessionTask, reply: URLResponse)?
-    /// Whether the metrics ask the task for the bytes it sent (another of its locked reads):
-    /// only when they are collected and the request sends a body; one without sent none.
+    /// Whether the metrics ask the task for the bytes it sent (another locked read): only
+    /// for a request with a body.
     private let asksBytesSent: Bool
     /// The request as the caller made it.
     let request: any Request
@@ -39,38 +35,25 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     let bodyFile: URL?
     /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
-    /// Where the completion is called: the session's completion queue, or the carrier's
-    /// serial queue of events on it, so that the completion follows the last progress report
-    /// or reader callback without waiting for another thread.
+    /// Where the completion is called: the call's or session's completion queue, or the
+    /// carrier's serial queue on it, so that it follows the last progress report or callback.
     private let queue: DispatchQueue
-    /// Where the completion runs instead when no other task is in flight (see ``SoloLane``):
-    /// the session's lane for a plain call, `nil` for another kind or a session with a
-    /// configured completion queue.
+    /// Where a plain call's completion runs when no other task is in flight (``SoloLane``).
     private let soloLane: SoloLane?
-    /// The session's thread for calls into URLSession tasks (see `Session.control`).
     private let control: ControlThread
-    /// Routes tasks' callbacks to their request.
     private let delegate: SessionDelegate
-    /// Guarded by the session limiter's lock (see ``OriginLimited``).
     var originPlace = OriginPlace.new
-    /// Guarded by the deadline timer's lock (see ``DeadlineTracked``).
     var deadlineIndex: Int?
 
-    /// The machine of a request of a ``Session``.
     typealias Machine = TaskMachine<URLSessionTask, Session, any TaskCarrier>
 
-    /// Where effects are carried out, which decides where a task is cancelled or sent.
-    ///
-    /// In FoundationNetworking 6.3, `cancel()` and making a task wait (`workQueue.sync`) for
-    /// URLSession's one work queue, shared by every session in the process, which a fast
-    /// transfer keeps busy. Only the session's ``ControlThread`` waits for it: the delegate
-    /// queue never does.
+    /// Where effects are carried out. Cancelling or making a task waits for URLSession's one
+    /// work queue, so only the session's ``ControlThread`` does it (see there).
     enum Caller {
-        /// The session's control thread, or a caller's thread starting a request while no
-        /// task of any session is in flight: a cancel or a new task is made at once.
+        /// The control thread, or a caller's while no task of any session is in flight: at once.
         case control
-        /// Any other thread (a caller's, the deadline timer's, URLSession's delegate queue):
-        /// a cancel or a new task is made on the control thread.
+        /// Any other thread (a caller's, the deadline timer's, the delegate queue's): on the
+        /// control thread.
         case elsewhere
     }
 
@@ -120,16 +103,15 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         fail(error(.cancelled, "cancelled"), from: caller)
     }
 
-    /// Cancels for the caller: the carrier stops first (a download's file is then kept or
-    /// gone before the caller hears of the cancel), then the request fails.
+    /// Cancels for the caller: the carrier stops first, so a download's file is kept or gone
+    /// before the caller hears of the cancel.
     func cancelByCaller() {
         carrier?.stop()
         cancel()
     }
 
-    /// Completes the request with the 401 that `task` received whole, then has its
-    /// authentication challenge answered on the control thread: the answer cancels the task,
-    /// which waits for URLSession's work queue, where the delegate's callback may be running.
+    /// Completes the request with the 401 that `task` received whole, then answers its
+    /// challenge on the control thread: the answer cancels the task, which waits for the work queue.
     func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
         handle(.ended(task, nil), .elsewhere)
         control.async(answer)
@@ -141,15 +123,11 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         fail(error(.deadlineExceeded, "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"))
     }
 
-    /// Moves the machine with `event` under the lock, then carries out its effects. Session
-    /// sends ``TaskMachine/Event/started(_:)`` (from the control thread), the delegate sends
-    /// what URLSession reports (from its delegate queue).
+    /// Moves the machine with `event` under the lock, then carries out its effects.
     /// - Parameters:
-    ///   - reply: the head of the response that came with a ``TaskMachine/Event/responded(_:status:expectedLength:)``,
-    ///     kept to complete with once its task ends.
-    ///   - redirect: the redirect URLSession waits for a decision about, and how to hand the
-    ///     decision back; it is never called when the request has finished (the task's
-    ///     cancel ends the task).
+    ///   - reply: the head of the response that came with ``TaskMachine/Event/responded(_:status:expectedLength:)``.
+    ///   - redirect: the redirect URLSession waits for a decision about, and how to hand it
+    ///     back; never called once the request has finished (the task's cancel ends the task).
     func handle(
         _ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
         redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
@@ -197,8 +175,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                     control.async { owner.send(next, for: self) }
                 }
             case .complete(let outcome):
-                // The response is built on the completion queue: this may be URLSession's work
-                // queue, which every session of the process shares (see `DeliveryQueue`).
+                // The response is built on the completion queue, not on URLSession's work queue.
                 let metrics = metrics(marks, outcome)
                 let (request, completion, carrier) = (self.request, self.completion, self.carrier)
                 let reply = heardReply ?? ended?.response
@@ -227,31 +204,34 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         case .started: marks?.taskStarted()
         case .responded: marks?.responseArrived()
         case .ended: marks?.bytesSent = sent
-        case .received, .sent, .redirected, .decided, .failed, .startOver: break
+        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver: break
         }
         marks?.redirects = machine.hops
     }
 
-    /// Keeps the head of a response that came with `event`, or for a task that ended, gives
-    /// back the one that came to it; under the lock.
+    /// Keeps the head that came with `event`, or gives back the one of a task that ended.
     private func hear(_ event: Machine.Event, _ reply: URLResponse?) -> URLResponse? {
         switch event {
         case .responded(let task, _, _):
             if let reply { heard = (task, reply) }
         case .ended(let task, _):
             if let heard, heard.task === task { return heard.reply }
-        case .started, .received, .sent, .redirected, .decided, .failed, .startOver:
+        case .started, .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
         return nil
     }
 
-    /// Hands the head of `task`'s response to `carrier`, and fails or starts the request
-    /// over as it answers.
+    /// Hands the head of `task`'s response to `carrier`; fails or starts over as it answers.
     private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask, _ caller: Caller) {
-        switch carrier.open(reply, request: request, sent: urlRequest) {
+        // A reply that is not HTTP has no body for a carrier; the request fails at its end.
+        guard let http = reply as? HTTPURLResponse else { return handle(.declined(task), caller) }
+        let head = Self.head(http, request: request, sent: urlRequest)
+        switch carrier.open(head, expectedLength: reply.expectedContentLength) {
         case .accepted:
             break
+        case .declined:
+            handle(.declined(task), caller)
         case .failed(let error):
             handle(.failed(error), caller)
         case .startOver:
@@ -289,11 +269,16 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                         method: HTTPMethod(rawValue: sent.httpMethod ?? "GET"), url: sent.url
                     ))
             }
-            return .success(
-                Response(
-                    request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http), body: body,
-                    url: http.url ?? sent.url, metrics: metrics
-                ))
+            var response = head(http, request: request, sent: sent)
+            (response.body, response.metrics) = (body, metrics)
+            return .success(response)
         }
+    }
+
+    /// The head of `http`, a response to `request` sent as `sent`.
+    private static func head(_ http: HTTPURLResponse, request: any Request, sent: URLRequest) -> Response {
+        Response(
+            request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),
+            url: http.url ?? sent.url)
     }
 }

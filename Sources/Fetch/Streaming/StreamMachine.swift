@@ -5,6 +5,13 @@
 /// ``StreamSink`` keeps one behind `Locked`, hands it each event, and carries out the effects
 /// after unlocking: the spill file's I/O, the reader's callbacks and continuations. `Waiter`
 /// is what a pull reader waits for a chunk with (a continuation; anything in tests).
+///
+/// The head goes out through a `ResultOnce` (``Effect/head(_:)``), as other bridges' results
+/// do; the end does not. It must reach the reader after the last chunk kept, and chunks are
+/// taken one at a time: a `ResultOnce` would hand the end to whoever waits the moment the
+/// call ends, ahead of what is still in the buffer or the spill file. So the end is a phase
+/// (``Phase/ending(_:)``) that ``Event/take(_:)`` and ``Event/pushNext`` reach only once
+/// nothing is kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void

@@ -1,6 +1,6 @@
 /// Downloads answered with a body in memory (by the spy, a stub, a layer that recovers an
-/// error) are written by the same rules as `Session` writes a body as it arrives, resuming
-/// included: a 206 that continues the partial file is appended to it.
+/// error) go through the ``TransferMachine`` that `Session` writes a body with as it arrives,
+/// resuming included: a 206 that continues the partial file is appended to it.
 extension DownloadDestination {
     /// Writes `data` to the destination by the same rules as a download (for test doubles
     /// and stubs that answer downloads from bytes in memory).
@@ -11,9 +11,7 @@ extension DownloadDestination {
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
     ///   not be replaced, or cannot be written, or another download to it is under way.
     public func write(_ data: Data, for request: any Request) throws -> URL {
-        var urlRequest = URLRequest(url: request.url)
-        let staged = try StagedDownload(self, for: request, sending: &urlRequest)
-        return try Self.finish(staged, answer: .fresh(length: Int64(data.count)), headers: [:], body: data).url
+        try write(Response(request: request, status: 200, body: data), for: request).url
     }
 
     /// Keeps `received`, the part of `response`'s body that arrived before the transfer broke
@@ -36,22 +34,9 @@ extension DownloadDestination {
     @discardableResult
     public func keepPartial(_ received: Data, of response: Response, for request: any Request) throws -> Bool {
         let announced = response.headers.first("Content-Length").flatMap { Int64($0) }
-        let (staged, answer) = try Self.stage(response, contentLength: announced, to: self, for: request)
-        switch answer {
-        case .fresh, .append:
-            guard try Self.write(received, to: staged, answer: answer, headers: response.headers).resumable else {
-                break
-            }
-            staged.keep()
-            return true
-        case .whole, .notABody:
-            staged.leave()
-            return staged.resume != nil
-        case .startOver:
-            break
-        }
-        staged.discard()
-        return false
+        let (transfer, staged) = try Self.transfer(received, of: response, length: announced, to: self, for: request)
+        transfer.close(keepingPartial: true)
+        return PartialDownload.existing(for: staged.finalURL) != nil
     }
 
     /// Writes the body of `response`, a performer's answer to a download, to the destination:
@@ -63,72 +48,40 @@ extension DownloadDestination {
     ///   deleted, so the next download starts from the first byte);
     ///   ``FetchError/Code-swift.enum/file`` when the file cannot be written.
     func write(_ response: Response, for request: any Request) throws -> (url: URL, size: Int64, whole: Bool) {
-        let (staged, answer) = try Self.stage(
-            response, contentLength: Int64(response.body.count), to: self, for: request)
-        switch answer {
-        case .notABody:
-            staged.leave()
-            throw FetchError.httpStatus(response)
-        case .startOver:
-            staged.discard()
-            throw FetchError(
-                .badServerResponse,
-                reason: "the partial download cannot be resumed: it was "
-                    + "deleted, and the next download starts from the first byte")
-        case .whole(let length):
-            return (try staged.commit(length: length), length, true)
-        case .fresh, .append:
-            return try Self.finish(staged, answer: answer, headers: response.headers, body: response.body)
-        }
+        let (transfer, _) = try Self.transfer(
+            response.body, of: response, length: Int64(response.body.count), to: self, for: request)
+        defer { transfer.close() }
+        let settled = try transfer.settle(response)
+        guard let url = settled.fileURL else { throw FetchError.httpStatus(response) }
+        return (url, transfer.bodyBytes, settled.status != response.status)
     }
 
-    /// Opens the partial file for `response` and decides what its head means.
-    private static func stage(
-        _ response: Response, contentLength: Int64?, to destination: DownloadDestination,
+    /// A download of `request` to `destination` that has taken the head of `response` (with
+    /// `length` as its `Content-Length`) and `body`; closed, and its file deleted, when
+    /// either fails the download.
+    private static func transfer(
+        _ body: Data, of response: Response, length: Int64?, to destination: DownloadDestination,
         for request: any Request
-    ) throws -> (StagedDownload, ResumeAnswer) {
+    ) throws -> (TransferState, StagedDownload) {
         var urlRequest = response.urlRequest
         let staged = try StagedDownload(destination, for: request, sending: &urlRequest)
-        do {
-            let answer = try ResumeAnswer.decide(
-                status: response.status, headers: response.headers, contentLength: contentLength, asked: staged.resume
-            )
-            return (staged, answer)
-        } catch {
-            staged.discard()
-            throw error
+        let transfer = TransferState(
+            staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, queue: .global())
+        let failure: FetchError? =
+            switch transfer.open(response, expectedLength: length ?? -1) {
+            case .accepted: transfer.write(body)
+            case .declined: nil
+            case .failed(let error): error
+            case .startOver:
+                FetchError(
+                    .badServerResponse,
+                    reason: "the partial download cannot be resumed: it was "
+                        + "deleted, and the next download starts from the first byte")
+            }
+        if let failure {
+            transfer.close()
+            throw failure
         }
-    }
-
-    /// Writes `body` and moves the file into place.
-    private static func finish(
-        _ staged: StagedDownload, answer: ResumeAnswer, headers: HTTPHeaders,
-        body: Data
-    ) throws -> (url: URL, size: Int64, whole: Bool) {
-        let (offset, _) = try write(body, to: staged, answer: answer, headers: headers)
-        var length: Int64?
-        if case .append(_, let total) = answer { length = total }
-        return (try staged.commit(length: length), offset + Int64(body.count), false)
-    }
-
-    /// Writes `body` where `answer` says, deleting the partial file if that fails.
-    /// - Returns: where the body started, and whether the file can be resumed.
-    private static func write(
-        _ body: Data, to staged: StagedDownload, answer: ResumeAnswer,
-        headers: HTTPHeaders
-    ) throws -> (offset: Int64, resumable: Bool) {
-        do {
-            let begun = try staged.begin(answer, headers: headers)
-            let writer = FileWriter(descriptor: staged.handle.fileDescriptor, capacity: 64 * 1024)
-            try writer.restart(at: begun.offset)
-            try writer.append(body)
-            try writer.flush()
-            return begun
-        } catch {
-            staged.discard()
-            throw error as? FetchError
-                ?? FetchError(
-                    .file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
-        }
+        return (transfer, staged)
     }
 }

@@ -12,8 +12,9 @@ struct TransferMachine: Sendable {
         case ready
         /// A 2xx body goes to the partial file.
         case writing
-        /// A status other than 2xx: the start of its body is kept for the error, the file is untouched.
-        case keepingErrorBody(Data)
+        /// A status other than 2xx: its body is declined (the task keeps its start for the
+        /// error), the file is untouched.
+        case declined
         /// A 416 said the partial file already holds the whole body: the body goes nowhere.
         case whole
         /// No more bytes are taken (a head that does not fit, a failed write); the end
@@ -56,6 +57,8 @@ struct TransferMachine: Sendable {
         case startOver
         /// The head failed the request.
         case fail(FetchError)
+        /// The body of this response is not for the file.
+        case decline
         /// Write body bytes to the partial file.
         case write(Data)
         /// Report progress.
@@ -67,8 +70,6 @@ struct TransferMachine: Sendable {
         /// Move the file into place, checked against `length` when known; then report `total`
         /// bytes finished. `whole`: a 416 said the file was whole, so the response is a 200.
         case commit(length: Int64?, total: Int64, whole: Bool)
-        /// The response's body is the kept start of an error body.
-        case errorBody(Data)
     }
 
     /// Where the partial file stands now.
@@ -102,7 +103,7 @@ struct TransferMachine: Sendable {
     /// Whether the body of a response is still taken.
     var isLive: Bool {
         switch phase {
-        case .ready, .writing, .keepingErrorBody, .whole: true
+        case .ready, .writing, .declined, .whole: true
         case .closed, .stopped, .settled: false
         }
     }
@@ -154,8 +155,8 @@ struct TransferMachine: Sendable {
         }
         switch answer {
         case .notABody:
-            phase = .keepingErrorBody(Data())
-            return []
+            phase = .declined
+            return [.decline]
         case .startOver:
             phase = .closed
             return [.startOver]
@@ -171,25 +172,21 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Takes body bytes: into the file, into the kept error body, or nowhere.
+    /// Takes body bytes into the file, or nowhere.
     private mutating func receive(_ data: Data, _ now: UInt64) -> [Effect] {
         switch phase {
-        case .keepingErrorBody(var kept):
-            kept.append(data.prefix(max(0, Response.errorBodyLimit - kept.count)))
-            phase = .keepingErrorBody(kept)
-            return []
         case .writing:
             received += Int64(data.count)
             // A compressed body decodes to more bytes than its announced length.
             if let known = expected, received > known { expected = nil }
             guard throttle.allows(at: now) else { return [.write(data)] }
             return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
-        case .ready, .whole, .closed, .stopped, .settled:
+        case .ready, .declined, .whole, .closed, .stopped, .settled:
             return []
         }
     }
 
-    /// Settles the body of a response that ended: the kept error body, or the file moved into place.
+    /// Settles the body of a response that ended: the file moved into place, unless declined.
     private mutating func settle(_ status: Int) -> [Effect] {
         guard downloads else {
             guard isLive else { return [] }
@@ -197,8 +194,8 @@ struct TransferMachine: Sendable {
             return [.report(.finished(total))]
         }
         switch phase {
-        case .keepingErrorBody(let kept):
-            return [.errorBody(kept)]
+        case .declined:
+            return []
         case .stopped:
             return [.fail(FetchError.cancelled())]
         case .closed, .settled:

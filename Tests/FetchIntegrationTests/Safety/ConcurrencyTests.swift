@@ -102,13 +102,14 @@ struct ConcurrencyTests {
     }
 
     @Test func cancelAllEndsEveryRequestInFlight() async throws {
-        // Given a session with 5 requests to a server that never answers
+        // Given a session with 5 requests to a server that never answers, all of which the
+        // server has received (4 of them: a default session runs 4 at once per origin, and
+        // queues the fifth)
         let servers = try LoopbackServers.require()
         let session = Session()
-        let url = servers.faults.url("/stall?seconds=10")
-        let clock = ContinuousClock()
-        let start = clock.now
-        // When they are all in flight and cancelAll is called
+        let tag = uniqueTag()
+        let url = servers.faults.url("/stall?seconds=10&tag=\(tag)")
+        let start = LockedBox(ContinuousClock.now)
         let codes = try await withThrowingTaskGroup(of: FetchError.Code?.self) { tasks in
             for _ in 0..<5 {
                 tasks.addTask {
@@ -120,14 +121,21 @@ struct ConcurrencyTests {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // (waiting for what the server saw, not for a time: a child task may start late
+            // on a busy cooperative pool, and then it would be sent after the cancel)
+            let limit = ContinuousClock.now + .seconds(20)
+            while try await servers.faults.seen(tag: tag).count < 4, ContinuousClock.now < limit {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // When cancelAll is called
+            start.withLock { $0 = ContinuousClock.now }
             session.cancelAll()
             return try await tasks.reduce(into: [FetchError.Code?]()) { $0.append($1) }
         }
         // Then each ends with cancelled, well before the server's 10 s stall would end them
         // (the bound leaves room for a loaded machine; this is not a timing test)
         #expect(codes == Array(repeating: .cancelled, count: 5))
-        #expect(clock.now - start < .seconds(ProcessMemory.underThreadSanitizer ? 32 : 8))
+        #expect(ContinuousClock.now - start.withLock { $0 } < .seconds(ProcessMemory.underThreadSanitizer ? 32 : 8))
     }
 
     @Test func cancellingTheTaskCancelsTheRequest() async throws {

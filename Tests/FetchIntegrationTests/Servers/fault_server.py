@@ -7,8 +7,14 @@ bounded by MAX_STALL, and every size by MAX_BYTES, so nothing hangs or runs for 
 Requests may carry `tag=<text>`: `/_seen?tag=<text>` then lists only the requests (and the
 aborted transfers) with that tag, so tests running at the same time do not see each other.
 Only tagged requests are logged: one server serves a whole test run.
+
+With FAULT_SERVER_TIMING_LOG naming a file, the server appends a JSON line per request when
+it has read it and another when it has answered, with the wall-clock times (`time.time()`) it
+accepted the connection, read the request and answered: set against a client's own clock, they
+tell whether a slow request waited in the client or in the server.
 """
 import json
+import os
 import socket
 import socketserver
 import struct
@@ -69,7 +75,14 @@ class Handler(socketserver.BaseRequestHandler):
             return
         if parsed is None:
             return
-        method, target, headers, body = parsed
+        timing = {"target": parsed[1], "accepted": self.server.accepted.time, "read": time.time()}
+        self.server.log_timing(timing)
+        try:
+            self.answer(*parsed)
+        finally:
+            self.server.log_timing(dict(timing, answered=time.time()))
+
+    def answer(self, method, target, headers, body):
         url = urlsplit(target)
         query = {k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         if not url.path.startswith("/_"):  # bookkeeping requests are not logged
@@ -566,6 +579,24 @@ class Server(socketserver.ThreadingTCPServer):
         self.active = {}
         self.peak = {}
         self.attempts = {}
+        self.accepted = threading.local()  # when the connection this thread serves was accepted
+        path = os.environ.get("FAULT_SERVER_TIMING_LOG")
+        self.timing_log = open(path, "a") if path else None
+
+    def process_request(self, request, client_address):
+        accepted = time.time()
+
+        def serve():
+            self.accepted.time = accepted
+            self.process_request_thread(request, client_address)
+        threading.Thread(target=serve, daemon=True).start()
+
+    def log_timing(self, entry):
+        if self.timing_log is None:
+            return
+        with self.lock:
+            self.timing_log.write(json.dumps(entry) + "\n")
+            self.timing_log.flush()
 
     def record(self, entry):
         if entry.get("tag") is None:

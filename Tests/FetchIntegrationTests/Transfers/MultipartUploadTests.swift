@@ -61,7 +61,7 @@ extension TransferTests {
             if !ProcessMemory.underThreadSanitizer {
                 #expect(peak - baseline < 64)
             }
-            #expect(try TransferTests.DownloadTests.fetchFilesInTemporaryFolder() == temporaryBefore)
+            #expect(try await TransferTests.DownloadTests.fetchFilesLeft(besides: temporaryBefore).isEmpty)
         }
 
         @Test func cancelledFormUploadLeavesNoTemporaryFile() async throws {
@@ -79,7 +79,7 @@ extension TransferTests {
             let error = await #expect(throws: FetchError.self) { try await transfer.value }
             // Then it fails as cancelled and the encoded form is gone
             #expect(error?.code == .cancelled)
-            #expect(try TransferTests.DownloadTests.fetchFilesInTemporaryFolder() == temporaryBefore)
+            #expect(try await TransferTests.DownloadTests.fetchFilesLeft(besides: temporaryBefore).isEmpty)
         }
 
         @Test func cancelAllReachesAFormStillBeingWritten() async throws {
@@ -98,7 +98,7 @@ extension TransferTests {
             let error = await #expect(throws: FetchError.self) { try await transfer.value }
             // Then the upload fails as cancelled, without reaching the server, and the encoded form is gone
             #expect(error?.code == .cancelled)
-            #expect(try TransferTests.DownloadTests.fetchFilesInTemporaryFolder() == temporaryBefore)
+            #expect(try await TransferTests.DownloadTests.fetchFilesLeft(besides: temporaryBefore).isEmpty)
         }
     }
 }

@@ -72,6 +72,37 @@ import FetchTesting
         #expect(try custom.query(value) == "ids%5B%5D=1&ids%5B%5D=2&on=false&at=yesterday")
     }
 
+    @Test func valuesThatEncodeThroughASingleValueContainerBecomeItems() throws {
+        // Given a raw-value enum, a type that encodes itself as one value and an optional one left empty
+        enum Sort: String, Encodable, Sendable { case newest }
+        struct Cents: Encodable, Sendable {
+            var amount: Int
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode("\(amount / 100).\(amount % 100)")
+            }
+        }
+        struct Nothing: Encodable, Sendable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encodeNil()
+            }
+        }
+        struct Value: Encodable, Sendable {
+            var sort: Sort
+            var price: Cents
+            var tags: [Sort]
+            var nothing: Nothing
+        }
+
+        // When it is encoded
+        let items = try ParameterEncoder().queryItems(
+            Value(sort: .newest, price: Cents(amount: 1250), tags: [.newest], nothing: Nothing()))
+
+        // Then each single value is written under its name, and the nil one is left out
+        #expect(items.map { "\($0.name)=\($0.value ?? "")" } == ["sort=newest", "price=12.50", "tags[]=newest"])
+    }
+
     @Test func aFormBodyUsesPlusForSpaces() throws {
         // Given a login value
         struct Login: Encodable, Sendable {

@@ -26,6 +26,30 @@ struct TaskMachineCarrierTests {
         #expect(machine.body.isEmpty)
     }
 
+    @Test func aDeclinedBodyIsKeptInMemoryUpToTheErrorBodyLimit() {
+        // Given a running request whose carrier declines the body of a 503
+        var machine = Machine.at(.running, task: t1, carrier: file)
+        _ = machine.run(.responded(t1, status: 503, expectedLength: -1))
+        let declined = machine.run(.declined(t1))
+        // When more than the error body limit arrives, then the task ends
+        let chunks =
+            machine.run(.received(t1, Data(count: Response.errorBodyLimit)))
+            + machine.run(.received(t1, Data(count: 5)))
+        let kept = machine.body.count
+        let end = machine.run(.ended(t1, nil))
+        // Then nothing reaches the carrier, and the request completes with the limit's worth
+        #expect(declined.isEmpty && chunks.isEmpty)
+        #expect(kept == Response.errorBodyLimit)
+        #expect(end.first?.hasPrefix("complete") == true)
+        // And the next response's body goes to the carrier again
+        var next = Machine.at(.running, task: t1, carrier: file)
+        _ = next.run(.responded(t1, status: 503, expectedLength: -1))
+        _ = next.run(.declined(t1))
+        _ = next.run(.responded(t1, status: 200, expectedLength: 3))
+        #expect(next.run(.received(t1, Data("abc".utf8))) == ["write 3 to file"])
+        #expect(next.body.isEmpty)
+    }
+
     @Test func bytesOfAnotherTaskOrAfterTheEndAreNotHandedOn() {
         // Given a request that finished after its task was cancelled
         var machine = Machine.at(.running, task: t1, carrier: file)

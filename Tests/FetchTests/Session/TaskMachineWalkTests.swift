@@ -87,7 +87,11 @@ struct TaskMachineWalkTests {
                     ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil)),
                     ("sent", .sent(task, total: 3, expected: 3)),
                 ]
-                if carrier != nil { events.append(("startOver", .startOver(task, TaskMachineWalkTests.fresh))) }
+                if carrier != nil {
+                    events += [
+                        ("startOver", .startOver(task, TaskMachineWalkTests.fresh)), ("decline", .declined(task)),
+                    ]
+                }
             }
             return events
         }

@@ -7,7 +7,7 @@ import Testing
 struct TransferMachineTests {
     /// Where a machine is brought before the event under test.
     enum Stage: String, CaseIterable, CustomTestStringConvertible {
-        case ready, writing, keepingErrorBody, whole, closed, stopped, settled
+        case ready, writing, declined, whole, closed, stopped, settled
         /// The stage's name in test results.
         var testDescription: String { rawValue }
     }
@@ -32,7 +32,7 @@ struct TransferMachineTests {
             switch stage {
             case .ready: []
             case .writing: [fresh, .began(offset: 0, resumable: true)]
-            case .keepingErrorBody: [.responded(status: 503, headers: [:], length: nil)]
+            case .declined: [.responded(status: 503, headers: [:], length: nil)]
             case .whole: []
             case .closed: [fresh, .began(offset: 0, resumable: true), .writeFailed]
             case .stopped: [fresh, .began(offset: 0, resumable: true), .stop(keeping: false)]
@@ -75,17 +75,18 @@ struct TransferMachineTests {
         #expect(machine.received == 400)
     }
 
-    @Test func aNon2xxBodyIsKeptInMemoryUpToTheLimitForTheError() {
-        // Given a download whose server answers 503
-        var machine = Self.download(at: .keepingErrorBody)
-        // When more than the limit of body arrives, then the call settles
-        let chunks =
-            machine.run(.received(Data(count: Response.errorBodyLimit), now: 1))
-            + machine.run(.received(Data(count: 5), now: 2))
+    @Test func aNon2xxBodyIsDeclinedAndLeavesTheFileAlone() {
+        // Given a download with nothing on disk
+        var machine = TransferMachine(downloads: true)
+        // When a 503 arrives, bytes follow anyway, then the call settles
+        let head = machine.run(.responded(status: 503, headers: [:], length: nil))
+        let chunks = machine.run(.received(Data(count: 5), now: 1))
         let settle = machine.run(.settle(status: 503))
-        // Then nothing goes to the file, and the response gets the limit's worth
-        #expect(chunks.isEmpty)
-        #expect(settle == ["errorBody \(Response.errorBodyLimit)"])
+        // Then its body is declined (the task keeps it for the error), and nothing goes to or
+        // moves the file
+        #expect(head == ["decline"])
+        #expect(machine.phase == .declined)
+        #expect(chunks.isEmpty && settle.isEmpty)
     }
 
     @Test func a416ForTheWholeFileCompletesWithItAsA200() {
@@ -279,7 +280,7 @@ extension TransferMachine.Effect {
         case .discard: "discard"
         case .commit(let length, let total, let whole):
             "commit \(total)" + (length.map { " checked \($0)" } ?? "") + (whole ? " whole" : "")
-        case .errorBody(let body): "errorBody \(body.count)"
+        case .decline: "decline"
         }
     }
 }
@@ -332,11 +333,11 @@ struct TransferMachineWalkTests {
                             failures.append("walk \(walk) \(steps): written out of order")
                         }
                         lastWritten = Int(data[data.startIndex])
-                    case .begin, .startOver:
+                    case .begin, .startOver, .decline:
                         if ends > 0 { failures.append("walk \(walk) \(steps): \(effect.summary) after the end") }
                     case .report(let report) where !report.isFinished:
                         if ends > 0 { failures.append("walk \(walk) \(steps): progress after the end") }
-                    case .report, .fail, .errorBody: break
+                    case .report, .fail: break
                     }
                 }
                 // Then nothing after the end changes anything, and a stop or close ends the file

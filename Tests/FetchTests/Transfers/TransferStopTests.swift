@@ -21,10 +21,10 @@ struct TransferStopTests {
         let transfer = TransferState(
             staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, keepSwitch: keepSwitch,
             queue: DispatchQueue(label: "TransferStopTests"))
-        let response = HTTPURLResponse(
-            url: request.url, statusCode: 200, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Length": "1000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])!
-        if case .accepted = transfer.open(response, request: request, sent: urlRequest) {
+        let head = Response(
+            request: request, urlRequest: urlRequest, status: 200,
+            headers: ["Content-Length": "1000", "ETag": "\"v1\"", "Accept-Ranges": "bytes"])
+        if case .accepted = transfer.open(head, expectedLength: 1000) {
         } else {
             Issue.record("the head was refused")
         }

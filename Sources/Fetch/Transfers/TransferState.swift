@@ -1,15 +1,11 @@
 /// What `Session` tracks for one transfer besides its ``TaskState``: progress, the file a
-/// download is written to, the temporary file an encoded form is uploaded from.
-///
-/// A download goes through a data task whose bytes this state writes to a partial file
-/// that Fetch names and owns: URLSession's download tasks on Linux leave their own
-/// partial `<UUID>.tmp` file behind on cancellation without ever saying its name. What the
-/// file goes through is a ``TransferMachine``; this class carries out its effects.
+/// download is written to (by a data task: URLSession's download tasks on Linux leave an
+/// unnamed partial file behind on cancellation), the temporary file a form is uploaded from.
+/// It carries out the effects of its ``TransferMachine``.
 final class TransferState: TaskCarrier, @unchecked Sendable {
-    // `machine` is only touched inside its lock. `fileLock` guards `file`, the open partial
-    // file and its writer (`nil` once it was moved into place, kept or deleted): its I/O runs
-    // under that lock alone, never under the machine's, so a write never meets a closed
-    // descriptor. The other `let`s are immutable and Sendable.
+    // `fileLock` guards `file`, the open partial file and its writer (`nil` once moved into
+    // place, kept or deleted); its I/O runs under that lock alone, never under the machine's,
+    // so a write never meets a closed descriptor. The `let`s are Sendable.
     private let machine: Locked<TransferMachine>
     private let fileLock = Locked()
     private var file: (staged: StagedDownload, writer: FileWriter)?
@@ -21,8 +17,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
     private let keepSwitch: KeepPartialSwitch?
 
-    /// Bytes gathered before one write to disk: one system call per 256 KiB rather than
-    /// per 16 KiB chunk, so the delegate queue keeps up with the network.
+    /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
     static let writeSize = 256 * 1024
 
     /// - Parameters:
@@ -58,25 +53,20 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             keepSwitch: options?.keepSwitch, queue: queue)
     }
 
-    /// Whether the body goes to a file (a download) rather than into memory.
     var takesBody: Bool { machine.withLock { $0.downloads } }
-    /// A body in memory goes in an upload task, which reports progress.
     var uploadsBody: Bool { true }
-    /// The bytes in a download's file, counted from its start.
     var bodyBytes: Int64 { machine.withLock { $0.received } }
 
     /// Takes the head of a download's response: a 2xx body goes to the file (after what a
-    /// resumed download has, for a 206 that continues it), another one into memory (up to
-    /// a limit) for the error; see ``ResumeAnswer``.
-    func open(_ reply: URLResponse, request: any Request, sent: URLRequest) -> BodyOpening {
-        let headers = (reply as? HTTPURLResponse).map(HTTPHeaders.init) ?? HTTPHeaders()
-        let status = (reply as? HTTPURLResponse)?.statusCode ?? 0
-        let length = reply.expectedContentLength >= 0 ? reply.expectedContentLength : nil
-        return carryOut(.responded(status: status, headers: headers, length: length))
+    /// resumed download has, for a 206 that continues it), another one is declined; see
+    /// ``ResumeAnswer``.
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
+        let length = expectedLength >= 0 ? expectedLength : nil
+        return carryOut(.responded(status: head.status, headers: head.headers, length: length))
     }
 
     /// Takes body bytes of a download.
-    /// - Returns: the failure to fail the request with, when a write failed.
+    /// - Returns: the error of a failed write.
     func write(_ data: Data) -> FetchError? {
         guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
             return nil
@@ -84,7 +74,6 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         return error
     }
 
-    /// Takes URLSession's count of request body bytes sent.
     func sent(total: Int64, expected: Int64) {
         carryOut(.sent(total: total, expected: expected, now: DispatchTime.now().uptimeNanoseconds))
     }
@@ -109,17 +98,14 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     }
 
     /// Stops for the caller, at once, before its request fails: no more bytes are written,
-    /// and the partial file is kept for a later resume (when the caller asked with
-    /// ``DownloadHandle/cancelKeepingPartial()`` and it can be resumed) or deleted, before
-    /// the caller hears of the cancellation. A download whose body had all arrived then
-    /// completes as cancelled instead of moving the file into place.
+    /// and the partial file is kept (as ``DownloadHandle/cancelKeepingPartial()`` asks, when
+    /// it can be resumed) or deleted. A body that had all arrived is not moved into place.
     func stop() {
         carryOut(.stop(keeping: keepSwitch?.keepsPartial ?? false))
     }
 
-    /// Settles the call: a download's file moved into place (or the start of an error body),
-    /// an upload's last progress; then the transfer is closed and the completion follows the
-    /// last progress report on ``events``.
+    /// Settles the call and closes the transfer; the completion follows the last progress
+    /// report on ``events``.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
@@ -142,8 +128,6 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
             switch effect {
-            case .errorBody(let kept):
-                settled.body = kept
             case .fail(let error):
                 throw error
             case .commit(let length, let total, let whole):
@@ -211,12 +195,15 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
                 }
             case .startOver:
                 return .startOver
+            case .decline:
+                return .declined
             case .fail(let error):
                 return .failed(error)
             case .write(let data):
                 let failure = fileLock.withLock { () -> FetchError? in
                     guard let (staged, writer) = file else { return nil }
-                    return Result { try writer.append(data) }.mapError { Self.writeError($0, staged) }.failure
+                    do { try writer.append(data) } catch { return Self.writeError(error, staged) }
+                    return nil
                 }
                 if let failure {
                     carryOut(.writeFailed)
@@ -231,7 +218,7 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
                     guard case .keep = effect, (try? writer.flush()) != nil else { return staged.discard() }
                     staged.keep()
                 }
-            case .commit, .errorBody:
+            case .commit:
                 break
             }
         }
@@ -243,22 +230,13 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         FetchError(.file, reason: "could not write \(staged.files.bytesURL.path): \(error)", underlying: error)
     }
 
-    /// Queues `report` on ``events``, ahead of anything queued later. A report that runs once
-    /// the transfer has ended is dropped, unless it is the last one (`isFinished`), so that
-    /// no report follows the completion.
+    /// Queues `report` on ``events``. A report that runs once the transfer has ended is
+    /// dropped, unless it is the last one, so that no report follows the completion.
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { [machine] in
             guard report.isFinished || machine.withLock({ $0.isLive }) else { return }
             progress(report)
         }
-    }
-}
-
-extension Result {
-    /// The error, when this is a failure.
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }
