@@ -70,10 +70,7 @@ enum CacheRules {
     /// field its `Vary` names (RFC 9111 section 4.1); values compared with runs of spaces
     /// made one. A `nil` request stands for one without header fields.
     static func matchesVary(_ stored: CachedResponse, _ request: URLRequest?) -> Bool {
-        for (name, value) in stored.varying where normalized(request?.header(name)) != value {
-            return false
-        }
-        return true
+        stored.varying.isEmpty || stored.varying.allSatisfy { normalized(request?.header($0.key)) == $0.value }
     }
 
     /// The fields `Vary` names with `request`'s values, or `nil` for `Vary: *`, which no

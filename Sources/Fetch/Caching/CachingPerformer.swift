@@ -95,7 +95,7 @@ public struct CachingPerformer: RequestPerforming {
         }
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if Self.isConditional(fields) {
+        if !fields.isEmpty, Self.isConditional(fields) {
             return base.perform(
                 CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
         }
