@@ -59,7 +59,9 @@ extension SpyPerformer {
     ///
     /// ```swift
     /// let spy = SpyPerformer([.hold])
-    /// let load = Task { try await spy.enhanced(by: ActorBearer(tokens: Tokens())).perform(GetUser(id: 7)) }
+    /// let load = Task(priority: .high) {
+    ///     try await spy.enhanced(by: ActorBearer(tokens: Tokens())).perform(GetUser(id: 7))
+    /// }
     /// let call = try await spy.nextCall()          // fails the test after 10 s, never hangs
     /// call.respond(try .json(User(id: 7, name: "Ada")))
     /// #expect(try await load.value.name == "Ada")

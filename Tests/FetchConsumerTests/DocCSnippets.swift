@@ -187,7 +187,7 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     let api = spy.enhanced(by: ActorBearer(tokens: Tokens()))
 
     // When the code under test loads the profile, and the call reaches the spy
-    let load = Task { try await UserLoader(api: api).load(id: 7) }
+    let load = Task(priority: .high) { try await UserLoader(api: api).load(id: 7) }
     let call = try await spy.nextCall()
     call.respond(try .json(User(id: 7, name: "Ada")))
 
@@ -255,7 +255,9 @@ func matcherBlock() {
 // CallArrivals.swift
 @Test func nextCallAwaitsACallSentFromATask() async throws {
     let spy = SpyPerformer([.hold])
-    let load = Task { try await spy.enhanced(by: ActorBearer(tokens: Tokens())).perform(GetUser(id: 7)) }
+    let load = Task(priority: .high) {
+        try await spy.enhanced(by: ActorBearer(tokens: Tokens())).perform(GetUser(id: 7))
+    }
     let call = try await spy.nextCall()          // fails the test after 10 s, never hangs
     call.respond(try .json(User(id: 7, name: "Ada")))
     #expect(try await load.value.name == "Ada")

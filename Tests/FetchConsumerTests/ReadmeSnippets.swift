@@ -305,7 +305,7 @@ func makeAPI(vault: TokenVault, over performer: any RequestPerforming = Session(
     let api = makeAPI(vault: vault, over: spy)
 
     // When a call is made and the resend reaches the spy
-    let answer = Task { try await api.perform(GetUser(id: 7)) }
+    let answer = Task(priority: .high) { try await api.perform(GetUser(id: 7)) }
     let first = try await spy.nextCall()
     let resend = try await spy.nextCall()
     resend.respond(try .json(User(id: 7, name: "Ada")))

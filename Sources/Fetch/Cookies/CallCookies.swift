@@ -46,11 +46,8 @@ final class CallCookies: Sendable {
     /// first, then the stored cookies whose names it lacks; `nil` when there is nothing.
     static func merged(caller: String?, stored: [CookieRecord]) -> String? {
         guard let caller, !caller.isEmpty else { return stored.isEmpty ? nil : CookieRecord.fieldValue(stored) }
-        let names = Set(
-            caller.split(separator: ";").map { pair in
-                pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first
-                    .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            })
+        let pairs = caller.split(separator: ";")
+        let names = Set(pairs.map { $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) })
         let added = stored.filter { !names.contains($0.name) }
         return added.isEmpty ? caller : "\(caller); \(CookieRecord.fieldValue(added))"
     }

@@ -27,20 +27,13 @@ extension Redaction {
     /// `name` in lowercase words: split at anything but a letter or a digit, and between a
     /// lowercase letter and an uppercase one.
     private static func words(of name: String) -> [String] {
-        var words: [String] = []
-        for part in name.split(whereSeparator: { !($0.isLetter || $0.isNumber) }) {
-            var word = ""
-            var previousWasLower = false
-            for character in part {
-                if character.isUppercase, previousWasLower {
-                    words.append(word)
-                    word = ""
-                }
-                word += character.lowercased()
-                previousWasLower = character.isLowercase
-            }
-            words.append(word)
+        var spaced = ""
+        var previousWasLower = false
+        for character in name {
+            if character.isUppercase, previousWasLower { spaced += " " }
+            spaced += character.isLetter || character.isNumber ? character.lowercased() : " "
+            previousWasLower = character.isLowercase
         }
-        return words
+        return spaced.split(separator: " ").map(String.init)
     }
 }

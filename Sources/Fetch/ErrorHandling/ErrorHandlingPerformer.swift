@@ -26,8 +26,8 @@ public struct ErrorHandlingPerformer: RequestPerforming {
     ) -> any Cancellable {
         let showsLoading = request.options.showsLoading
         if showsLoading { presenter?.loadingStarted(for: request) }
-        return base.perform(request) { [base, handlers, presenter] result in
-            let handled = Self.handle(result, of: request, with: handlers, presenter: presenter, through: base)
+        return base.perform(request) { [self] result in
+            let handled = handle(result, of: request)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
                 if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
@@ -43,10 +43,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
     /// ``FetchError/Code-swift.enum/httpStatus`` error.
     private typealias Handled = (result: Result<Response, any Error>, shown: (any Error)?)
 
-    private static func handle(
-        _ result: Result<Response, any Error>, of request: any Request,
-        with handlers: [any ErrorHandler], presenter: (any RequestPresenting)?, through base: any RequestPerforming
-    ) -> Handled {
+    private func handle(_ result: Result<Response, any Error>, of request: any Request) -> Handled {
         guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
         let outcome: ErrorHandlingResult
         if let override = request.options.errorOverride, let decided = override(error, request) {

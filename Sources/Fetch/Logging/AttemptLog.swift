@@ -20,9 +20,9 @@ final class AttemptLog: Sendable {
 
     private let attempts = Locked<[Attempt]>([])
     /// Hears each attempt that another attempt followed, with its number (from 1).
-    private let onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?
+    private let onEarlierAttempt: @Sendable (Attempt, Int) -> Void
 
-    init(onEarlierAttempt: (@Sendable (Attempt, Int) -> Void)?) {
+    init(onEarlierAttempt: @escaping @Sendable (Attempt, Int) -> Void) {
         self.onEarlierAttempt = onEarlierAttempt
     }
 
@@ -39,7 +39,7 @@ final class AttemptLog: Sendable {
             guard let last, last.result != nil else { return nil }
             return (last, attempts.count - 1)
         }
-        if let finished { onEarlierAttempt?(finished.0, finished.1) }
+        if let finished { onEarlierAttempt(finished.0, finished.1) }
     }
 
     /// The latest attempt's own result, unless one was recorded for it already.

@@ -29,13 +29,10 @@ public struct LoggingPerformer: RequestPerforming {
         guard !options.isEmpty else { return base.perform(request, completion: completion) }
         let started = options.contains(.time) ? configuration.clock() : nil
         let formatter = LogFormatter(configuration: configuration, options: options)
-        var onEarlierAttempt: (@Sendable (AttemptLog.Attempt, Int) -> Void)?
-        if options.contains(.attempts) {
-            onEarlierAttempt = { [configuration] attempt, number in
-                configuration.sink(formatter.event(forAttempt: attempt, number: number, of: request))
-            }
+        let log = AttemptLog { [configuration] attempt, number in
+            guard options.contains(.attempts) else { return }
+            configuration.sink(formatter.event(forAttempt: attempt, number: number, of: request))
         }
-        let log = AttemptLog(onEarlierAttempt: onEarlierAttempt)
         return base.perform(LayeredRequest(request, log: log)) { [configuration] result in
             let duration = started.map { configuration.clock() - $0 }
             configuration.sink(formatter.event(for: request, result: result, duration: duration, attempts: log.all))

@@ -45,15 +45,11 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
 
     /// The metrics on one line: timings in milliseconds, then counts that are not zero.
     public var description: String {
-        var parts: [String] = []
-        if let queued { parts.append("queued \(Self.milliseconds(queued)) ms") }
-        if let timeToFirstByte { parts.append("first byte \(Self.milliseconds(timeToFirstByte)) ms") }
-        if let total { parts.append("total \(Self.milliseconds(total)) ms") }
-        parts.append("sent \(bytesSent) B")
-        parts.append("received \(bytesReceived) B")
-        if redirects > 0 { parts.append("redirects \(redirects)") }
-        if retries > 0 { parts.append("retries \(retries)") }
-        if refreshes > 0 { parts.append("refreshes \(refreshes)") }
+        let timings = [("queued", queued), ("first byte", timeToFirstByte), ("total", total)]
+        let counts = [("redirects", redirects), ("retries", retries), ("refreshes", refreshes)]
+        var parts = timings.compactMap { name, duration in duration.map { "\(name) \(Self.milliseconds($0)) ms" } }
+        parts += ["sent \(bytesSent) B", "received \(bytesReceived) B"]
+        parts += counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
         if let cache { parts.append("cache \(cache.rawValue)") }
         if shared { parts.append("shared") }
         return parts.joined(separator: ", ")

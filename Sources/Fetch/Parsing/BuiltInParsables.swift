@@ -14,7 +14,7 @@ extension String: Parsable {
     public static func parse(from response: Response) throws -> String {
         try response.requireSuccess()
         let name = response.charset ?? "utf-8"
-        guard let encoding = String.Encoding(charsetName: name) else {
+        guard let encoding = String.Encoding.ofCharset[name.lowercased()] else {
             throw FetchError(.decoding, about: response, reason: "unknown charset \"\(name)\"")
         }
         guard let text = String(data: response.body, encoding: encoding) else {
@@ -43,17 +43,11 @@ public struct Empty: Parsable, Equatable, Hashable {
 
 extension String.Encoding {
     /// The encodings of the common IANA charset names, lowercased.
-    private static let byCharsetName: [String: String.Encoding] = [
+    static let ofCharset: [String: String.Encoding] = [
         "utf-8": .utf8, "utf8": .utf8, "us-ascii": .ascii, "ascii": .ascii,
         "iso-8859-1": .isoLatin1, "latin1": .isoLatin1, "iso-latin-1": .isoLatin1, "iso-8859-2": .isoLatin2,
         "utf-16": .utf16, "utf-16be": .utf16BigEndian, "utf-16le": .utf16LittleEndian, "utf-32": .utf32,
         "windows-1252": .windowsCP1252, "cp1252": .windowsCP1252, "windows-1251": .windowsCP1251,
         "cp1251": .windowsCP1251, "shift_jis": .shiftJIS, "shift-jis": .shiftJIS, "euc-jp": .japaneseEUC,
     ]
-
-    /// The encoding for an IANA charset name, for the common ones.
-    init?(charsetName: String) {
-        guard let encoding = Self.byCharsetName[charsetName.lowercased()] else { return nil }
-        self = encoding
-    }
 }

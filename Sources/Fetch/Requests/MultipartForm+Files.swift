@@ -56,7 +56,7 @@ extension MultipartForm {
             }
             if chunk.isEmpty { return }
             let window = tail + chunk
-            if window.range(of: delimiter) != nil { throw containsBoundary(part) }
+            if window.range(of: delimiter) != nil { throw refusing(part, "contains the boundary") }
             tail = window.suffix(delimiter.count - 1)
             try write(chunk)
         }

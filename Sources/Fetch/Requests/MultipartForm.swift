@@ -117,11 +117,15 @@ public struct MultipartForm: Sendable {
     func encode(chunkSize: Int = 256 * 1024, into write: (Data) throws -> Void) throws {
         let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
-            try check(part)
+            // Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            let texts = [part.name, part.fileName ?? "", part.contentType ?? ""]
+            if texts.contains(where: { $0.unicodeScalars.contains { $0 == "\r" || $0 == "\n" } }) {
+                throw refusing(part, "has CR or LF in its name or type")
+            }
             try write(delimiter + Data("\r\n".utf8) + Data(headerLines(for: part).utf8))
             switch part.content {
             case .data(let data):
-                if data.range(of: delimiter) != nil { throw containsBoundary(part) }
+                if data.range(of: delimiter) != nil { throw refusing(part, "contains the boundary") }
                 try write(data)
             case .file(let url):
                 try copy(url, of: part, chunkSize: chunkSize, delimiter: delimiter, into: write)
@@ -139,16 +143,9 @@ public struct MultipartForm: Sendable {
         return lines + "\r\n"
     }
 
-    private func check(_ part: Part) throws {
-        let texts = [part.name, part.fileName ?? "", part.contentType ?? ""]
-        // Scalars, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
-        if texts.contains(where: { $0.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" }) }) {
-            throw FetchError(.encoding, reason: "multipart part \"\(part.name)\" has CR or LF in its name or type")
-        }
-    }
-
-    func containsBoundary(_ part: Part) -> FetchError {
-        FetchError(.encoding, reason: "multipart part \"\(part.name)\" contains the boundary")
+    /// The error that refuses to encode `part`, saying what is wrong with it.
+    func refusing(_ part: Part, _ problem: String) -> FetchError {
+        FetchError(.encoding, reason: "multipart part \"\(part.name)\" \(problem)")
     }
 
     /// Escapes `"` and `\` in a quoted header parameter.

@@ -5,7 +5,7 @@ protocol TaskCarrier: AnyObject, Sendable {
     /// Where the call completes: a serial queue that runs the progress reports or the
     /// reader's callbacks first.
     var events: DispatchQueue { get }
-    /// Whether response bodies go to ``open(_:for:)`` and ``write(_:)`` rather than into memory.
+    /// Whether response bodies go to ``open(_:expectedLength:)`` and ``write(_:)`` rather than into memory.
     var takesBody: Bool { get }
     /// Whether a body in memory is sent by an upload task, which reports progress.
     var uploadsBody: Bool { get }

@@ -35,7 +35,7 @@ struct ChallengeTests {
     /// other tests' transfers, and a 401 answered at once took 3.3 s to complete.
     static func session() -> Session {
         var configuration = Session.Configuration()
-        configuration.deadline = FaultTests.bound(10)
+        configuration.deadline = TimedTests.FaultTests.bound(10)
         return Session(configuration: configuration)
     }
 

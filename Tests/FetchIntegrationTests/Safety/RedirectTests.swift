@@ -82,35 +82,6 @@ struct RedirectTests {
         #expect(echoed.header("x-plain") == "visible")
     }
 
-    @Test func aPolicyMayWaitForARequestOfAnotherSession() async throws {
-        // Given a redirect policy that, before following, waits (up to 30 s) for a request
-        // on another session: the policy runs off URLSession's work queue, which that request
-        // needs (a deadlock waits the whole 30 s; the request takes milliseconds, 3 s is the
-        // bound, 12 s under the thread sanitizer)
-        let servers = try LoopbackServers.require()
-        let bound: Duration = ProcessMemory.underThreadSanitizer ? .seconds(12) : .seconds(3)
-        let other = Session()
-        let probe = BasicRequest(url: servers.faults.url("/echo"))
-        let waited = LockedBox<Duration?>(nil)
-        var configuration = Session.Configuration()
-        configuration.redirectPolicy = RedirectPolicy { _ in
-            let done = DispatchSemaphore(value: 0)
-            let start = ContinuousClock.now
-            other.perform(probe) { _ in done.signal() }
-            if done.wait(timeout: .now() + 30) == .success { waited.withLock { $0 = ContinuousClock.now - start } }
-            return .follow
-        }
-        let request = Self.redirect(on: servers.faults, to: servers.faults.url("/echo"))
-
-        // When the redirected request is performed
-        let echoed = try await Session(configuration: configuration).perform(request, as: EchoedRequest.self)
-
-        // Then the other request completed while the policy waited, and the redirect was followed
-        let wait = try #require(waited.withLock { $0 })
-        #expect(wait < bound)
-        #expect(echoed.header("authorization") == "Bearer secret-token")
-    }
-
     @Test func sameOriginRedirectKeepsCredentials() async throws {
         // Given a request with credentials redirected to another path of the same origin
         let servers = try LoopbackServers.require()
@@ -158,19 +129,6 @@ struct RedirectTests {
         #expect(echoed.header("content-type") == "application/json")
         #expect(echoed.header("authorization") == nil)
         #expect(response.url == other.url("/echo"))
-    }
-
-    @Test func deadlineCoversTheResentHopInAProcessOfItsOwn() async throws {
-        // Given the deadline test below, which times two hops. In this process every session
-        // makes, resumes and cancels its tasks with a synchronous call into the process's one
-        // URLSession work queue: while the other suites start their requests, 50 threads were
-        // seen waiting there at once, and the two hops reached the server 1.2 s and 2.8 s after
-        // the call (load average 6 to 8; the server answered each within a millisecond)
-        let servers = try LoopbackServers.require()
-        // When it runs in a child process, where only its own requests use that queue
-        let outcome = try await IsolatedRun.run("IsolatedRedirectTests/", faultServer: servers.faults)
-        // Then it passed there
-        #expect(outcome.status == 0, "\(outcome.output.suffix(3000))")
     }
 
     @Test func bodyOfTheRedirectIsNotPartOfTheFinalBody() async throws {
@@ -318,31 +276,59 @@ extension BasicRequest {
     }
 }
 
-/// The part of ``RedirectTests`` that runs in a child process of its own (see ``IsolatedRun``).
-struct IsolatedRedirectTests {
-    static let isChild = IsolatedRun.isChild(named: "IsolatedRedirectTests/")
+extension TimedTests {
+    /// Redirects timed against real servers: a deadline covers every hop, and a redirect
+    /// policy that waits for another request does not hold up the queue that request needs.
+    @Suite(.loopbackServers)
+    struct RedirectTimingTests {
+        @Test func aPolicyMayWaitForARequestOfAnotherSession() async throws {
+            // Given a redirect policy that, before following, waits (up to 30 s) for a request
+            // on another session: the policy runs off URLSession's work queue, which that request
+            // needs (a deadlock waits the whole 30 s; the request takes milliseconds, 3 s is the
+            // bound, 12 s under the thread sanitizer)
+            let servers = try LoopbackServers.require()
+            let bound: Duration = ProcessMemory.underThreadSanitizer ? .seconds(12) : .seconds(3)
+            let other = Session()
+            let probe = BasicRequest(url: servers.faults.url("/echo"))
+            let waited = LockedBox<Duration?>(nil)
+            var configuration = Session.Configuration()
+            configuration.redirectPolicy = RedirectPolicy { _ in
+                let done = DispatchSemaphore(value: 0)
+                let start = ContinuousClock.now
+                other.perform(probe) { _ in done.signal() }
+                if done.wait(timeout: .now() + 30) == .success { waited.withLock { $0 = ContinuousClock.now - start } }
+                return .follow
+            }
+            let request = RedirectTests.redirect(on: servers.faults, to: servers.faults.url("/echo"))
 
-    @Test(.enabled(if: isChild)) func deadlineCoversTheResentHop() async throws {
-        // Given a POST redirected with 307 to a server that does not answer for 60 s, and a
-        // 1 s deadline: in a quiet process the first hop reaches the server after 3 ms and
-        // the second after 6 ms, and in a child process while every other suite runs, at a
-        // load average of 10 to 12, after 7 to 70 ms and 9 to 87 ms (4 s under the thread
-        // sanitizer, which slows the process several times over)
-        let target = try IsolatedRun.faultServer(path: "/stall?seconds=60")
-        let request = BasicRequest(
-            url: try IsolatedRun.faultServer(path: "/redirect"), method: .post,
-            queryItems: [
-                URLQueryItem(name: "to", value: target.absoluteString), URLQueryItem(name: "code", value: "307"),
-            ],
-            body: .text("payload"),
-            options: RequestOptions().with(\.deadline, .seconds(ProcessMemory.underThreadSanitizer ? 4 : 1)))
-        let clock = ContinuousClock()
-        let start = clock.now
-        // When it is performed
-        let error = await #expect(throws: FetchError.self) { try await Session().response(for: request) }
-        // Then the deadline ends the second hop, naming the URL it was waiting for
-        #expect(error?.code == .deadlineExceeded)
-        #expect(error?.url?.path == "/stall")
-        #expect(clock.now - start < .seconds(ProcessMemory.underThreadSanitizer ? 8 : 2))
+            // When the redirected request is performed
+            let echoed = try await Session(configuration: configuration).perform(request, as: EchoedRequest.self)
+
+            // Then the other request completed while the policy waited, and the redirect was followed
+            let wait = try #require(waited.withLock { $0 })
+            #expect(wait < bound)
+            #expect(echoed.header("authorization") == "Bearer secret-token")
+        }
+
+        @Test func deadlineCoversTheResentHop() async throws {
+            // Given a POST redirected with 307 to a server that does not answer for 60 s, and a
+            // 1 s deadline: the first hop reaches the server after 3 ms and the second after
+            // 6 ms in a quiet process, and after 7 to 70 ms and 9 to 87 ms in one running a test
+            // at a time beside the whole suite at a load average of 10 to 12 (4 s under the
+            // thread sanitizer, which slows the process several times over)
+            let servers = try LoopbackServers.require()
+            var request = RedirectTests.redirect(
+                on: servers.faults, to: servers.faults.url("/stall?seconds=60"), code: 307,
+                method: .post, body: .text("payload"))
+            request.options.deadline = .seconds(ProcessMemory.underThreadSanitizer ? 4 : 1)
+            let clock = ContinuousClock()
+            let start = clock.now
+            // When it is performed
+            let error = await #expect(throws: FetchError.self) { try await Session().response(for: request) }
+            // Then the deadline ends the second hop, naming the URL it was waiting for
+            #expect(error?.code == .deadlineExceeded)
+            #expect(error?.url?.path == "/stall")
+            #expect(clock.now - start < .seconds(ProcessMemory.underThreadSanitizer ? 8 : 2))
+        }
     }
 }

@@ -19,7 +19,7 @@ struct TLSTests {
     /// A session that gives up within 10 s: a TLS failure must come long before.
     static func session() -> Session {
         var configuration = Session.Configuration()
-        configuration.deadline = FaultTests.bound(10)
+        configuration.deadline = TimedTests.FaultTests.bound(10)
         return Session(configuration: configuration)
     }
 

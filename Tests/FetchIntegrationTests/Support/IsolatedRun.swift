@@ -6,10 +6,20 @@ import Testing
 ///
 /// The test to run in the child is marked `.enabled(if: IsolatedRun.isChild(named:))`, so the
 /// ordinary run skips it; the parent test starts the child and checks how it ended. The child
-/// reaches the parent's fault server through ``faultServer(path:)`` rather than starting its own.
+/// uses the servers the parent runs (see ``TestServer``) rather than starting its own, and
+/// reaches the fault server it is given through ``faultServer(path:)``.
 enum IsolatedRun {
     private static let testVariable = "FETCH_ISOLATED_TEST"
     private static let serverVariable = "FETCH_ISOLATED_FAULT_SERVER"
+    private static let serversVariable = "FETCH_ISOLATED_SERVERS"
+
+    /// In a child, the first lines of the servers its parent runs, by script and copy.
+    static let parentServers: [String: String] = {
+        guard let json = ProcessInfo.processInfo.environment[serversVariable],
+            let servers = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+        else { return [:] }
+        return servers
+    }()
 
     /// Whether this process is a child started to run the test called `name`.
     static func isChild(named name: String) -> Bool {
@@ -66,6 +76,8 @@ enum IsolatedRun {
         variables["TMPDIR"] = temporary.path
         variables[testVariable] = name
         variables[serverVariable] = "http://127.0.0.1:\(faultServer.port)"
+        variables[serversVariable] = String(
+            decoding: try JSONEncoder().encode(TestServer.running.withLock { $0 }), as: UTF8.self)
         for (key, value) in environment { variables[key] = value }
         process.environment = variables
         let pipe = Pipe()

@@ -6,15 +6,16 @@ import Fetch
 ///
 /// Each script runs once per test process, started by the first suite that needs it and
 /// shared by every suite after: all their requests carry a tag of their own, so no test
-/// reads another's log. A server is never stopped: the script prints its port (or a JSON
-/// object with `port`) on the first line and exits when its standard input closes, which
-/// happens when the test process ends, even if a test crashes.
+/// reads another's log. A child process of ``IsolatedRun`` uses its parent's servers. A server
+/// is never stopped: the script prints its port (or a JSON object with `port`) on the first
+/// line and exits when its standard input closes, which happens when the test process ends,
+/// even if a test crashes.
 final class TestServer: Sendable {
     let port: Int
     /// The first line the script printed: its port, or a JSON object with `port` and more.
     let startLine: String
-    /// The script's standard input, open as long as this process runs.
-    private let input: Pipe
+    /// The script's standard input, open as long as this process runs; `nil` for a parent's.
+    private let input: Pipe?
 
     struct StartFailure: Error, CustomStringConvertible {
         let description: String
@@ -22,6 +23,8 @@ final class TestServer: Sendable {
 
     /// The servers started so far, by script and copy.
     private static let started = Locked([String: Task<TestServer, any Error>]())
+    /// The first lines of the servers running so far, by script and copy, for child processes.
+    static let running = Locked([String: String]())
 
     /// The server that `Servers/<script>` runs in this process, started on first use; `copy`
     /// names another instance of the same script, on a port of its own.
@@ -32,7 +35,12 @@ final class TestServer: Sendable {
             if let start = started[key] { return start }
             // Starting waits for the script's first line: on a thread of its own, never one
             // of the Swift concurrency pool, which every other test needs meanwhile.
-            let start = Task { try await offThePool { try TestServer(script: script) } }
+            let start = Task {
+                if let line = IsolatedRun.parentServers[key] { return try TestServer(script: script, startLine: line) }
+                let server = try await offThePool { try TestServer(script: script) }
+                running.withLock { $0[key] = server.startLine }
+                return server
+            }
             started[key] = start
             return start
         }
@@ -40,7 +48,7 @@ final class TestServer: Sendable {
     }
 
     /// Starts `Servers/<script>` with `python3`, and waits for its first line.
-    private init(script: String) throws {
+    private convenience init(script: String) throws {
         let servers = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Servers")
         let process = Process()
@@ -61,8 +69,17 @@ final class TestServer: Sendable {
                     + "run python3 -m pip install -r Tests/requirements.txt")
         }
         let line = Self.readLine(output.fileHandleForReading).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(line) ?? Self.details(in: line)?["port"] as? Int else {
+        do {
+            try self.init(script: script, startLine: line, input: input)
+        } catch {
             process.terminate()
+            throw error
+        }
+    }
+
+    /// The server of `script` that printed `startLine`; `input` keeps it running.
+    private init(script: String, startLine line: String, input: Pipe? = nil) throws {
+        guard let port = Int(line) ?? Self.details(in: line)?["port"] as? Int else {
             throw StartFailure(
                 description: "\(script) did not start: \(line.isEmpty ? "no output" : line). "
                     + "Install Python 3, then the test servers' packages: python3 -m pip install -r Tests/requirements.txt"

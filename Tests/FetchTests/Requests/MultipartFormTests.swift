@@ -57,6 +57,7 @@ struct MultipartFormTests {
         // Then it fails with encoding instead of injecting headers into the part
         let error = #expect(throws: FetchError.self) { try form.encoded() }
         #expect(error?.code == .encoding)
+        #expect(error?.reason == "multipart part \"\(part.name)\" has CR or LF in its name or type")
     }
 
     @Test func aPartContainingTheBoundaryIsRefused() {
@@ -64,9 +65,10 @@ struct MultipartFormTests {
         var form = MultipartForm(boundary: "fixed")
         form.append("before\r\n--fixed\r\nafter", name: "note")
         // When encoded
-        // Then it fails with encoding
+        // Then it fails with encoding, naming the part
         let error = #expect(throws: FetchError.self) { try form.encoded() }
         #expect(error?.code == .encoding)
+        #expect(error?.reason == "multipart part \"note\" contains the boundary")
     }
 
     @Test func aRefusedPartFailsTheRequestBeforeSending() {
