@@ -17,7 +17,10 @@ package enum HeaderRules {
     /// Whether `name` is one of ``reservedNames``, in any case. Only names of their lengths
     /// are lowercased: this runs for every header of every request.
     private static func isReserved(_ name: String) -> Bool {
-        [4, 10, 14, 17].contains(name.utf8.count) && reservedNames.contains(name.lowercased())
+        switch name.utf8.count {
+        case 4, 10, 14, 17: return reservedNames.contains(name.lowercased())
+        default: return false
+        }
     }
 
     /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
