@@ -93,14 +93,9 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         lock.withLock { machine.error(code, reason) }
     }
 
-    /// Fails the request with `error` unless it has finished, and stops its task.
-    func fail(_ error: FetchError, from caller: Caller = .elsewhere) {
-        handle(.failed(error), caller)
-    }
-
     /// Fails the request as cancelled unless it has finished, and stops its task.
     func cancel(from caller: Caller = .elsewhere) {
-        fail(error(.cancelled, "cancelled"), from: caller)
+        handle(.failed(error(.cancelled, "cancelled")), caller)
     }
 
     /// Cancels for the caller: the carrier stops first, so a download's file is kept or gone
@@ -120,7 +115,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
         let what = carrier?.uploadsBody == true ? "transfer" : "response"
-        fail(error(.deadlineExceeded, "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"))
+        let reason = "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"
+        handle(.failed(error(.deadlineExceeded, reason)), .elsewhere)
     }
 
     /// Moves the machine with `event` under the lock, then carries out its effects.

@@ -2,9 +2,9 @@
 /// buffer is full (see ``StreamBuffer``).
 ///
 /// Made in the temporary directory and unlinked at once, while open: nothing is left on
-/// disk when the stream ends, when it is cancelled or when the process dies. Not
-/// synchronized: its ``StreamSink`` calls it under the sink's `io` lock.
-final class SpillFile {
+/// disk when the stream ends, when it is cancelled or when the process dies. Its
+/// ``StreamSink`` calls it under the sink's `io` lock only: the offsets are the lock's.
+final class SpillFile: Sendable {
     private let file: FileHandle
 
     /// Makes the file in `directory` and unlinks it.

@@ -42,9 +42,10 @@ public final class StreamSink: Sendable {
     private let spillDirectory: String
     /// The stream's ``StreamMachine``; its lock is a leaf.
     private let machine: Locked<Machine>
-    /// The spill file, written and read under this lock, which is taken before the machine's
-    /// for every event, so that the file always matches the offsets the machine gave out.
-    private let io = Locked(SpillSlot())
+    /// The spill file, made when the first bytes go to it (`nil` once it failed or was
+    /// dropped), written and read under this lock, which is taken before the machine's for
+    /// every event, so that the file always matches the offsets the machine gave out.
+    private let io = Locked<SpillFile?>(nil)
     /// The head, or the error the stream ended with before one, for a pull reader.
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
@@ -193,19 +194,13 @@ public final class StreamSink: Sendable {
 
     // MARK: Carrying out
 
-    /// The spill file, made when the first bytes go to it; `nil` once it failed or was dropped.
-    private struct SpillSlot: @unchecked Sendable {
-        // Only touched under the sink's `io` lock.
-        var file: SpillFile?
-    }
-
     /// Moves the machine with `event` and carries out its effects: the spill file's under
     /// the `io` lock, the rest (continuations, the call's handle) with no lock held.
     /// - Returns: the steps for a push reader, which ``drain()`` delivers; and whether the
     ///   machine did anything.
     @discardableResult
     private func step(_ event: Machine.Event) -> (pushed: [Machine.PushStep], moved: Bool) {
-        let effects = io.withLock { slot in
+        let effects = io.withLock { spill in
             var pending = machine.withLock { $0.handle(event) }
             var out: [Machine.Effect] = []
             while !pending.isEmpty {
@@ -213,16 +208,16 @@ public final class StreamSink: Sendable {
                 switch effect {
                 case .spill(let bytes, let offset):
                     do {
-                        let file = try slot.file ?? SpillFile(in: spillDirectory)
-                        slot.file = file
+                        let file = try spill ?? SpillFile(in: spillDirectory)
+                        spill = file
                         try file.write(bytes, at: offset)
                     } catch {
-                        slot.file = nil
+                        spill = nil
                         pending += machine.withLock { $0.handle(.spillFailed(error)) }
                     }
                 case .read(let offset, let count, let thenEmpty, let taker):
                     // After a failed write none of the file is read: the stream ended with its error.
-                    guard let file = slot.file else {
+                    guard let file = spill else {
                         pending += machine.withLock { $0.handle(.readFailed(nil)) } + retake(taker)
                         continue
                     }
@@ -234,11 +229,11 @@ public final class StreamSink: Sendable {
                         case .push: out.append(.push(.chunk(chunk)))
                         }
                     } catch {
-                        slot.file = nil
+                        spill = nil
                         pending += machine.withLock { $0.handle(.readFailed(error)) } + retake(taker)
                     }
                 case .dropSpill:
-                    slot.file = nil
+                    spill = nil
                 default:
                     out.append(effect)
                 }

@@ -96,9 +96,6 @@ struct PartialFiles: Hashable, Sendable {
         unlink(bytesURL.path)
         unlink(recordURL.path)
     }
-
-    /// The size of the partial file; 0 when there is none.
-    var size: Int64 { FileBody.size(of: bytesURL) ?? 0 }
 }
 
 /// Where a download resumes: the first byte to ask for and the validator that guards it.
@@ -117,7 +114,7 @@ struct ResumePoint: Hashable, Sendable {
     /// The point at which a download of `url` to `files` resumes, or `nil` when there is no
     /// partial file, no record, or one for another URL or longer than the body.
     init?(_ files: PartialFiles, for url: URL?) {
-        let size = files.size
+        let size = FileBody.size(of: files.bytesURL) ?? 0
         guard size > 0, let url, let record = files.readRecord(), record.url == url.absoluteString,
             let validator = record.validator
         else { return nil }
