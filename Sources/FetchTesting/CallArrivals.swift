@@ -68,7 +68,10 @@ extension SpyPerformer {
     /// ```
     ///
     /// Every call is handed out once, held (``PendingCall/respond(_:)`` completes it) or
-    /// already answered (its ``PendingCall/isFinished`` is then `true`).
+    /// already answered (its ``PendingCall/isFinished`` is then `true`). The `Task` that sends
+    /// the call starts at high priority: one of default priority waits, at each of its hops,
+    /// behind every test that the run queues on the concurrency pool, for most of the
+    /// 10 seconds on 2 busy cores.
     /// - Parameters:
     ///   - timeout: how long to wait; 10 seconds by default.
     ///   - scheduler: the clock of the timeout; real time by default.

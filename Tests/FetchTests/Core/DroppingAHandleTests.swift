@@ -10,6 +10,9 @@ import FetchTesting
 /// still be received. A callback call runs to its end whatever becomes of its handle; an
 /// async call runs as long as its `Task`; a `ResponseStream` or a `Transfer` cancels its
 /// call when the last reference to it goes, and the log line says so.
+///
+/// A `Task` that sends a call the test awaits with `nextCall()` starts at high priority, so
+/// that it does not wait behind every test the run queues on the concurrency pool at once.
 struct DroppingAHandleTests {
     static let request = BasicRequest(url: URL(string: "https://api.example.com/files/7")!)
     static let upload: BasicRequest = {
@@ -80,7 +83,7 @@ struct DroppingAHandleTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let outcome = LockedBox<Result<Void, any Error>?>(nil)
         let (ended, end) = AsyncStream<Void>.makeStream()
-        Task {
+        Task(priority: .high) {
             let result: Result<Void, any Error>
             do {
                 switch kind {
@@ -114,7 +117,7 @@ struct DroppingAHandleTests {
         let (spy, api, _) = Self.stack()
         let file = try Self.temporaryFile()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let task = Task {
+        let task = Task(priority: .high) {
             switch kind {
             case .plain: _ = try await api.response(for: Self.request)
             case .download: _ = try await api.download(Self.request, to: .file(file))
@@ -163,7 +166,7 @@ struct DroppingAHandleTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let progress: AsyncStream<Void> = {
             let (reports, report) = AsyncStream<Void>.makeStream()
-            Task {
+            Task(priority: .high) {
                 if kind == .download {
                     for await _ in api.downloading(Self.request, to: .file(file)).progress {}
                 } else {
@@ -187,7 +190,7 @@ struct DroppingAHandleTests {
     @Test func droppingAResponseStreamCancelsItAndTheLogSaysSo() async throws {
         // Given a stream whose head and a first chunk arrived, not read yet
         let (spy, api, lines) = Self.stack()
-        var opening: Task<ResponseStream, any Error>? = Task { try await api.stream(Self.request) }
+        var opening: Task<ResponseStream, any Error>? = Task(priority: .high) { try await api.stream(Self.request) }
         let call = try await spy.nextCall()
         call.sink?.open(Response(urlRequest: call.urlRequest, status: 200))
         call.sink?.receive(Data("12345".utf8))

@@ -126,7 +126,7 @@ struct ErrorNamesTheCallTests {
                 }
             }
         case .async:
-            let call = Task {
+            let call = Task(priority: .high) {  // sent before the run's queued tests: see nextCall
                 if atOnce { withUnsafeCurrentTask { $0?.cancel() } }
                 return await caught { try await performer.response(for: request) }
             }
@@ -169,11 +169,11 @@ struct ErrorNamesTheCallTests {
             handle.cancel()
             error = try #require(outcome.value?.failure as? FetchError)
         case .async:
-            async let opened = api.stream(Self.request)
+            let opening = Task(priority: .high) { try await api.stream(Self.request) }  // see nextCall
             let call = try await spy.nextCall()
             call.sink?.open(Response(urlRequest: call.urlRequest, status: 200))
             call.sink?.receive(Data("a".utf8))
-            let stream = try await opened
+            let stream = try await opening.value
 
             // When the stream is cancelled, then read
             stream.cancel()

@@ -11,7 +11,9 @@ import FetchTesting
         let spy = SpyPerformer([.hold])
         let api = spy.enhanced(by: ActorBearer(tokens: TokenActor("abc")))
         let results = Recorder<Result<Response, any Error>>()
-        api.perform(get("https://api.example.com/me")) { results.record($0) }
+        // (from a Task of high priority, whose priority the enhancer's Task takes: one of
+        // default priority waits behind every test the run queues on the concurrency pool)
+        Task(priority: .high) { api.perform(get("https://api.example.com/me")) { results.record($0) } }
 
         // When the test awaits the call and answers it
         let call = try await spy.nextCall()
