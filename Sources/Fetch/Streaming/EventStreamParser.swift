@@ -67,18 +67,13 @@ public struct EventStreamParser: Sendable {
     private mutating func skippingByteOrderMark(_ bytes: Data) -> Data? {
         guard var start = head else { return bytes }
         start.append(bytes)
-        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let known = min(start.count, 3)
-        guard start.prefix(known).elementsEqual(mark.prefix(known)) else {
-            head = nil
-            return start
-        }
-        guard start.count >= 3 else {
+        let mark = Data([0xEF, 0xBB, 0xBF])
+        if start.count < 3, mark.starts(with: start) {
             head = start
             return nil
         }
         head = nil
-        return start.dropFirst(3)
+        return start.starts(with: mark) ? start.dropFirst(3) : start
     }
 
     /// Handles one line: a blank line dispatches, a comment is skipped, a field is applied.
