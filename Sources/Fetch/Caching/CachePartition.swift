@@ -53,15 +53,15 @@ struct CachePartition: Hashable, Sendable {
             ? configuration.extraCredentialNames
             : configuration.extraCredentialNames.union(own.map { $0.lowercased() })
         var credentials: [(name: String, value: String)] = []
-        for (name, value) in fields
-        where HTTPHeaders.credentialNames.contains(where: name.caseInsensitiveEquals)
-            || (!extra.isEmpty && extra.contains(name.lowercased()))
-        {
-            credentials.append((name.lowercased(), value))
+        for (name, value) in fields {
+            // Lowercased once, then looked up: cheaper than comparing without case to each name.
+            let name = name.lowercased()
+            if HTTPHeaders.credentialNames.contains(name) || extra.contains(name) { credentials.append((name, value)) }
         }
         guard !credentials.isEmpty else { return .common }
-        credentials.sort { $0.name < $1.name }
+        if credentials.count > 1 { credentials.sort { $0.name < $1.name } }
         var message: [UInt8] = []
+        message.reserveCapacity(credentials.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count })
         for (name, value) in credentials {
             append(name, to: &message)
             append(value, to: &message)
@@ -87,11 +87,7 @@ struct CachePartition: Hashable, Sendable {
     }
 
     /// The storage key of `method` on `url` in this partition.
-    func key(_ method: HTTPMethod, _ url: URL) -> String {
-        let key = CachingPerformer.key(method, url)
-        guard let digest else { return key }
-        return key + " " + digest
-    }
+    func key(_ method: HTTPMethod, _ url: URL) -> String { CachingPerformer.key(method, url, digest: digest) }
 
     /// Appends `text` as its length in four bytes, then its UTF-8 bytes, so that no two
     /// lists of fields make the same message.

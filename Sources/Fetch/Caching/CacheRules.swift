@@ -60,8 +60,8 @@ enum CacheRules {
 
     /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).
     private static func pragmaNoCache(_ request: URLRequest, _ directives: CacheDirectives) -> Bool {
-        guard request.value(forHTTPHeaderField: "Cache-Control") == nil,
-            let pragma = request.value(forHTTPHeaderField: "Pragma")
+        guard request.header("Cache-Control") == nil,
+            let pragma = request.header("Pragma")
         else { return false }
         return pragma.lowercased().contains("no-cache")
     }
@@ -70,10 +70,7 @@ enum CacheRules {
     /// field its `Vary` names (RFC 9111 section 4.1); values compared with runs of spaces
     /// made one. A `nil` request stands for one without header fields.
     static func matchesVary(_ stored: CachedResponse, _ request: URLRequest?) -> Bool {
-        for (name, value) in stored.varying where normalized(request?.value(forHTTPHeaderField: name)) != value {
-            return false
-        }
-        return true
+        stored.varying.isEmpty || stored.varying.allSatisfy { normalized(request?.header($0.key)) == $0.value }
     }
 
     /// The fields `Vary` names with `request`'s values, or `nil` for `Vary: *`, which no
@@ -84,7 +81,7 @@ enum CacheRules {
             for name in value.split(separator: ",") {
                 let field = Substring(name).trimmingSpaces.lowercased()
                 if field == "*" { return nil }
-                if !field.isEmpty { varying[field] = normalized(request.value(forHTTPHeaderField: field)) }
+                if !field.isEmpty { varying[field] = normalized(request.header(field)) }
             }
         }
         return varying

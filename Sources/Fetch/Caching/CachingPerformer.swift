@@ -89,16 +89,20 @@ public struct CachingPerformer: RequestPerforming {
         guard request.body == nil else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the cache key, and every layer below, use the same
         // request. Checked only when it goes below: a hit sends nothing.
-        let (target, passed) = CacheTarget.of(request, over: base)
-        guard let target else { return base.perform(passed, completion: completion) }
-        let urlRequest = target.urlRequest
+        let (urlRequest, url, builtAbove): (URLRequest, URL, Bool)
+        do { (urlRequest, url, builtAbove) = try CacheTarget.of(request, over: base) } catch {
+            return base.perform(error.request, completion: completion)
+        }
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if Self.isConditional(fields) { return base.perform(target.outgoing().request, completion: completion) }
+        if !fields.isEmpty, Self.isConditional(fields) {
+            return base.perform(
+                CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
+        }
         let directives = CacheDirectives(
-            fieldValue: fields.isEmpty ? nil : urlRequest.value(forHTTPHeaderField: "Cache-Control"))
+            fieldValue: fields.isEmpty ? nil : fields.first { $0.key.caseInsensitiveEquals("Cache-Control") }?.value)
         let partition = CachePartition.of(fields, request, configuration)
-        let key = partition.key(method, target.url)
+        let key = partition.key(method, url)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
         if policy != .reload, let stored = configuration.storage.response(for: key) {
@@ -120,12 +124,11 @@ public struct CachingPerformer: RequestPerforming {
         if policy == .onlyIfCached {
             let miss = FetchError(
                 .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                url: target.url,
-                layer: "CachingPerformer")
+                url: url, layer: "CachingPerformer")
             base.callBack(completion, with: .failure(miss), for: request)
             return NothingToCancel()
         }
-        let (sent, checked) = target.outgoing()
+        let (sent, checked) = CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove)
         // A request that fails its checks fails below with the reason it carries.
         guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
         let exchange = CacheExchange(
@@ -140,11 +143,12 @@ public struct CachingPerformer: RequestPerforming {
     private func performInvalidating(
         _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let (target, passed) = CacheTarget.of(request, over: base)
-        guard let target else { return base.perform(passed, completion: completion) }
-        let (outgoing, built) = target.outgoing()
+        let (unchecked, url, builtAbove): (URLRequest, URL, Bool)
+        do { (unchecked, url, builtAbove) = try CacheTarget.of(request, over: base) } catch {
+            return base.perform(error.request, completion: completion)
+        }
+        let (outgoing, built) = CacheTarget.outgoing(request, unchecked, builtAbove: builtAbove)
         guard case .success(let urlRequest) = built else { return base.perform(outgoing, completion: completion) }
-        let url = target.url
         // The caller's own entries, and those without credentials: other users' are theirs.
         let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
         let storage = configuration.storage
@@ -171,17 +175,34 @@ public struct CachingPerformer: RequestPerforming {
         }
     }
 
-    /// The storage key of `method` on `url`: the method, a space, the URL without its fragment.
-    static func key(_ method: HTTPMethod, _ url: URL) -> String {
-        let text = url.absoluteString
-        // Searched as bytes: walking Characters, or even the generic UTF-8 view, costs more
-        // than the rest of a hit.
-        let bytes = text.utf8
-        let hash =
-            bytes.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "#")) }
-            ?? bytes.firstIndex(of: UInt8(ascii: "#")).map { bytes.distance(from: bytes.startIndex, to: $0) }
-        guard let hash else { return method.rawValue + " " + text }
-        return method.rawValue + " " + String(decoding: bytes.prefix(hash), as: UTF8.self)
+    /// The storage key of `method` on `url`: the method, a space, the URL without its fragment,
+    /// and, when there is one, a space and `digest`. Made in one allocation, the URL searched
+    /// as bytes: appending the pieces, or walking Characters, costs more than the rest of a hit.
+    static func key(_ method: HTTPMethod, _ url: URL, digest: String? = nil) -> String {
+        var text = url.absoluteString
+        var method = method.rawValue
+        var digest = digest ?? ""
+        return text.withUTF8 { text in
+            let url = UnsafeBufferPointer(rebasing: text[..<(text.firstIndex(of: UInt8(ascii: "#")) ?? text.count)])
+            return method.withUTF8 { method in
+                digest.withUTF8 { digest in
+                    let count = method.count + 1 + url.count + (digest.isEmpty ? 0 : 1 + digest.count)
+                    return String(unsafeUninitializedCapacity: count) { key in
+                        func put(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+                            if let bytes = piece.baseAddress {
+                                (key.baseAddress! + offset).initialize(from: bytes, count: piece.count)
+                            }
+                            return offset + piece.count
+                        }
+                        let end = put(url, at: put(method, at: 0) + 1)
+                        key[end - url.count - 1] = UInt8(ascii: " ")
+                        guard !digest.isEmpty else { return end }
+                        key[end] = UInt8(ascii: " ")
+                        return put(digest, at: end + 1)
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the caller made the request conditional or partial itself.

@@ -3,8 +3,8 @@
 struct CoalescingKey: Hashable, Sendable {
     let method: String
     let url: String
-    /// Header fields with lowercased names, sorted, so that order and casing do not matter.
-    let headers: [String]
+    /// Header fields by lowercased name, so that order and casing do not matter.
+    let headers: [String: String]
 
     /// Whether `request` may share a request with identical calls: a plain GET or HEAD
     /// without a body. Another kind never does: each caller's body goes to its own file or
@@ -22,10 +22,13 @@ struct CoalescingKey: Hashable, Sendable {
     init(_ urlRequest: URLRequest, to url: URL, ignoring ignored: Set<String>) {
         method = urlRequest.httpMethod ?? "GET"
         self.url = url.absoluteString
-        headers = (urlRequest.allHTTPHeaderFields ?? [:])
-            .map { (name: $0.key.lowercased(), value: $0.value) }
-            .filter { !ignored.contains($0.name) }
-            .map { "\($0.name):\($0.value)" }
-            .sorted()
+        var headers: [String: String] = [:]
+        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+            let name = name.lowercased()
+            // Two spellings of one name (set as a whole by `adjust`) both count, in any order.
+            guard !ignored.contains(name) else { continue }
+            headers[name] = headers[name].map { min($0, value) + "\n" + max($0, value) } ?? value
+        }
+        self.headers = headers
     }
 }

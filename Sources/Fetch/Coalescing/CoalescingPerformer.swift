@@ -72,15 +72,7 @@ public struct CoalescingPerformer: RequestPerforming {
             else { return completion(own) }
             queue.async { completion(own) }
         }
-        // Cancelling takes the caller out: it completes cancelled (where the performer below
-        // would have called back, not on the canceller's thread); the last one out cancels
-        // the request.
-        let seat = CancellationHandle { [base] in
-            guard let waiter = flights.leave(place) else { return }
-            let cancelled = Result<Arrival, any Error>.failure(FetchError.cancelled(request, through: base))
-            guard let queue = base.completionQueue(for: request) else { return waiter(cancelled, 1) }
-            queue.async { waiter(cancelled, 1) }
-        }
+        let seat = Seat(flights: flights, place: place, request: request, base: base)
         if place.starts {
             let sent = base.perform(outgoing) { [base] result in
                 flights.finish(place, with: .success((result, base.completionQueue(for: request))))
@@ -102,7 +94,7 @@ public struct CoalescingPerformer: RequestPerforming {
             // A request that does not build fails below, with the reason it carries.
             return (request.carrying(.failure(error)), nil)
         }
-        guard let url = urlRequest.url, url.scheme == nil else {
+        guard let url = urlRequest.url, !url.hasScheme else {
             let checked = above ?? Result { try request.checked(urlRequest) }
             guard case .success(let sent) = checked, let target = sent.url else {
                 return (request.carrying(checked), nil)
@@ -111,9 +103,26 @@ public struct CoalescingPerformer: RequestPerforming {
         }
         // Relative: keyed on the URL the base URL below makes of it. Passed down unchecked:
         // that layer makes it absolute, then checks it.
-        let target = request.resolving(url, through: base)
-        guard target.scheme != nil else { return (request, nil) }
+        guard let target = request.absolute(url, through: base) else { return (request, nil) }
         return (request.carrying(.success(urlRequest)), CoalescingKey(urlRequest, to: target, ignoring: ignoredHeaders))
+    }
+
+    /// One caller's seat in a shared request: cancelling takes the caller out, and it
+    /// completes cancelled (where the performer below would have called back, not on the
+    /// canceller's thread); the last one out cancels the request. A value with no lock: the
+    /// flights' lock lets a caller out once.
+    private struct Seat: Cancellable {
+        let flights: SingleFlight<CoalescingKey, Arrival>
+        let place: SingleFlight<CoalescingKey, Arrival>.Place
+        let request: any Request
+        let base: any RequestPerforming
+
+        func cancel() {
+            guard let waiter = flights.leave(place) else { return }
+            let cancelled = Result<Arrival, any Error>.failure(FetchError.cancelled(request, through: base))
+            guard let queue = base.completionQueue(for: request) else { return waiter(cancelled, 1) }
+            queue.async { waiter(cancelled, 1) }
+        }
     }
 
     /// How many shared requests are in flight (for tests and diagnostics).

@@ -18,7 +18,7 @@ public struct BasicAuth: Enhancer {
     /// Adds the `Authorization` field.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a user name holding `:`.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
+        guard urlRequest.header("Authorization") == nil,
             !request.options.skipsAuthentication
         else { return }
         urlRequest.setValue(try credentials.get(), forHTTPHeaderField: "Authorization")

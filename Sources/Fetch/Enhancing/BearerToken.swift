@@ -20,7 +20,7 @@ public struct BearerToken: Enhancer {
     /// Adds the `Authorization` field.
     /// - Throws: what the token closure throws, or ``FetchError/Code-swift.enum/invalidRequest``.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        guard urlRequest.value(forHTTPHeaderField: "Authorization") == nil,
+        guard urlRequest.header("Authorization") == nil,
             !request.options.skipsAuthentication,
             let token = try token()
         else { return }

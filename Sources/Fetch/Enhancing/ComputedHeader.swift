@@ -34,7 +34,7 @@ public struct ComputedHeader: Enhancer {
     /// - Throws: what the closure throws, or ``FetchError/Code-swift.enum/invalidRequest``
     ///   for a value that cannot be sent.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        guard replacingExisting || urlRequest.value(forHTTPHeaderField: field) == nil,
+        guard replacingExisting || urlRequest.header(field) == nil,
             let computed = try value(request)
         else { return }
         try urlRequest.setHeader(field, computed, replacing: true)

@@ -38,9 +38,8 @@ public struct FixedHeaders: Enhancer {
     /// Adds the fields.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when a field cannot be sent.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-        for field in try fields.get()
-        where replacingExisting || urlRequest.value(forHTTPHeaderField: field.name) == nil {
-            urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+        for field in try fields.get() {
+            try urlRequest.setHeader(field.name, field.value, replacing: replacingExisting)
         }
     }
 }

@@ -1,13 +1,41 @@
 extension URLRequest {
+    /// The value of the header `name`, compared without case: what `value(forHTTPHeaderField:)`
+    /// returns, for a third of its cost on Linux, which lowercases both names at each compare.
+    func header(_ name: String) -> String? {
+        allHTTPHeaderFields?.first { $0.key.caseInsensitiveEquals(name) }?.value
+    }
+
     /// Sets the header `name` to `value` after checking the value: on Linux `setValue`
     /// silently drops a value holding CR or LF, so it must be refused first. The name, and
     /// whether the transport owns it, are checked with the finished request
     /// (``Request/checkedURLRequest()``).
+    ///
+    /// A name spelled as `setValue` stores it (`Authorization`, `Content-Type`) is set in the
+    /// fields directly: on Linux `setValue` capitalizes the name and scans the value again,
+    /// about 10,000 instructions, where this costs a tenth of that.
     /// - Parameter replacing: whether to replace a value the request already has.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
-        if !replacing && self.value(forHTTPHeaderField: name) != nil { return }
+        var fields = allHTTPHeaderFields ?? [:]
+        let existing = fields.keys.first { $0.caseInsensitiveEquals(name) }
+        if existing != nil && !replacing { return }
         try HeaderRules.validate(value: value, of: name)
-        setValue(value, forHTTPHeaderField: name)
+        guard Self.isCapitalized(name) else { return setValue(value, forHTTPHeaderField: name) }
+        if let existing { fields[existing] = nil }
+        fields[name] = value
+        allHTTPHeaderFields = fields
+    }
+
+    /// Whether `name` is words of ASCII letters joined by `-`, each an uppercase letter then
+    /// lowercase ones: what `capitalized` leaves as it is.
+    private static func isCapitalized(_ name: String) -> Bool {
+        var startsWord = true
+        for byte in name.utf8 {
+            let isUpper = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+            let isLower = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+            guard startsWord ? isUpper : isLower || byte == UInt8(ascii: "-") else { return false }
+            startsWord = byte == UInt8(ascii: "-")
+        }
+        return !startsWord
     }
 }

@@ -23,8 +23,8 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private struct Flight: Sendable {
         let id: Int
-        /// The callers still waiting, by number (their order of joining).
-        var waiters: [Int: Waiter] = [:]
+        /// The callers still waiting, by number, in the order they joined.
+        var waiters: [(caller: Int, waiter: Waiter)] = []
         var joined = 0
         /// The work's handle, once it started.
         var work: (any Cancellable)?
@@ -60,19 +60,23 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Adds a caller to the flight of `key`, made if there is none; under the lock.
     private static func enter(_ key: Key, _ waiter: @escaping Waiter, _ state: inout State) -> Place {
         state.lastNumber += 1
-        var flight = state.flights[key] ?? Flight(id: state.lastNumber)
-        flight.waiters[state.lastNumber] = waiter
-        flight.joined += 1
-        state.flights[key] = flight
-        return Place(key: key, flight: flight.id, caller: state.lastNumber)
+        let caller = state.lastNumber
+        // Changed where it lies: the key is hashed once.
+        func add(to flight: inout Flight) -> Int {
+            flight.waiters.append((caller, waiter))
+            flight.joined += 1
+            return flight.id
+        }
+        return Place(key: key, flight: add(to: &state.flights[key, default: Flight(id: caller)]), caller: caller)
     }
 
     /// Keeps the handle of the work that `place`'s caller started, so that the last caller
     /// to leave cancels it; cancels it at once when the flight is over (every caller left).
     func started(_ work: any Cancellable, for place: Place) {
         let isOver: Bool = state.withLock { state in
-            guard state.flights[place.key]?.id == place.flight else { return true }
-            state.flights[place.key]?.work = work
+            guard let index = state.flights.index(forKey: place.key), state.flights.values[index].id == place.flight
+            else { return true }
+            state.flights.values[index].work = work
             return false
         }
         if isOver { work.cancel() }
@@ -81,13 +85,16 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Ends `place`'s flight with `result`: every caller still in it gets it, in the order
     /// they joined. Does nothing once that flight is over.
     func finish(_ place: Place, with result: Result<Value, any Error>) {
-        let (waiters, joined) = state.withLock { state -> ([Waiter], Int) in
-            guard let flight = state.flights[place.key], flight.id == place.flight else { return ([], 0) }
-            state.flights[place.key] = nil
+        let (waiters, joined) = state.withLock { state -> ([(caller: Int, waiter: Waiter)], Int) in
+            guard let flight = state.flights.removeValue(forKey: place.key) else { return ([], 0) }
+            guard flight.id == place.flight else {
+                state.flights[place.key] = flight
+                return ([], 0)
+            }
             if case .success = result { state.succeeded += 1 }
-            return (flight.waiters.sorted { $0.key < $1.key }.map(\.value), flight.joined)
+            return (flight.waiters, flight.joined)
         }
-        for waiter in waiters { waiter(result, joined) }
+        for (_, waiter) in waiters { waiter(result, joined) }
     }
 
     /// Takes `place`'s caller out of its flight. When it was the last one, the flight ends
@@ -96,8 +103,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func leave(_ place: Place) -> Waiter? {
         let (waiter, work) = state.withLock { state -> (Waiter?, (any Cancellable)?) in
             guard var flight = state.flights[place.key], flight.id == place.flight,
-                let waiter = flight.waiters.removeValue(forKey: place.caller)
+                let index = flight.waiters.firstIndex(where: { $0.caller == place.caller })
             else { return (nil, nil) }
+            let waiter = flight.waiters.remove(at: index).waiter
             state.flights[place.key] = flight.waiters.isEmpty ? nil : flight
             return (waiter, flight.waiters.isEmpty ? flight.work : nil)
         }
