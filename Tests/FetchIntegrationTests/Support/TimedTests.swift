@@ -33,7 +33,8 @@ struct TimedTestsRun {
         // Given the timed suites, and the servers this process runs
         let servers = try LoopbackServers.require()
         // When they run in a child process, one test at a time
-        let outcome = try await IsolatedRun.run(TimedProcess.filter, faultServer: servers.faults, timeout: .seconds(600))
+        let outcome = try await IsolatedRun.run(
+            TimedProcess.filter, faultServer: servers.faults, timeout: .seconds(600))
         // Then every one passed there
         for line in outcome.lines(from: "Test run with") { print("timed suites: \(line)") }
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
