@@ -8,11 +8,7 @@ package enum HeaderRules {
     /// Header fields the transport sets itself; a caller setting one is refused.
     package static let reservedNames: Set<String> = ["content-length", "host", "transfer-encoding", "connection"]
 
-    /// Whether each byte value may appear in a token.
-    private static let isTokenByte: [Bool] = {
-        let allowed = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
-        return (0...255).map { allowed.contains(UInt8($0)) }
-    }()
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
     /// Whether `name` is one of ``reservedNames``, in any case. Only names of their lengths
     /// are lowercased: this runs for every header of every request.
@@ -26,7 +22,16 @@ package enum HeaderRules {
     /// Whether `text` is an RFC 9110 token: one or more of `A-Z a-z 0-9 !#$%&'*+-.^_`|~`.
     package static func isToken(_ text: String) -> Bool {
         // Byte by byte: every byte of a non-ASCII character is 0x80 or more, so it fails.
-        !text.isEmpty && text.utf8.allSatisfy { isTokenByte[Int($0)] }
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return tokenSymbols.contains(byte)
+                }
+            }
     }
 
     /// Checks one header field.

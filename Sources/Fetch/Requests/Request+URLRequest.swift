@@ -16,16 +16,21 @@ extension Request {
     /// finished request, so that each field is checked once.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        let url = try FetchError.naming(method: method, url: resolving(self.url)) {
+        // Errors are named with `do`/`catch` rather than `FetchError.naming`: the closures it
+        // takes cost about a hundred instructions a request here.
+        let url: URL
+        do {
             var items = queryItems
             if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
-            return try QueryEncoder.appending(items, to: self.url)
+            url = try QueryEncoder.appending(items, to: self.url)
+        } catch let error as FetchError {
+            throw error.naming(method: method, url: resolving(self.url))
         }
         var urlRequest = URLRequest(url: url)
         // GET is a URLRequest's method already; setting it costs a case-insensitive compare.
         if method != .get { urlRequest.httpMethod = method.rawValue }
         let headers = self.headers
-        try FetchError.naming(method: method, url: resolving(url)) {
+        do {
             if checkingHeaders {
                 for field in headers { try HeaderRules.validate(name: field.name, value: field.value) }
             }
@@ -38,6 +43,8 @@ extension Request {
                     urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
                 }
             }
+        } catch let error as FetchError {
+            throw error.naming(method: method, url: resolving(url))
         }
         try adjust(&urlRequest)
         return urlRequest
