@@ -7,11 +7,11 @@ import Fetch
 
 /// A stream whose reader stops: the body goes on being read into the stream's buffer and
 /// spill file, so every other request of the process goes on too, and the reader gets the
-/// whole body when it reads on. It runs beside the other tests on purpose: a stream that
-/// made URLSession's shared work queue wait would stall them all. The bodies come at
-/// 20 MiB/s: at full loopback speed any transfer keeps that queue busy enough to delay every
-/// other request of the process by seconds, reader or not.
-@Suite(.loopbackServers)
+/// whole body when it reads on. It runs in the timed suites' process, beside their tests (see
+/// ``TimedTests``): a stream that made URLSession's shared work queue wait would stall them
+/// all. The bodies come at 20 MiB/s: at full loopback speed any transfer keeps that queue
+/// busy enough to delay every other request of the process by seconds, reader or not.
+@Suite(.loopbackServers, .enabled(if: TimedProcess.isChild))
 struct StoppedReaderTests {
     /// The longest a small request may take while the reader is stopped: milliseconds in a
     /// quiet process; the suite's heavy tests beside it on two cores can add seconds.

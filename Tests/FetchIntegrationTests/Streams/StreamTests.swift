@@ -195,7 +195,8 @@ struct StreamTests {
         #expect(received.withLock { $0 } > 0)
     }
 
-    @Test func theDeadlineEndsAStreamAfterItsChunks() async throws {
+    @Test(.enabled(if: TimedProcess.isChild))  // in the timed suites' process (see TimedTests)
+    func theDeadlineEndsAStreamAfterItsChunks() async throws {
         // Given a body trickling one byte every 0.2 s for 30 s, and a deadline of 5 s (20 s
         // under the thread sanitizer)
         let servers = try LoopbackServers.require()

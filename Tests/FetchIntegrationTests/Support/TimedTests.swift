@@ -10,8 +10,21 @@ import Testing
 /// call at a load average of 6 to 8, and a refused connection took 7.5 s to fail at 19, while
 /// the server answered in a millisecond. A process running one test at a time has none of
 /// that wait (the same redirect's hops took 7 to 87 ms while the whole suite ran beside it).
-@Suite(.serialized, .enabled(if: IsolatedRun.isChild(named: "TimedTests/")))
+///
+/// Two stream suites' timings run there too, beside these: the stopped reader's idle timeout
+/// (its socket went unread for over 2 s in this process at a load average of 10 to 12, and
+/// the server's 0.8 s send took 5.4 s), and a deadline that must leave time for a stream's
+/// head (which had not come within 5 s at 19).
+@Suite(.serialized, .enabled(if: TimedProcess.isChild))
 enum TimedTests {}
+
+/// The child process that runs the timed suites.
+enum TimedProcess {
+    /// What it runs.
+    static let filter = "TimedTests/|StoppedReaderTests/|StreamTests/theDeadlineEndsAStreamAfterItsChunks"
+    /// Whether this process is that child.
+    static let isChild = IsolatedRun.isChild(named: filter)
+}
 
 /// Runs ``TimedTests`` in a child process.
 @Suite(.loopbackServers)
@@ -20,7 +33,8 @@ struct TimedTestsRun {
         // Given the timed suites, and the servers this process runs
         let servers = try LoopbackServers.require()
         // When they run in a child process, one test at a time
-        let outcome = try await IsolatedRun.run("TimedTests/", faultServer: servers.faults, timeout: .seconds(600))
+        let outcome = try await IsolatedRun.run(
+            TimedProcess.filter, faultServer: servers.faults, timeout: .seconds(600))
         // Then every one passed there
         for line in outcome.lines(from: "Test run with") { print("timed suites: \(line)") }
         #expect(outcome.status == 0, "\(outcome.output.suffix(6000))")
