@@ -32,14 +32,6 @@ struct CachePartition: Hashable, Sendable {
 
     private init(digest: String?) { self.digest = digest }
 
-    /// The partition of `urlRequest`, built from `request`, in a cache configured by
-    /// `configuration`.
-    static func of(_ urlRequest: URLRequest, _ request: any Request, _ configuration: CacheConfiguration)
-        -> CachePartition
-    {
-        of(urlRequest.allHTTPHeaderFields ?? [:], request, configuration)
-    }
-
     /// The partition of `request`, whose header fields as built are `fields`, in a cache
     /// configured by `configuration`. (Functions rather than initializers: their arguments are
     /// borrowed, where an initializer's are copied.)

@@ -21,13 +21,9 @@ enum CacheTarget {
         urlRequest: URLRequest, url: URL, builtAbove: Bool
     ) {
         let above = request.layered?.built
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try above?.get() ?? request.uncheckedURLRequest()
-        } catch {
-            // Not the cache's to report: it fails below with the reason it carries.
-            throw Passed(request: request.carrying(.failure(error)))
-        }
+        let built = above ?? Result { try request.uncheckedURLRequest() }
+        // Not the cache's to report: it fails below with the reason it carries.
+        guard case .success(let urlRequest) = built else { throw Passed(request: request.carrying(built)) }
         guard let url = urlRequest.url else { throw Passed(request: request) }
         // Asked here first: most URLs are absolute, and passing `base` to be searched costs more.
         if url.hasScheme { return (urlRequest, url, above != nil) }

@@ -150,21 +150,17 @@ public struct CachingPerformer: RequestPerforming {
         let (outgoing, built) = CacheTarget.outgoing(request, unchecked, builtAbove: builtAbove)
         guard case .success(let urlRequest) = built else { return base.perform(outgoing, completion: completion) }
         // The caller's own entries, and those without credentials: other users' are theirs.
-        let partitions: Set = [.common, CachePartition.of(urlRequest, request, configuration)]
+        let partitions: Set = [
+            .common, CachePartition.of(urlRequest.allHTTPHeaderFields ?? [:], request, configuration),
+        ]
         let storage = configuration.storage
         return base.perform(outgoing) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {
-                var targets = [url]
-                for name in ["Location", "Content-Location"] {
-                    // Only on the same origin: another origin's responses are not this one's to drop.
-                    if let value = response.headers.first(name),
-                        let target = URL(string: value, relativeTo: url)?.absoluteURL,
-                        Origin(target) == Origin(url)
-                    {
-                        targets.append(target)
-                    }
+                let named = ["Location", "Content-Location"].compactMap { name in
+                    response.headers.first(name).flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
                 }
-                for target in targets {
+                // Only on the same origin: another origin's responses are not this one's to drop.
+                for target in [url] + named.filter({ Origin($0) == Origin(url) }) {
                     for partition in partitions {
                         storage.removeResponse(for: partition.key(.get, target))
                         storage.removeResponse(for: partition.key(.head, target))
@@ -188,10 +184,9 @@ public struct CachingPerformer: RequestPerforming {
                 digest.withUTF8 { digest in
                     let count = method.count + 1 + url.count + (digest.isEmpty ? 0 : 1 + digest.count)
                     return String(unsafeUninitializedCapacity: count) { key in
+                        // Every piece has bytes: a method, an absolute URL, a digest when there is one.
                         func put(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-                            if let bytes = piece.baseAddress {
-                                (key.baseAddress! + offset).initialize(from: bytes, count: piece.count)
-                            }
+                            (key.baseAddress! + offset).initialize(from: piece.baseAddress!, count: piece.count)
                             return offset + piece.count
                         }
                         let end = put(url, at: put(method, at: 0) + 1)

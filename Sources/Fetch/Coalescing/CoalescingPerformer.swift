@@ -87,13 +87,9 @@ public struct CoalescingPerformer: RequestPerforming {
     /// relative and no ``BaseURL`` below resolves it (then it goes below unbuilt).
     private func keyed(_ request: any Request) -> (outgoing: any Request, key: CoalescingKey?) {
         let above = request.layered?.built
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try above?.get() ?? request.uncheckedURLRequest()
-        } catch {
-            // A request that does not build fails below, with the reason it carries.
-            return (request.carrying(.failure(error)), nil)
-        }
+        let built = above ?? Result { try request.uncheckedURLRequest() }
+        // A request that does not build fails below, with the reason it carries.
+        guard case .success(let urlRequest) = built else { return (request.carrying(built), nil) }
         guard let url = urlRequest.url, !url.hasScheme else {
             let checked = above ?? Result { try request.checked(urlRequest) }
             guard case .success(let sent) = checked, let target = sent.url else {
