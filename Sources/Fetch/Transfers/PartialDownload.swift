@@ -52,7 +52,7 @@ public struct PartialDownload: Sendable, Hashable {
             return true
         }
         defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        guard FileLock.take(descriptor) else { return false }
         files.remove()
         return true
     }

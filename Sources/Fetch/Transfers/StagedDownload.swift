@@ -4,7 +4,8 @@
 /// by ``discard()``.
 ///
 /// The partial file is open and locked (`flock`) while a download writes it, so a second
-/// download to the same destination fails at once rather than mixing its bytes in.
+/// download to the same destination fails (after ``FileLock``'s short patience) rather than
+/// mixing its bytes in.
 struct StagedDownload: Sendable {
     /// Where the body goes once complete.
     let finalURL: URL
@@ -132,7 +133,7 @@ struct StagedDownload: Sendable {
             guard descriptor >= 0 else {
                 throw FetchError(.file, reason: "could not create \(path): \(String(cString: strerror(errno)))")
             }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard FileLock.take(descriptor) else {
                 close(descriptor)
                 throw FetchError(.file, reason: "another download to \(finalURL.path) is under way")
             }

@@ -33,6 +33,45 @@ struct StagedDownloadTests {
         #expect(try folder.contents() == [])
     }
 
+    @Test func aLockHeldForAMomentElsewhereIsWaitedFor() throws {
+        // Given a partial file locked through another descriptor, as a process being started
+        // holds a copy of it until it runs its program
+        let folder = try TemporaryFolder()
+        let path = folder.file("big.bin.fetchpart").path
+        let holder = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let taker = open(path, O_RDWR | O_CLOEXEC)
+        defer { close(taker) }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        // When the lock is taken and the holder lets go during the first pause
+        var pauses = 0
+        let taken = FileLock.take(taker) {
+            pauses += 1
+            if pauses == 1 { close(holder) }
+        }
+        // Then the lock is taken after that one pause, not refused
+        #expect(taken)
+        #expect(pauses == 1)
+    }
+
+    @Test func aLockHeldThroughoutIsRefusedAfterEveryRetry() throws {
+        // Given a partial file locked through another descriptor that keeps it
+        let folder = try TemporaryFolder()
+        let path = folder.file("big.bin.fetchpart").path
+        let holder = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let taker = open(path, O_RDWR | O_CLOEXEC)
+        defer {
+            close(taker)
+            close(holder)
+        }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+        // When the lock is taken
+        var pauses = 0
+        let taken = FileLock.take(taker) { pauses += 1 }
+        // Then it is refused once every retry found it held
+        #expect(!taken)
+        #expect(pauses == FileLock.retries)
+    }
+
     @Test func aResumedFileWhoseLengthIsNotTheAnnouncedOneIsNotMovedIntoPlace() throws {
         // Given a partial file of 10 bytes
         let folder = try TemporaryFolder()
