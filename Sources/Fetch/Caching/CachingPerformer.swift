@@ -100,7 +100,7 @@ public struct CachingPerformer: RequestPerforming {
                 CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
         }
         let directives = CacheDirectives(
-            fieldValue: fields.isEmpty ? nil : fields.first { $0.key.caseInsensitiveEquals("Cache-Control") }?.value)
+            fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
         let partition = CachePartition.of(fields, request, configuration)
         let key = partition.key(method, url)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
@@ -189,11 +189,12 @@ public struct CachingPerformer: RequestPerforming {
                             (key.baseAddress! + offset).initialize(from: piece.baseAddress!, count: piece.count)
                             return offset + piece.count
                         }
-                        let end = put(url, at: put(method, at: 0) + 1)
-                        key[end - url.count - 1] = UInt8(ascii: " ")
-                        guard !digest.isEmpty else { return end }
-                        key[end] = UInt8(ascii: " ")
-                        return put(digest, at: end + 1)
+                        func space(at offset: Int) -> Int {
+                            key[offset] = UInt8(ascii: " ")
+                            return offset + 1
+                        }
+                        let end = put(url, at: space(at: put(method, at: 0)))
+                        return digest.isEmpty ? end : put(digest, at: space(at: end))
                     }
                 }
             }

@@ -135,6 +135,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 }
 
+extension [String: String] {
+    /// The field named `name`, compared without case, of header fields as a `URLRequest`
+    /// holds them: what `value(forHTTPHeaderField:)` finds, without lowercasing every name.
+    func field(named name: String) -> (key: String, value: String)? {
+        first { $0.key.caseInsensitiveEquals(name) }
+    }
+}
+
 extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
         let mine = utf8
@@ -161,7 +169,7 @@ extension HTTPHeaders {
         var joined: [String: String] = [:]
         joined.reserveCapacity(count)
         for field in self {
-            let name = joined.keys.first { $0.caseInsensitiveEquals(field.name) } ?? field.name
+            let name = joined.field(named: field.name)?.key ?? field.name
             joined[name] = joined[name].map { $0 + ", " + field.value } ?? field.value
         }
         return joined

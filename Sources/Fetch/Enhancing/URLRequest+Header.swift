@@ -2,7 +2,7 @@ extension URLRequest {
     /// The value of the header `name`, compared without case: what `value(forHTTPHeaderField:)`
     /// returns, for a third of its cost on Linux, which lowercases both names at each compare.
     func header(_ name: String) -> String? {
-        allHTTPHeaderFields?.first { $0.key.caseInsensitiveEquals(name) }?.value
+        allHTTPHeaderFields?.field(named: name)?.value
     }
 
     /// Sets the header `name` to `value` after checking the value: on Linux `setValue`
@@ -17,7 +17,7 @@ extension URLRequest {
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
         var fields = allHTTPHeaderFields ?? [:]
-        let existing = fields.keys.first { $0.caseInsensitiveEquals(name) }
+        let existing = fields.field(named: name)?.key
         if existing != nil && !replacing { return }
         try HeaderRules.validate(value: value, of: name)
         guard Self.isCapitalized(name) else { return setValue(value, forHTTPHeaderField: name) }

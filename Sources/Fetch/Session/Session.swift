@@ -226,7 +226,7 @@ public final class Session: RequestPerforming {
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
         var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if !fields.keys.contains(where: { $0.caseInsensitiveEquals("User-Agent") }) {
+        if fields.field(named: "User-Agent") == nil {
             // Checked once, in `init`; set with the fields as a whole, as `setValue` costs
             // 10,000 instructions a call on Linux.
             if let error = userAgentError { throw error.naming(request) }
