@@ -42,7 +42,8 @@ extension StreamSink: TaskCarrier {
                 .failure(
                     FetchError(
                         .connectionLost,
-                        reason: "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
+                        reason:
+                            "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
                         method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
                         url: response.urlRequest.url, response: response
                     )))
