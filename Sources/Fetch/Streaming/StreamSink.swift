@@ -76,7 +76,8 @@ public final class StreamSink: Sendable {
         self.acceptsAnyStatus = acceptsAnyStatus
         machine = Locked(
             Machine(
-                buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit), acceptsAnyStatus: acceptsAnyStatus))
+                buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit),
+                acceptsAnyStatus: acceptsAnyStatus))
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
         head.whenFinished { result in
             guard let onHead, case .success(let response) = result else { return }
