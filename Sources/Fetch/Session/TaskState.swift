@@ -7,8 +7,12 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     // session's limiter; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
-    /// The moments that become the response's metrics; `nil` when the session collects none.
-    private var marks: TaskMarks?
+    /// The response's metrics as far as they are known: noted where the machine already acts
+    /// (the first task's start, the head, the end), never per chunk; `nil` when the session
+    /// collects none.
+    private var marks: ResponseMetrics?
+    /// When the request was admitted, on the monotonic clock (nanoseconds).
+    private let admitted = DispatchTime.now().uptimeNanoseconds
     /// The head of a response as the delegate was handed it, and its task: reading the task's
     /// own `response` takes a lock of FoundationNetworking's.
     private var heard: (task: URLSessionTask, reply: URLResponse)?
@@ -56,7 +60,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         let limit = options.maximumBodySize ?? owner.configuration.maximumBodySize
         let body: Machine.Body = if let carrier, carrier.takesBody { .handedTo(carrier) } else { .memory(limit: limit) }
         machine = TaskMachine(owner: owner, request: urlRequest, body: body)
-        marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
+        marks = owner.configuration.collectsMetrics ? ResponseMetrics() : nil
+        marks?.start = Date()
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
@@ -126,10 +131,10 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             ended = task
             if asksBytesSent { sent = task.countOfBytesSent }
         }
-        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], TaskMarks?, URLResponse?) in
+        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], ResponseMetrics?, URLResponse?) in
             let effects = machine.handle(event)
-            note(event, sent: sent)
-            return (effects, self.marks, hear(event, reply))
+            let endedReply = note(event, sent: sent, reply: reply)
+            return (effects, self.marks, endedReply)
         }
         for effect in effects {
             switch effect {
@@ -181,29 +186,31 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// Notes what the metrics need of `event`; under the lock, where the machine just moved.
-    private func note(_ event: Machine.Event, sent: Int64) {
-        guard marks != nil else { return }
-        switch event {
-        case .started: marks?.taskStarted()
-        case .responded: marks?.responseArrived()
-        case .ended: marks?.bytesSent = sent
-        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver: break
-        }
+    /// Notes what the metrics and the response need of `event`; under the lock, where the
+    /// machine just moved. Keeps the head that came with `responded`.
+    /// - Returns: the head the task that ended received, when it is known.
+    private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> URLResponse? {
         marks?.redirects = machine.hops
-    }
-
-    /// Keeps the head that came with `event`, or gives back the one of a task that ended.
-    private func hear(_ event: Machine.Event, _ reply: URLResponse?) -> URLResponse? {
         switch event {
+        case .started:
+            // The first task's start: later tasks (a resent hop) change nothing.
+            if marks?.queued == nil { marks?.queued = sinceAdmission }
         case .responded(let task, _, _):
+            // A later head (after a redirect that was sent again) wins.
+            marks?.timeToFirstByte = sinceAdmission
             if let reply { heard = (task, reply) }
         case .ended(let task, _):
+            marks?.bytesSent = sent
             if let heard, heard.task === task { return heard.reply }
-        case .started, .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
+        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
         return nil
+    }
+
+    /// The time since the request was admitted.
+    private var sinceAdmission: Duration {
+        .nanoseconds(Int64(clamping: max(DispatchTime.now().uptimeNanoseconds, admitted) - admitted))
     }
 
     /// Hands the head of `task`'s response to `carrier`; fails or starts over as it answers.
@@ -230,11 +237,12 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     }
 
     /// The metrics of the request ending with `outcome`, from `marks` taken with it.
-    private func metrics(_ marks: TaskMarks?, _ outcome: Machine.Outcome) -> ResponseMetrics {
-        guard let marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
+    private func metrics(_ marks: ResponseMetrics?, _ outcome: Machine.Outcome) -> ResponseMetrics {
+        guard var metrics = marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
+        metrics.total = sinceAdmission
         // Counted where the body went: into memory, into the file, or to the stream's reader.
-        let received = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
-        return marks.metrics(bytesReceived: received)
+        metrics.bytesReceived = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
+        return metrics
     }
 
     /// The result an outcome stands for: a response built from the task's reply, or the error.
