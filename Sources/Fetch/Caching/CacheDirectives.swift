@@ -3,16 +3,10 @@
 /// value of a directive that sets a time makes that time ``invalid`` rather than failing.
 /// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
 struct CacheDirectives: Equatable {
-    /// A directive's number of seconds.
-    enum Seconds: Equatable {
-        /// Absent.
-        case absent
-        /// Present with a valid delta-seconds value, at most 2^31 (RFC 9111 section 1.2.2).
-        case value(Int)
-        /// Present without a valid value (not digits, negative, repeated with another value):
-        /// the most restrictive reading applies.
-        case invalid
-    }
+    /// A directive's number of seconds: a valid delta-seconds value is at most 2^31 (RFC 9111
+    /// section 1.2.2); one that is not digits, negative, or repeated with another value is
+    /// invalid, and the most restrictive reading applies.
+    typealias Seconds = FieldReading<Int>
 
     var noStore = false
     /// `no-cache` without field names: nothing stored is served without revalidation.
@@ -42,9 +36,6 @@ struct CacheDirectives: Equatable {
         if let fieldValue { read(fieldValue) }
         if !noCacheFields.isEmpty { noCache = true }
     }
-
-    /// Whether a response's freshness cannot be trusted: a malformed or repeated `max-age`.
-    var hasInvalidFreshness: Bool { maxAge == .invalid }
 
     private mutating func read(_ value: String) {
         for directive in Self.split(value) {

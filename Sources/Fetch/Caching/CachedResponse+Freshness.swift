@@ -10,7 +10,7 @@ extension CachedResponse {
         case .absent: break
         }
         switch expires {
-        case .date(let date):
+        case .value(let date):
             return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
         case .invalid: return 0
         case .absent: break

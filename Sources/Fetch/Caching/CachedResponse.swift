@@ -43,8 +43,8 @@ public struct CachedResponse: Sendable {
     var directives: CacheDirectives { stored.directives }
     /// Its `Date`, when that is a date.
     var serverDate: Date? { stored.serverDate }
-    /// Its `Expires`.
-    var expires: Expires { stored.expires }
+    /// Its `Expires`: invalid when not a date (`0`), or several that disagree (already expired).
+    var expires: FieldReading<Date> { stored.expires }
     /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
     var ageValue: Double? { stored.ageValue }
     /// Its header fields as served without revalidation: without those its
@@ -54,14 +54,6 @@ public struct CachedResponse: Sendable {
     /// ones made are kept: the hits of one second share them rather than each copying the
     /// fields and formatting the number.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
-
-    /// What an `Expires` field says.
-    enum Expires {
-        case absent
-        case date(Date)
-        /// Not a date (`0`), or several that disagree: already expired.
-        case invalid
-    }
 
     /// The fields of a ``CachedResponse`` as it was made.
     private struct Fields: Sendable {
@@ -82,7 +74,7 @@ public struct CachedResponse: Sendable {
         let directives: CacheDirectives
         let servedHeaders: HTTPHeaders
         let serverDate: Date?
-        let expires: Expires
+        let expires: FieldReading<Date>
         let ageValue: Double?
         /// The header fields last served, with the age they say.
         private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
@@ -101,16 +93,12 @@ public struct CachedResponse: Sendable {
                 expiresFields.isEmpty
                 ? .absent
                 : Set(expiresFields).count == 1
-                    ? HTTPDate.parse(expiresFields[0]).map { .date($0) } ?? .invalid : .invalid
-            if let age = headers.first("Age") {
-                if case .value(let seconds) = CacheDirectives.seconds(Substring(age).trimmingSpaces) {
-                    ageValue = Double(seconds)
-                } else {
-                    ageValue = nil
-                }
-            } else {
-                ageValue = 0
-            }
+                    ? HTTPDate.parse(expiresFields[0]).map { .value($0) } ?? .invalid : .invalid
+            // An `Age` that is absent counts as 0; one that is malformed as none.
+            ageValue =
+                headers.first("Age").map { age in
+                    CacheDirectives.seconds(Substring(age).trimmingSpaces).valid.map(Double.init)
+                } ?? 0
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {
