@@ -32,13 +32,13 @@ struct SetCookie: Equatable, Sendable {
     init?(_ string: String) {
         var parts = string.split(separator: ";", omittingEmptySubsequences: false)[...]
         guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: "=") else { return nil }
-        name = Self.trimmed(pair[..<equals])
-        value = Self.trimmed(pair[pair.index(after: equals)...])
+        name = String(pair[..<equals].trimmingSpaces)
+        value = String(pair[pair.index(after: equals)...].trimmingSpaces)
         guard !name.isEmpty else { return nil }
         for attribute in parts {
             let equals = attribute.firstIndex(of: "=")
-            let key = Self.trimmed(attribute[..<(equals ?? attribute.endIndex)]).lowercased()
-            let text = equals.map { Self.trimmed(attribute[attribute.index(after: $0)...]) } ?? ""
+            let key = String(attribute[..<(equals ?? attribute.endIndex)].trimmingSpaces).lowercased()
+            let text = equals.map { String(attribute[attribute.index(after: $0)...].trimmingSpaces) } ?? ""
             apply(key, text)
         }
     }
@@ -72,10 +72,5 @@ struct SetCookie: Equatable, Sendable {
         let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
-    }
-
-    /// `text` without the spaces and tabs around it.
-    private static func trimmed(_ text: Substring) -> String {
-        text.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
     }
 }
