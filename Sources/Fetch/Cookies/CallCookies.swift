@@ -28,11 +28,6 @@ final class CallCookies: Sendable {
         setField(of: &next)
     }
 
-    /// Stores the cookies `response` sets.
-    func received(_ response: HTTPURLResponse) {
-        jar.store(from: response)
-    }
-
     /// Sets the `Cookie` field of `urlRequest` from the caller's and the store's, or removes
     /// it when neither has one.
     private func setField(of urlRequest: inout URLRequest) {

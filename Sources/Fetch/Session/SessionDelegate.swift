@@ -47,7 +47,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     ) {
         let state = state(for: dataTask)
         // Stored before anything sees the response: the caller's next call sends them.
-        if let cookies = state?.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
+        if let cookies = state?.cookies, let http = response as? HTTPURLResponse { cookies.jar.store(from: http) }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         state?.handle(
             .responded(dataTask, status: status, expectedLength: response.expectedContentLength),
@@ -69,7 +69,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         guard let state = state(for: task) else { return completionHandler(nil) }
         let decide: @Sendable () -> Void = {
             // The redirect's cookies are stored before the next hop takes the store's.
-            state.cookies?.received(response)
+            state.cookies?.jar.store(from: response)
             state.handle(.redirected(task), redirect: (response, completionHandler))
         }
         // The policy is the caller's code: on URLSession's work queue a policy that waited, or

@@ -53,7 +53,7 @@ struct CallCookiesTests {
         let url = try #require(current.url)
         let response = try #require(
             HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: fields))
-        cookies.received(response)
+        cookies.jar.store(from: response)
         let shown = LockedBox<URLRequest?>(nil)
         let policy = RedirectPolicy { hop in
             shown.update { $0 = hop.to }
