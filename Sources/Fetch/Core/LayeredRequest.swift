@@ -71,14 +71,7 @@ final class LayeredRequest: Request {
             above.flatMap { urlRequest in
                 Result {
                     var extended = urlRequest
-                    for enhancer in added {
-                        do {
-                            try enhancer.enhance(&extended, for: request)
-                        } catch {
-                            throw FetchError.wrapping(
-                                error, layer: enhancer.name, method: request.method, url: extended.url)
-                        }
-                    }
+                    try run(added, on: &extended, for: request)
                     try HeaderRules.validate(extended)
                     request.attemptLog?.sent(extended)
                     return extended
@@ -91,15 +84,23 @@ final class LayeredRequest: Request {
     /// with an error naming it.
     func adjust(_ urlRequest: inout URLRequest) throws {
         try source.adjust(&urlRequest)
+        try Self.run(enhancers, on: &urlRequest, for: self)
+        attemptLog?.sent(urlRequest)
+    }
+
+    /// Runs `enhancers` on `urlRequest` in order, for `request`; one that throws fails with
+    /// an error naming it.
+    private static func run(_ enhancers: [any Enhancer], on urlRequest: inout URLRequest, for request: any Request)
+        throws
+    {
         for enhancer in enhancers {
             do {
-                try enhancer.enhance(&urlRequest, for: self)
+                try enhancer.enhance(&urlRequest, for: request)
             } catch {
-                throw FetchError.wrapping(
-                    error, layer: enhancer.name, method: method, url: resolving(urlRequest.url ?? url))
+                let url = request.resolving(urlRequest.url ?? request.url)
+                throw FetchError.wrapping(error, layer: enhancer.name, method: request.method, url: url)
             }
         }
-        attemptLog?.sent(urlRequest)
     }
 }
 
