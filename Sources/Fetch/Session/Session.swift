@@ -155,12 +155,13 @@ public final class Session: RequestPerforming {
     }
 
     /// What `request`'s kind adds to its task: a ``TransferState`` for a download, an upload
-    /// or a body streamed from files, a ``StreamState`` for a stream, `nil` for a plain call.
+    /// or a body streamed from files, its ``StreamSink`` for a stream, `nil` for a plain call.
     /// A download's partial file is opened (and `Range` added to resume it) here.
     private func carrier(for request: any Request, sending urlRequest: inout URLRequest) throws -> (any TaskCarrier)? {
         switch request.options.kind {
         case .stream(let sink):
-            return StreamState(sink: sink, queue: queue(for: request.options))
+            sink.deliver(on: queue(for: request.options))
+            return sink
         case .download(let transfer), .upload(let transfer):
             return try TransferState(request, transfer, sending: &urlRequest, queue: queue(for: request.options))
         case .plain:

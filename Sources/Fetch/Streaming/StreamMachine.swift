@@ -30,8 +30,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
 
     /// Something that happened to the stream.
     enum Event: Sendable {
-        /// A head is offered: its checks are asked for (``Effect/check(_:)``).
-        case offered
         /// A check refused the head offered with this error.
         case refused(any Error)
         /// The head, checked, without its body.
@@ -72,9 +70,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// Run these checks on the head (nearest the performer first), then send
-        /// ``Event/opened(_:)``, or ``Event/refused(_:)`` when one throws.
-        case check([HeadCheck])
         /// The head, or the error the stream ended with before one: wakes those who wait for it.
         case head(Result<Response, any Error>)
         /// Resume a pull reader's wait for a chunk.
@@ -151,14 +146,18 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         checks.removeAll { $0.number == number }
     }
 
+    /// A head is offered: the checks it must pass before ``Event/opened(_:)`` (nearest the
+    /// performer first; ``Event/refused(_:)`` when one throws), none when no head is taken now.
+    mutating func offer() -> [HeadCheck] {
+        guard !stoppedByReader, case .awaitingHead = phase else { return [] }
+        refusal = nil
+        return checks.reversed().map(\.check)
+    }
+
     /// Moves on with `event`.
     /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
-        case .offered:
-            guard !stoppedByReader, case .awaitingHead = phase else { return [] }
-            refusal = nil
-            return [.check(checks.reversed().map(\.check))]
         case .refused(let error):
             refusal = error
             return []

@@ -41,7 +41,7 @@ public final class StreamSink: Sendable {
     /// Where the spill file is made: the temporary directory.
     private let spillDirectory: String
     /// The stream's ``StreamMachine``; its lock is a leaf.
-    private let machine: Locked<Machine>
+    let machine: Locked<Machine>
     /// The spill file, made when the first bytes go to it (`nil` once it failed or was
     /// dropped), written and read under this lock, which is taken before the machine's for
     /// every event, so that the file always matches the offsets the machine gave out.
@@ -49,7 +49,7 @@ public final class StreamSink: Sendable {
     /// The head, or the error the stream ended with before one, for a pull reader.
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
-    private let queue = Locked<DispatchQueue?>(nil)
+    let queue = Locked<DispatchQueue?>(nil)
     private let stopCall = CancellationHandle()
 
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
@@ -99,14 +99,14 @@ public final class StreamSink: Sendable {
         var bodiless = response
         bodiless.body = Data()
         bodiless.isStreamed = true
-        for effect in machine.withLock({ $0.handle(.offered) }) {
-            guard case .check(let checks) = effect, response.isSuccess || acceptsAnyStatus else { continue }
-            do {
+        let checks = machine.withLock { $0.offer() }
+        do {
+            if response.isSuccess || acceptsAnyStatus {
                 for check in checks { try check(&bodiless) }
-            } catch {
-                machine.withLock { _ = $0.handle(.refused(error)) }
-                return false
             }
+        } catch {
+            machine.withLock { _ = $0.handle(.refused(error)) }
+            return false
         }
         // The machine moves (hands the head on) only when it accepts the head.
         return step(.opened(bodiless)).moved
@@ -132,7 +132,7 @@ public final class StreamSink: Sendable {
 
     /// Has callbacks run on a serial queue that targets `target` rather than on the thread
     /// that calls ``receive(_:)``; ``Session`` asks for it, as its body arrives on
-    /// URLSession's delegate queue. A no-op after the first call.
+    /// URLSession's delegate queue, and completes the call there. A no-op after the first call.
     func deliver(on target: DispatchQueue) {
         queue.withLock { $0 = $0 ?? DispatchQueue(label: "Fetch.stream", target: target) }
     }
@@ -253,7 +253,7 @@ public final class StreamSink: Sendable {
             case .drain:
                 if let queue = queue.withLock({ $0 }) { queue.async { self.drain() } } else { drain() }
             case .push(let next): pushed.append(next)
-            case .check, .spill, .read, .dropSpill: break
+            case .spill, .read, .dropSpill: break
             }
         }
         return (pushed, !effects.isEmpty)

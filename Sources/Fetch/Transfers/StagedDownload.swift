@@ -1,24 +1,29 @@
 /// A download in progress on disk: its partial file next to the destination
 /// (`<destination>.fetchpart`, with its ``PartialRecord`` in `<destination>.fetchpart.json`),
-/// moved into place by ``commit(length:)``, kept for a later resume by ``keep()`` or deleted
-/// by ``discard()``.
+/// written in large writes, moved into place by ``commit(length:)``, kept for a later resume
+/// or deleted by ``end(keeping:)``.
 ///
 /// The partial file is open and locked (`flock`) while a download writes it, so a second
 /// download to the same destination fails (after ``FileLock``'s short patience) rather than
-/// mixing its bytes in.
-struct StagedDownload: Sendable {
+/// mixing its bytes in. Its I/O runs under its own lock, a leaf, and finds the file gone
+/// once it was moved, kept or deleted: no byte is written after the end.
+final class StagedDownload: Sendable {
     /// Where the body goes once complete.
     let finalURL: URL
     /// The partial file and its record.
     let files: PartialFiles
     /// May an existing file at `finalURL` be replaced?
     let replacing: Bool
-    /// The partial file, open for reading and writing, and locked.
-    let handle: FileHandle
     /// The URL the request is first sent to, which the record names.
     let requestURL: URL?
     /// Where this attempt resumes: set when its request asks for the rest of the partial file.
     let resume: ResumePoint?
+    /// The partial file, open for reading and writing and locked, with the bytes gathered for
+    /// its next write; `nil` once moved into place, kept or deleted.
+    private let file: Locked<(handle: FileHandle, gathered: Data)?>
+
+    /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
+    static let writeSize = 256 * 1024
 
     /// Opens the partial file for a download of `request` to `destination`, sent as `urlRequest`.
     ///
@@ -31,7 +36,7 @@ struct StagedDownload: Sendable {
         finalURL = try destination.resolve(for: request)
         replacing = destination.replacesExisting
         files = PartialFiles(finalURL: finalURL)
-        handle = try Self.openLocked(files, for: finalURL)
+        file = Locked((try Self.openLocked(files, for: finalURL), Data(capacity: Self.writeSize)))
         requestURL = urlRequest.url
         resume = ResumePoint.asked(by: urlRequest, of: files)
         if resume == nil, urlRequest.value(forHTTPHeaderField: "If-Range") != nil {
@@ -40,51 +45,110 @@ struct StagedDownload: Sendable {
         }
     }
 
-    /// Prepares the partial file for the body `answer` describes, and writes or updates
-    /// the record.
-    /// - Returns: where the body starts in the file, and whether the file can be resumed.
-    /// - Throws: the error of writing the record.
-    func begin(_ answer: ResumeAnswer, headers: HTTPHeaders) throws -> (offset: Int64, resumable: Bool) {
-        switch answer {
-        case .fresh(let length):
-            let record = PartialRecord(url: requestURL, headers: headers, length: length)
+    /// Cuts the partial file to `offset` bytes and writes `record` beside it (removes the
+    /// record when `nil`), for a body that continues from there: 0 for a fresh body.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when the file or the record cannot be written.
+    func begin(at offset: Int64, record: PartialRecord?) throws {
+        try withFile { file in
             try files.write(record)
-            return (0, record != nil)
-        case .append(let offset, let length):
-            if var record = resume?.record, record.length == nil, let length {
-                record.length = length
-                try files.write(record)
-            }
-            return (offset, true)
-        case .whole, .startOver, .notABody:
-            // The machine begins a file only for a body (``TransferMachine/Effect/begin(_:_:)``).
-            return (0, resume != nil)
+            file.gathered.removeAll(keepingCapacity: true)
+            try file.handle.truncate(atOffset: UInt64(offset))
         }
     }
 
-    /// Closes the partial file and moves it to the destination, and removes the record.
+    /// Adds body bytes, writing out what is gathered once it reaches ``writeSize``.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when a write fails.
+    func append(_ data: Data) throws {
+        try withFile { file in
+            file.gathered.append(data)
+            if file.gathered.count >= Self.writeSize { try Self.flush(&file) }
+        }
+    }
+
+    /// Deletes the partial file and opens a fresh one in its place, for a download that
+    /// starts again from the first byte.
+    /// - Returns: whether a fresh file is open; `false` when the download had already ended.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened.
+    func reopen() throws -> Bool {
+        try file.withLock { file in
+            guard let old = file else { return false }
+            file = nil
+            files.remove()
+            try? old.handle.close()
+            file = (try Self.openLocked(files, for: finalURL), Data(capacity: Self.writeSize))
+            return true
+        }
+    }
+
+    /// Writes out what is gathered, checks the file against `length`, and moves it to the
+    /// destination; the record is removed.
     /// - Parameter length: the whole body's length, checked against the file's when given.
     /// - Returns: the destination.
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have
-    ///   `length` bytes; ``FetchError/Code-swift.enum/file`` when the destination appeared
-    ///   meanwhile and may not be replaced, or the move fails. The partial files are then deleted.
+    ///   `length` bytes; ``FetchError/Code-swift.enum/file`` when it cannot be written, the
+    ///   destination appeared meanwhile and may not be replaced, or the move fails. The
+    ///   partial files are then deleted.
     func commit(length: Int64? = nil) throws -> URL {
-        do {
-            if let length {
-                let size = lseek(handle.fileDescriptor, 0, SEEK_END)
-                guard size == length else {
-                    throw FetchError(.badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
-                }
+        try file.withLock { file in
+            guard var open = file else {
+                throw FetchError(.file, reason: "the download was stopped before it completed")
             }
-            try handle.close()
-            try move()
-            unlink(files.recordURL.path)
-            return finalURL
-        } catch {
-            discard()
-            throw error as? FetchError
-                ?? FetchError(.file, reason: "could not write \(finalURL.path): \(error)", underlying: error)
+            file = nil
+            do {
+                try Self.flush(&open)
+                if let length {
+                    let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
+                    guard size == length else {
+                        throw FetchError(
+                            .badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
+                    }
+                }
+                try open.handle.close()
+                try move()
+                unlink(files.recordURL.path)
+                return finalURL
+            } catch {
+                files.remove()
+                try? open.handle.close()
+                throw error as? FetchError ?? writeError(error, finalURL)
+            }
         }
+    }
+
+    /// Ends the partial file, once: kept with what is gathered written out, for the next
+    /// download to resume, when `keeping` (deleted when that write fails); otherwise deleted
+    /// with its record. Later bytes find it gone.
+    func end(keeping: Bool) {
+        file.withLock { file in
+            guard let open = file else { return }
+            file = nil
+            if !keeping || (try? open.handle.write(contentsOf: open.gathered)) == nil {
+                // Deleted before closing: the lock keeps another download from taking the name meanwhile.
+                files.remove()
+            }
+            try? open.handle.close()
+        }
+    }
+
+    /// Runs `body` with the open file, nothing once it has ended; names a failure.
+    private func withFile(_ body: (inout (handle: FileHandle, gathered: Data)) throws -> Void) throws {
+        try file.withLock { file in
+            guard var open = file else { return }
+            // Taken out while it changes, so that the gathered bytes are not copied.
+            file = nil
+            defer { file = open }
+            do { try body(&open) } catch { throw writeError(error, files.bytesURL) }
+        }
+    }
+
+    private static func flush(_ file: inout (handle: FileHandle, gathered: Data)) throws {
+        try file.handle.write(contentsOf: file.gathered)
+        file.gathered.removeAll(keepingCapacity: true)
+    }
+
+    /// A failed write of `url`, named.
+    private func writeError(_ error: any Error, _ url: URL) -> FetchError {
+        FetchError(.file, reason: "could not write \(url.path): \(error.localizedDescription)", underlying: error)
     }
 
     private func move() throws {
@@ -102,18 +166,6 @@ struct StagedDownload: Sendable {
         // A file system without hard links: check, then rename.
         if FileManager.default.fileExists(atPath: finalURL.path) { throw DownloadDestination.exists(finalURL) }
         guard rename(partialPath, finalURL.path) == 0 else { throw Self.failure("move", to: finalURL) }
-    }
-
-    /// Closes the partial file and leaves it and its record for the next download to resume.
-    func keep() {
-        try? handle.close()
-    }
-
-    /// Closes and deletes the partial file and its record; safe to call more than once.
-    func discard() {
-        // Deleted before closing: the lock keeps another download from taking the name meanwhile.
-        files.remove()
-        try? handle.close()
     }
 
     /// Opens (or creates) the partial file and takes its lock.

@@ -30,16 +30,14 @@ struct TransferMachine: Sendable {
     enum Event: Sendable {
         /// A download's response head arrived.
         case responded(status: Int, headers: HTTPHeaders, length: Int64?)
-        /// The partial file is ready for the body from `offset`; `resumable` when it has a record.
-        case began(offset: Int64, resumable: Bool)
         /// Body bytes arrived at `now` (nanoseconds on a monotonic clock, for the progress throttle).
         case received(Data, now: UInt64)
         /// URLSession sent `total` request body bytes of `expected` (0 when unknown), at `now`.
         case sent(total: Int64, expected: Int64, now: UInt64)
         /// Writing the file failed: no more bytes are taken.
         case writeFailed
-        /// A fresh partial file replaced one that could not be continued; `asked` is where it resumes.
-        case restarted(asked: ResumePoint?)
+        /// A fresh, empty partial file replaced one that could not be continued.
+        case restarted
         /// The caller cancelled, asking to keep the partial file or not.
         case stop(keeping: Bool)
         /// The call's task ended with a response of `status`: settle the body.
@@ -50,9 +48,9 @@ struct TransferMachine: Sendable {
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// Prepare the partial file for the body `answer` describes (``StagedDownload/begin(_:headers:)``),
-        /// then send ``Event/began(offset:resumable:)`` or ``Event/writeFailed``.
-        case begin(ResumeAnswer, HTTPHeaders)
+        /// Cut the partial file to `offset`, where the body continues, and write `record`
+        /// beside it (remove it when `nil`); send ``Event/writeFailed`` when that fails.
+        case begin(offset: Int64, record: PartialRecord?)
         /// The head cannot continue the partial file: send the request again from the first byte.
         case startOver
         /// The head failed the request.
@@ -63,10 +61,9 @@ struct TransferMachine: Sendable {
         case write(Data)
         /// Report progress.
         case report(TransferProgress)
-        /// Write out what is gathered and keep the partial file for a resume (delete it if that fails).
-        case keep
-        /// Delete the partial file.
-        case discard
+        /// Close the partial file: kept for a resume, with what is gathered written out, when
+        /// `keeping` (deleted if that write fails); otherwise deleted.
+        case end(keeping: Bool)
         /// Move the file into place, checked against `length` when known; then report `total`
         /// bytes finished. `whole`: a 416 said the file was whole, so the response is a 200.
         case commit(length: Int64?, total: Int64, whole: Bool)
@@ -76,6 +73,8 @@ struct TransferMachine: Sendable {
     private(set) var phase = Phase.ready
     /// Whether the transfer is a download (it writes a file).
     let downloads: Bool
+    /// The URL the request is first sent to, which a fresh body's record names.
+    let url: URL?
     /// Where the request asked the partial file to resume; `nil` for the whole body.
     private(set) var asked: ResumePoint?
     /// Whether the partial file on disk can be resumed (it has a ``PartialRecord``).
@@ -91,11 +90,10 @@ struct TransferMachine: Sendable {
     let uploadLength: Int64?
     private var throttle = ProgressThrottle()
 
-    /// A download resuming at `asked` (when the request asks for the rest of a partial file),
-    /// or an upload (`downloads` false) of `uploadLength` bytes.
-    init(downloads: Bool, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
-        self.downloads = downloads
-        self.asked = asked
+    /// A download of `url` resuming at `asked` (when the request asks for the rest of a
+    /// partial file), or an upload (`downloads` false) of `uploadLength` bytes.
+    init(downloads: Bool, url: URL? = nil, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
+        (self.downloads, self.url, self.asked) = (downloads, url, asked)
         resumable = asked != nil
         self.uploadLength = uploadLength
     }
@@ -113,10 +111,6 @@ struct TransferMachine: Sendable {
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .responded(let status, let headers, let length): return respond(status, headers, length)
-        case .began(let offset, let canResume):
-            guard phase == .writing else { return [] }
-            (received, resumable) = (offset, canResume)
-            return offset > 0 ? [.report(TransferProgress(completedBytes: offset, expectedBytes: expected))] : []
         case .received(let data, let now): return receive(data, now)
         case .sent(let total, let announced, let now):
             guard isLive else { return [] }
@@ -128,20 +122,20 @@ struct TransferMachine: Sendable {
         case .writeFailed:
             if isLive { phase = .closed }
             return []
-        case .restarted(let point):
+        case .restarted:
             guard isLive || phase == .closed else { return [] }
-            (phase, asked, resumable, received, expected, checkedLength) = (.ready, point, point != nil, 0, nil, nil)
+            (phase, asked, resumable, received, expected, checkedLength) = (.ready, nil, false, 0, nil, nil)
             return []
         case .stop(let keeping):
             // An upload has no file: it runs on to its end.
             guard downloads, phase != .stopped, phase != .settled else { return [] }
             defer { phase = .stopped }
-            return [keeping && resumable && phase != .closed ? .keep : .discard]
+            return [.end(keeping: keeping && resumable && phase != .closed)]
         case .settle(let status): return settle(status)
         case .close(let keepingPartial):
             guard phase != .stopped, phase != .settled else { return [] }
             defer { phase = .settled }
-            return [keepingPartial && resumable && phase != .closed ? .keep : .discard]
+            return [.end(keeping: keepingPartial && resumable && phase != .closed)]
         }
     }
 
@@ -166,11 +160,16 @@ struct TransferMachine: Sendable {
             (phase, received, expected, checkedLength) = (.whole, total, total, total)
             return []
         case .fresh(let total):
-            (phase, received, expected, checkedLength) = (.writing, 0, total, nil)
-            return [.begin(answer, headers)]
+            // Resumable only with a strong validator (see ``PartialRecord``).
+            let record = PartialRecord(url: url, headers: headers, length: total)
+            (phase, received, expected, checkedLength, resumable) = (.writing, 0, total, nil, record != nil)
+            return [.begin(offset: 0, record: record)]
         case .append(let offset, let total):
-            (phase, received, expected, checkedLength) = (.writing, offset, total, total)
-            return [.begin(answer, headers)]
+            var record = asked?.record
+            record?.length = total
+            (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
+            let report = TransferProgress(completedBytes: offset, expectedBytes: total)
+            return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
         }
     }
 

@@ -1,14 +1,12 @@
 /// What `Session` tracks for one transfer besides its ``TaskState``: progress, the file a
 /// download is written to (by a data task: URLSession's download tasks on Linux leave an
 /// unnamed partial file behind on cancellation), the temporary file a form is uploaded from.
-/// It carries out the effects of its ``TransferMachine``.
-final class TransferState: TaskCarrier, @unchecked Sendable {
-    // `fileLock` guards `file`, the open partial file and its writer (`nil` once moved into
-    // place, kept or deleted); its I/O runs under that lock alone, never under the machine's,
-    // so a write never meets a closed descriptor. The `let`s are Sendable.
+/// It carries out the effects of its ``TransferMachine``; a download's file does its I/O
+/// under its own lock, never under the machine's.
+final class TransferState: TaskCarrier, Sendable {
     private let machine: Locked<TransferMachine>
-    private let fileLock = Locked()
-    private var file: (staged: StagedDownload, writer: FileWriter)?
+    /// A download's partial file; `nil` for an upload.
+    private let staged: StagedDownload?
     /// Delivers progress reports and then the completion, in order.
     let events: DispatchQueue
     private let progress: (@Sendable (TransferProgress) -> Void)?
@@ -16,9 +14,6 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     let uploadFile: URL?
     /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
     private let keepsPartial: Locked<Bool>?
-
-    /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
-    static let writeSize = 256 * 1024
 
     /// - Parameters:
     ///   - staged: the partial file of a download; `nil` for an upload.
@@ -28,8 +23,10 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
         progress: (@Sendable (TransferProgress) -> Void)?, keepsPartial: Locked<Bool>? = nil, queue: DispatchQueue
     ) {
-        machine = Locked(TransferMachine(downloads: staged != nil, asked: staged?.resume, uploadLength: uploadLength))
-        file = staged.map { ($0, FileWriter(file: $0.handle, capacity: Self.writeSize)) }
+        machine = Locked(
+            TransferMachine(
+                downloads: staged != nil, url: staged?.requestURL, asked: staged?.resume, uploadLength: uploadLength))
+        self.staged = staged
         self.uploadFile = uploadFile
         self.progress = progress
         self.keepsPartial = keepsPartial
@@ -83,18 +80,9 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     func restart(_ urlRequest: inout URLRequest, for call: any Request) throws {
         urlRequest.setValue(nil, forHTTPHeaderField: "Range")
         urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
-        guard case .download(let options) = call.options.kind, let destination = options.destination else { return }
-        let fresh: StagedDownload? = try fileLock.withLock {
-            // Settled meanwhile (the caller cancelled): nothing is opened again.
-            guard let old = file?.staged else { return nil }
-            old.discard()
-            file = nil
-            let fresh = try StagedDownload(destination, for: call, sending: &urlRequest)
-            file = (fresh, FileWriter(file: fresh.handle, capacity: Self.writeSize))
-            return fresh
-        }
-        guard let fresh else { return }
-        carryOut(.restarted(asked: fresh.resume))
+        // Settled meanwhile (the caller cancelled): nothing is opened again.
+        guard try staged?.reopen() == true else { return }
+        carryOut(.restarted)
     }
 
     /// Stops for the caller, at once, before its request fails: no more bytes are written,
@@ -131,7 +119,8 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             case .fail(let error):
                 throw error
             case .commit(let length, let total, let whole):
-                settled.fileURL = try commit(length: length)
+                guard let staged else { throw FetchError(.file, reason: "the transfer has no file") }
+                settled.fileURL = try staged.commit(length: length)
                 deliver(.finished(total))
                 // A 416 said the partial file was the whole body: the call has it all.
                 if whole { settled.status = 200 }
@@ -142,22 +131,6 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             }
         }
         return settled
-    }
-
-    /// Writes out what is gathered and moves the file into place.
-    private func commit(length: Int64?) throws -> URL {
-        let staged: StagedDownload = try fileLock.withLock {
-            guard let (staged, writer) = file else { throw FetchError(.file, reason: "the transfer has no file") }
-            file = nil
-            do {
-                try writer.flush()
-            } catch {
-                staged.discard()
-                throw Self.writeError(error, staged)
-            }
-            return staged
-        }
-        return try staged.commit(length: length)
     }
 
     /// Ends the transfer: deletes the temporary upload file, and the partial download unless
@@ -175,24 +148,8 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
     private func carryOut(_ event: TransferMachine.Event) -> BodyOpening {
         for effect in machine.withLock({ $0.handle(event) }) {
             switch effect {
-            case .begin(let answer, let headers):
-                let began = fileLock.withLock { () -> Result<(Int64, Bool), FetchError>? in
-                    guard let (staged, writer) = file else { return nil }
-                    return Result {
-                        let (offset, canResume) = try staged.begin(answer, headers: headers)
-                        try writer.restart(at: offset)
-                        return (offset, canResume)
-                    }.mapError { Self.writeError($0, staged) }
-                }
-                switch began {
-                case .success(let (offset, canResume)):
-                    carryOut(.began(offset: offset, resumable: canResume))
-                case .failure(let error):
-                    carryOut(.writeFailed)
-                    return .failed(error)
-                case nil:
-                    return .accepted
-                }
+            case .begin(let offset, let record):
+                do { try staged?.begin(at: offset, record: record) } catch { return failWriting(error) }
             case .startOver:
                 return .startOver
             case .decline:
@@ -200,24 +157,11 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
             case .fail(let error):
                 return .failed(error)
             case .write(let data):
-                let failure = fileLock.withLock { () -> FetchError? in
-                    guard let (staged, writer) = file else { return nil }
-                    do { try writer.append(data) } catch { return Self.writeError(error, staged) }
-                    return nil
-                }
-                if let failure {
-                    carryOut(.writeFailed)
-                    return .failed(failure)
-                }
+                do { try staged?.append(data) } catch { return failWriting(error) }
             case .report(let report):
                 deliver(report)
-            case .keep, .discard:
-                fileLock.withLock {
-                    guard let (staged, writer) = file else { return }
-                    file = nil
-                    guard case .keep = effect, (try? writer.flush()) != nil else { return staged.discard() }
-                    staged.keep()
-                }
+            case .end(let keeping):
+                staged?.end(keeping: keeping)
             case .commit:
                 break
             }
@@ -225,11 +169,11 @@ final class TransferState: TaskCarrier, @unchecked Sendable {
         return .accepted
     }
 
-    /// A failed write of `staged`'s file, named.
-    private static func writeError(_ error: any Error, _ staged: StagedDownload) -> FetchError {
-        FetchError(
-            .file, reason: "could not write \(staged.files.bytesURL.path): \(error.localizedDescription)",
-            underlying: error)
+    /// Takes no more bytes after a failed write.
+    /// - Returns: the request's end, with `error`.
+    private func failWriting(_ error: any Error) -> BodyOpening {
+        carryOut(.writeFailed)
+        return .failed(error as? FetchError ?? FetchError(.file, reason: "\(error)", underlying: error))
     }
 
     /// Queues `report` on ``events``. A report that runs once the transfer has ended is

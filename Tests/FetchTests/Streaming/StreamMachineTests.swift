@@ -45,12 +45,8 @@ struct StreamMachineTests {
         _ = machine.addCheck { $0.headers["X-Outer"] = "1" }
         _ = machine.addCheck { $0.headers["X-Inner"] = "1" }
         // When a head is offered
-        let effects = machine.handle(.offered)
+        let checks = machine.offer()
         // Then both checks are asked for, the inner one first
-        guard case .check(let checks) = effects.first else {
-            Issue.record("no checks asked for")
-            return
-        }
         var head = Response(status: 200)
         try? checks[0](&head)
         #expect(head.headers["X-Inner"] == "1" && head.headers["X-Outer"] == nil)
@@ -82,7 +78,7 @@ struct StreamMachineTests {
     @Test func aRefusedHeadMakesTheCallsEndItsError() {
         // Given a head a check refused
         var machine = Self.stream(at: .awaitingHead)
-        _ = machine.handle(.offered)
+        _ = machine.offer()
         _ = machine.handle(.refused(FetchError(.layer, reason: "no")))
         // When the call ends with the response
         let end = machine.run(.finished(.success(Response(status: 200))))
@@ -302,7 +298,7 @@ struct StreamMachineWalkTests {
                     case .hand(_, _), .push(.end):
                         ends += 1
                         (waiting, answered) = (false, true)
-                    case .drain, .head, .stopCall, .releaseCall, .dropSpill, .check, .push(.head): break
+                    case .drain, .head, .stopCall, .releaseCall, .dropSpill, .push(.head): break
                     }
                 }
                 if case .take = event, !answered { waiting = true }
@@ -334,7 +330,6 @@ extension StreamMachine.Effect where Waiter == String {
     /// The effect in a few words, such as `hand r1 3` or `stopCall`.
     var summary: String {
         switch self {
-        case .check(let checks): "check \(checks.count)"
         case .head(.success(let head)): "head \(head.status)"
         case .head(.failure(let error)): "head failed \((error as? FetchError)?.code.rawValue ?? "\(error)")"
         case .hand(let waiter, .success(let data?)): "hand \(waiter) \(data.count)"

@@ -27,9 +27,9 @@ struct StagedDownloadTests {
         }
         #expect(PartialDownload.discard(for: folder.file("big.bin")) == false)
         // When the first one is done, the name is free again
-        first.discard()
+        first.end(keeping: false)
         let second = try stage(destination)
-        second.discard()
+        second.end(keeping: false)
         #expect(try folder.contents() == [])
     }
 
@@ -76,7 +76,7 @@ struct StagedDownloadTests {
         // Given a partial file of 10 bytes
         let folder = try TemporaryFolder()
         let staged = try stage(.file(folder.file("big.bin")))
-        try staged.handle.write(contentsOf: Data(count: 10))
+        try staged.append(Data(count: 10))
         // When it is committed as a body of 20 bytes
         #expect { _ = try staged.commit(length: 20) } throws: { ($0 as? FetchError)?.code == .badServerResponse }
         // Then nothing is left: no destination, no partial file
@@ -91,7 +91,7 @@ struct StagedDownloadTests {
         urlRequest.setValue("\"v1\"", forHTTPHeaderField: "If-Range")
         // When the download is staged
         let staged = try StagedDownload(.file(folder.file("big.bin")), for: request, sending: &urlRequest)
-        defer { staged.discard() }
+        defer { staged.end(keeping: false) }
         // Then it starts from the first byte
         #expect(staged.resume == nil)
         #expect(urlRequest.value(forHTTPHeaderField: "Range") == nil)

@@ -27,16 +27,16 @@ struct TransferMachineTests {
 
     /// A download brought to `stage`, resuming at ``point`` when `resuming`.
     static func download(at stage: Stage, resuming: Bool = false) -> TransferMachine {
-        var machine = TransferMachine(downloads: true, asked: resuming ? point : nil)
+        var machine = TransferMachine(downloads: true, url: url, asked: resuming ? point : nil)
         let steps: [TransferMachine.Event] =
             switch stage {
             case .ready: []
-            case .writing: [fresh, .began(offset: 0, resumable: true)]
+            case .writing: [fresh]
             case .declined: [.responded(status: 503, headers: [:], length: nil)]
             case .whole: []
-            case .closed: [fresh, .began(offset: 0, resumable: true), .writeFailed]
-            case .stopped: [fresh, .began(offset: 0, resumable: true), .stop(keeping: false)]
-            case .settled: [fresh, .began(offset: 0, resumable: true), .settle(status: 200)]
+            case .closed: [fresh, .writeFailed]
+            case .stopped: [fresh, .stop(keeping: false)]
+            case .settled: [fresh, .settle(status: 200)]
             }
         if stage == .whole {
             machine = TransferMachine(downloads: true, asked: point)
@@ -50,13 +50,11 @@ struct TransferMachineTests {
 
     @Test func aFreshBodyIsWrittenFromTheFirstByte() {
         // Given a download with nothing on disk
-        var machine = TransferMachine(downloads: true)
-        // When a 200 arrives and the file is ready
+        var machine = TransferMachine(downloads: true, url: Self.url)
+        // When a 200 arrives
         let head = machine.run(Self.fresh)
-        let began = machine.run(.began(offset: 0, resumable: true))
-        // Then the file is prepared for a fresh body, with no report yet
-        #expect(head == ["begin fresh"])
-        #expect(began.isEmpty)
+        // Then the file is prepared for a fresh body with its record, with no report yet
+        #expect(head == ["begin 0 recorded"])
         #expect(machine.phase == .writing)
         #expect(machine.expected == 1000 && machine.resumable)
     }
@@ -64,15 +62,13 @@ struct TransferMachineTests {
     @Test func aPartialAnswerContinuesTheFileAndReportsWhatIsThere() {
         // Given a download resuming at 400 bytes
         var machine = TransferMachine(downloads: true, asked: Self.point)
-        // When a 206 for the rest arrives and the file is ready at 400
+        // When a 206 for the rest arrives
         let head = machine.run(
             .responded(
                 status: 206, headers: ["Content-Range": "bytes 400-999/1000", "ETag": "\"v1\""], length: 600))
-        let began = machine.run(.began(offset: 400, resumable: true))
-        // Then it appends, and reports the 400 bytes already there
-        #expect(head == ["begin append 400"])
-        #expect(began == ["report 400 of 1000"])
-        #expect(machine.received == 400)
+        // Then the file is cut at 400 to append, and the 400 bytes already there are reported
+        #expect(head == ["begin 400 recorded", "report 400 of 1000"])
+        #expect(machine.received == 400 && machine.resumable)
     }
 
     @Test func aNon2xxBodyIsDeclinedAndLeavesTheFileAlone() {
@@ -108,7 +104,7 @@ struct TransferMachineTests {
         let head = machine.run(
             .responded(status: 206, headers: ["Content-Range": "bytes 400-999/1000", "ETag": "\"v2\""], length: 600))
         let closed = machine.phase
-        let restart = machine.run(.restarted(asked: nil))
+        let restart = machine.run(.restarted)
         // Then it starts over, takes nothing meanwhile, and waits for the next head with nothing to resume
         #expect(head == ["startOver"])
         #expect(closed == .closed)
@@ -268,16 +264,13 @@ extension TransferMachine.Effect {
     /// The effect in a few words, such as `write 100` or `report 400 of 1000`.
     var summary: String {
         switch self {
-        case .begin(.fresh, _): "begin fresh"
-        case .begin(.append(let offset, _), _): "begin append \(offset)"
-        case .begin(let answer, _): "begin \(answer)"
+        case .begin(let offset, let record): "begin \(offset)" + (record == nil ? "" : " recorded")
         case .startOver: "startOver"
         case .fail(let error): "fail \(error.code.rawValue)"
         case .write(let data): "write \(data.count)"
         case .report(let report) where report.isFinished: "report finished \(report.completedBytes)"
         case .report(let report): "report \(report.completedBytes)" + (report.expectedBytes.map { " of \($0)" } ?? "")
-        case .keep: "keep"
-        case .discard: "discard"
+        case .end(let keeping): keeping ? "keep" : "discard"
         case .commit(let length, let total, let whole):
             "commit \(total)" + (length.map { " checked \($0)" } ?? "") + (whole ? " whole" : "")
         case .decline: "decline"
@@ -296,7 +289,8 @@ struct TransferMachineWalkTests {
         var ended = 0
         for walk in 0..<3_000 {
             var machine = TransferMachine(
-                downloads: !walk.isMultiple(of: 5), asked: walk.isMultiple(of: 2) ? TransferMachineTests.point : nil,
+                downloads: !walk.isMultiple(of: 5), url: TransferMachineTests.url,
+                asked: walk.isMultiple(of: 2) ? TransferMachineTests.point : nil,
                 uploadLength: 10)
             var (chunk, lastWritten, ends, now) = (0, 0, 0, UInt64(1))
             var steps: [String] = []
@@ -306,15 +300,15 @@ struct TransferMachineWalkTests {
                 now += 20_000_000
                 let events: [(String, TransferMachine.Event)] = [
                     ("fresh", TransferMachineTests.fresh),
+                    ("fresh, not resumable", .responded(status: 200, headers: [:], length: nil)),
                     ("503", .responded(status: 503, headers: [:], length: nil)),
                     ("206", .responded(status: 206, headers: ["Content-Range": "bytes 400-999/1000"], length: 600)),
                     ("416", .responded(status: 416, headers: ["Content-Range": "bytes */400"], length: nil)),
-                    ("began", .began(offset: 0, resumable: Bool.random(using: &random))),
                     ("chunk", .received(Data([UInt8(chunk)]), now: now)),
                     ("chunk", .received(Data([UInt8(chunk)]), now: now)),
                     ("sent", .sent(total: Int64(chunk), expected: 0, now: now)),
                     ("writeFailed", .writeFailed),
-                    ("restarted", .restarted(asked: nil)),
+                    ("restarted", .restarted),
                     ("stop", .stop(keeping: Bool.random(using: &random))),
                     ("settle", .settle(status: 200)),
                     ("close", .close(keepingPartial: Bool.random(using: &random))),
@@ -326,7 +320,7 @@ struct TransferMachineWalkTests {
                 let effects = machine.handle(event)
                 for effect in effects {
                     switch effect {
-                    case .keep, .discard, .commit: ends += 1
+                    case .end, .commit: ends += 1
                     case .write(let data):
                         if ends > 0 { failures.append("walk \(walk) \(steps): written after the end") }
                         if Int(data[data.startIndex]) <= lastWritten {

@@ -44,7 +44,7 @@ struct TransferStopTests {
         // And the next download to the same destination can start at once
         var urlRequest = URLRequest(url: request.url)
         let next = try StagedDownload(.file(folder.file("big.bin")), for: request, sending: &urlRequest)
-        next.discard()
+        next.end(keeping: false)
     }
 
     @Test func aDownloadStoppedToBeKeptIsKeptWithWhatItGathered() throws {

@@ -1,0 +1,57 @@
+/// What a stream adds to its task in ``Session``: the sink itself takes the body, and counts
+/// it with its machine (``StreamMachine/received``).
+extension StreamSink: TaskCarrier {
+    /// The serial queue of the reader's callbacks (see ``deliver(on:)``), where the call completes.
+    var events: DispatchQueue { queue.withLock { $0 } ?? .global() }
+    var takesBody: Bool { true }
+    var uploadsBody: Bool { false }
+    var bodyBytes: Int64 { Int64(machine.withLock { $0.received }) }
+
+    /// Takes the head of a response: opens the sink with it, or declines the body of a status
+    /// the caller does not accept.
+    func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
+        open(head) ? .accepted : .declined
+    }
+
+    /// Hands body bytes to the reader.
+    func write(_ data: Data) -> FetchError? {
+        receive(data)
+        return nil
+    }
+
+    func sent(total: Int64, expected: Int64) {}
+    func restart(_ request: inout URLRequest, for call: any Request) throws {}
+    /// The sink stops itself when its reader cancels.
+    func stop() {}
+
+    /// Completes the call with the settled result: a delivered body shorter than its
+    /// `Content-Length` is an error; an error after bytes were delivered says how many.
+    func finish(
+        _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        let (opened, delivered) = machine.withLock { ($0.head != nil, Int64($0.received)) }
+        guard opened else { return completion(result) }
+        switch result {
+        case .success(let response):
+            // A compressed body decodes to more (or fewer) bytes than its announced length.
+            guard response.headers.first("Content-Encoding") == nil,
+                let expected = response.headers.first("Content-Length").flatMap({ Int64($0) }), delivered < expected,
+                response.urlRequest.httpMethod != "HEAD", response.status != 204, response.status != 304
+            else { return completion(result) }
+            completion(
+                .failure(
+                    FetchError(
+                        .connectionLost,
+                        reason:
+                            "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
+                        method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
+                        url: response.urlRequest.url, response: response
+                    )))
+        case .failure(var error as FetchError) where delivered > 0:
+            error.reason += " after \(delivered) bytes of the stream were delivered"
+            completion(.failure(error))
+        case .failure:
+            completion(result)
+        }
+    }
+}
