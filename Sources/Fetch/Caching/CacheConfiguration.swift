@@ -22,6 +22,8 @@ public struct CacheConfiguration: Sendable {
     }
     /// ``sensitiveHeaders`` lowercased, read on every call with header fields.
     private(set) var extraCredentialNames: Set<String>
+    /// The identifiers of the sets of credentials met, shared by the copies of this configuration.
+    let partitions = Locked(CachePartition.Identifiers())
 
     /// Makes a configuration.
     /// - Parameters:

@@ -110,7 +110,7 @@ struct CacheExchange: Sendable {
     /// when a layer below added or changed some, which a later lookup cannot see.
     private func isInPartition(_ sent: URLRequest) -> Bool {
         // The same fields (as a rule the very request this layer built) make the same
-        // partition, with no digest to compute again.
+        // partition, with no credentials to look up again.
         let fields = sent.allHTTPHeaderFields ?? [:]
         guard fields != urlRequest.allHTTPHeaderFields ?? [:] else { return true }
         return CachePartition.of(fields, request, configuration) == partition

@@ -1,8 +1,8 @@
 /// Where a caching layer keeps its responses: one per key. A key is the method, a space and
 /// the URL without its fragment (`GET https://api.example.com/me`); for a request with
-/// credentials, a space and 64 hex digits follow: a digest of the credentials under a key
-/// drawn at random for each process, so no key holds a credential, and the entries of
-/// requests with credentials are not found again by another process.
+/// credentials, a space and a UUID follow: drawn at random for each set of credentials the
+/// cache meets, so no key holds or reveals a credential, and the entries of requests with
+/// credentials are not found again by another process.
 ///
 /// Fetch's own is ``MemoryCacheStorage``, in memory, bounded in bytes. Conform a type of
 /// your own to keep responses elsewhere, on disk for instance. Every method may be called

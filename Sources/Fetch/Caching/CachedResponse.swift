@@ -11,22 +11,22 @@ public struct CachedResponse: Sendable {
     private let stored: Stored
 
     /// The status.
-    public var status: Int { stored.status }
+    public var status: Int { stored.fields.status }
     /// The header fields as stored: hop-by-hop fields removed, updated by each `304`.
-    public var headers: HTTPHeaders { stored.headers }
+    public var headers: HTTPHeaders { stored.fields.headers }
     /// The body.
-    public var body: Data { stored.body }
+    public var body: Data { stored.fields.body }
     /// The URL the response came from.
-    public var url: URL? { stored.url }
+    public var url: URL? { stored.fields.url }
     /// The request that was sent for it (its last validation's, after a `304`).
-    public var sentRequest: URLRequest { stored.sentRequest }
+    public var sentRequest: URLRequest { stored.fields.sentRequest }
     /// The request header fields the response varies on (its `Vary` field), with the values
     /// the request that got it carried (`nil` for a field it did not carry).
-    public var varying: [String: String?] { stored.varying }
+    public var varying: [String: String?] { stored.fields.varying }
     /// When the request that got it was sent, on the cache's clock.
-    public var requestTime: Date { stored.requestTime }
+    public var requestTime: Date { stored.fields.requestTime }
     /// When it arrived, on the cache's clock.
-    public var responseTime: Date { stored.responseTime }
+    public var responseTime: Date { stored.fields.responseTime }
 
     /// Makes a stored response.
     public init(
@@ -34,8 +34,9 @@ public struct CachedResponse: Sendable {
         varying: [String: String?], requestTime: Date, responseTime: Date
     ) {
         stored = Stored(
-            status: status, headers: headers, body: body, url: url, sentRequest: sentRequest, varying: varying,
-            requestTime: requestTime, responseTime: responseTime)
+            Fields(
+                status: status, headers: headers, body: body, url: url, sentRequest: sentRequest, varying: varying,
+                requestTime: requestTime, responseTime: responseTime))
     }
 
     /// Its `Cache-Control` directives.
@@ -62,9 +63,8 @@ public struct CachedResponse: Sendable {
         case invalid
     }
 
-    /// The fields of a ``CachedResponse``, and what a cache reads from its header fields,
-    /// read once when it is made. Immutable, so sharing it between threads is safe.
-    private final class Stored: Sendable {
+    /// The fields of a ``CachedResponse`` as it was made.
+    private struct Fields: Sendable {
         let status: Int
         let headers: HTTPHeaders
         let body: Data
@@ -73,6 +73,12 @@ public struct CachedResponse: Sendable {
         let varying: [String: String?]
         let requestTime: Date
         let responseTime: Date
+    }
+
+    /// The fields of a ``CachedResponse``, and what a cache reads from its header fields,
+    /// read once when it is made. Immutable, so sharing it between threads is safe.
+    private final class Stored: Sendable {
+        let fields: Fields
         let directives: CacheDirectives
         let servedHeaders: HTTPHeaders
         let serverDate: Date?
@@ -81,18 +87,9 @@ public struct CachedResponse: Sendable {
         /// The header fields last served, with the age they say.
         private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
 
-        init(
-            status: Int, headers: HTTPHeaders, body: Data, url: URL?, sentRequest: URLRequest,
-            varying: [String: String?], requestTime: Date, responseTime: Date
-        ) {
-            self.status = status
-            self.headers = headers
-            self.body = body
-            self.url = url
-            self.sentRequest = sentRequest
-            self.varying = varying
-            self.requestTime = requestTime
-            self.responseTime = responseTime
+        init(_ fields: Fields) {
+            self.fields = fields
+            let headers = fields.headers
             directives = CacheDirectives(headers)
             var served = headers
             for name in directives.noCacheFields { served.remove(name) }

@@ -6,8 +6,8 @@
 ///   that carry the same credentials as the one that got it (`Authorization`, `Cookie`,
 ///   `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and the request's
 ///   ``RequestOptions/sensitiveHeaders``), and requests without credentials share the
-///   entries of requests without credentials. Storage keys name the credentials by a keyed
-///   digest, never in clear. Each partition follows the rules of a private cache: `private`
+///   entries of requests without credentials. Storage keys name the credentials by an
+///   identifier drawn at random, never in clear. Each partition follows the rules of a private cache: `private`
 ///   responses and responses to requests with `Authorization` are stored, `public` only
 ///   makes a status storable, `s-maxage` is ignored. A response sent with credentials that a
 ///   layer below added is not stored: a later call cannot be matched to them before it goes
@@ -172,19 +172,19 @@ public struct CachingPerformer: RequestPerforming {
     }
 
     /// The storage key of `method` on `url`: the method, a space, the URL without its fragment,
-    /// and, when there is one, a space and `digest`. Made in one allocation, the URL searched
+    /// and, when there is one, a space and `identifier`. Made in one allocation, the URL searched
     /// as bytes: appending the pieces, or walking Characters, costs more than the rest of a hit.
-    static func key(_ method: HTTPMethod, _ url: URL, digest: String? = nil) -> String {
+    static func key(_ method: HTTPMethod, _ url: URL, identifier: String? = nil) -> String {
         var text = url.absoluteString
         var method = method.rawValue
-        var digest = digest ?? ""
+        var identifier = identifier ?? ""
         return text.withUTF8 { text in
             let url = UnsafeBufferPointer(rebasing: text[..<(text.firstIndex(of: UInt8(ascii: "#")) ?? text.count)])
             return method.withUTF8 { method in
-                digest.withUTF8 { digest in
-                    let count = method.count + 1 + url.count + (digest.isEmpty ? 0 : 1 + digest.count)
+                identifier.withUTF8 { identifier in
+                    let count = method.count + 1 + url.count + (identifier.isEmpty ? 0 : 1 + identifier.count)
                     return String(unsafeUninitializedCapacity: count) { key in
-                        // Every piece has bytes: a method, an absolute URL, a digest when there is one.
+                        // Every piece has bytes: a method, an absolute URL, an identifier when there is one.
                         func put(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
                             (key.baseAddress! + offset).initialize(from: piece.baseAddress!, count: piece.count)
                             return offset + piece.count
@@ -194,7 +194,7 @@ public struct CachingPerformer: RequestPerforming {
                             return offset + 1
                         }
                         let end = put(url, at: space(at: put(method, at: 0)))
-                        return digest.isEmpty ? end : put(digest, at: space(at: end))
+                        return identifier.isEmpty ? end : put(identifier, at: space(at: end))
                     }
                 }
             }

@@ -18,10 +18,12 @@ public struct DispatchQueueScheduler: Scheduler {
     /// for Dispatch (about 292 years) is cut to the longest it takes.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Cancellable {
-        let item = WorkItem(work)
+        let handle = CancellationHandle()
         let nanoseconds = Int(clamping: delay.clampedNanoseconds)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item.item)
-        return CancellationHandle { item.item.cancel() }
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            if !handle.isCancelled { work() }
+        }
+        return handle
     }
 }
 

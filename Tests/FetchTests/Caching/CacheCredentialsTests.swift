@@ -198,15 +198,53 @@ import FetchTesting
         _ = performNow(api, resource())
         _ = performNow(api, resource(headers: ["Authorization": "Bearer secret-token"]))
 
-        // Then the anonymous key is the method and URL, the other adds 64 hex digits and no credential
+        // Then the anonymous key is the method and URL, the other adds a UUID and no credential
         let keys = storage.keys
         #expect(keys.count == 2)
         #expect(keys.contains("GET https://api.example.com/items/1"))
         let credentialed = try #require(keys.first { $0 != "GET https://api.example.com/items/1" })
-        let digest = credentialed.dropFirst("GET https://api.example.com/items/1 ".count)
+        let identifier = credentialed.dropFirst("GET https://api.example.com/items/1 ".count)
         #expect(credentialed.hasPrefix("GET https://api.example.com/items/1 "))
-        #expect(digest.count == 64 && digest.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(UUID(uuidString: String(identifier)) != nil)
         #expect(!credentialed.contains("secret"))
+    }
+
+    @Test func anotherCacheOverTheSameStorageDoesNotFindTheEntriesOfCredentials() throws {
+        // Given a response stored for a token through one cache
+        let storage = DictionaryStorage()
+        let fresh = Response(status: 200, headers: ["Cache-Control": "max-age=60"])
+        let spy = SpyPerformer(match: { _ in .response(fresh) })
+        _ = performNow(spy.caching(CacheConfiguration(storage: storage)), resource(headers: ["Authorization": "a"]))
+
+        // When another cache, as another process would, reads the same storage with that token
+        let other = try #require(
+            performNow(spy.caching(CacheConfiguration(storage: storage)), resource(headers: ["Authorization": "a"])))
+
+        // Then it finds nothing, and stores its own entry under another key
+        #expect(try other.get().metrics.cache == .miss)
+        #expect(storage.keys.count == 2)
+    }
+
+    @Test func theCredentialsMetLongestAgoLoseTheirEntriesWhenTooManySetsCome() throws {
+        // Given user A's response stored, then 1,023 other users' (the identifiers kept at once)
+        let storage = DictionaryStorage()
+        let fresh = Response(status: 200, headers: ["Cache-Control": "max-age=60"])
+        let spy = SpyPerformer(match: { _ in .response(fresh) })
+        let api = spy.caching(CacheConfiguration(storage: storage))
+        _ = performNow(api, resource(headers: ["Authorization": "user-a"]))
+        for user in 1...1_023 { _ = performNow(api, resource(headers: ["Authorization": "user-\(user)"])) }
+        let keptA = try #require(performNow(api, resource(headers: ["Authorization": "user-a"]))).get()
+
+        // When one more user comes, then user A again
+        _ = performNow(api, resource(headers: ["Authorization": "user-1024"]))
+        let missedA = try #require(performNow(api, resource(headers: ["Authorization": "user-a"]))).get()
+
+        // Then A was served from the cache while its identifier was kept, and afterwards A's
+        // entry is only missed: the call went to the server and was stored under a new key
+        #expect(keptA.metrics.cache == .hit)
+        #expect(missedA.metrics.cache == .miss)
+        #expect(spy.calls.count == 1_026)
+        #expect(storage.keys.count == 1_026)
     }
 
     @Test func anUnsafeCallInvalidatesItsOwnAndTheAnonymousEntriesOnly() throws {
