@@ -52,8 +52,7 @@ struct CacheDirectives: Equatable {
             switch name {
             case "no-store": noStore = true
             case "no-cache":
-                let names = (argument ?? "").split(separator: ",").map { Substring($0).trimmingSpaces.lowercased() }
-                    .filter { !$0.isEmpty }
+                let names = (argument ?? "").fieldNames
                 if names.isEmpty { noCache = true } else { noCacheFields += names }
             case "must-revalidate": mustRevalidate = true
             case "public": isPublic = true
@@ -118,5 +117,11 @@ extension Substring {
             return ""
         }
         return self[first...last]
+    }
+
+    /// The field names of a comma-separated list (`Vary`, `Connection`, `no-cache="..."`),
+    /// trimmed and lowercased; empty ones left out.
+    var fieldNames: [String] {
+        split(separator: ",").map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
     }
 }

@@ -32,30 +32,26 @@ enum CacheRules {
         guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
         let mustValidate =
             directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request, requestDirectives))
-        let staleForbidden = directives.noCache || directives.mustRevalidate
         guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
-        let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
-        guard let age = stored.currentAge(at: now) else { return revalidateOrUnusable(stored, staleForbidden, policy) }
-        var fresh = age < lifetime
-        if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
-        if requestDirectives.maxAge == .invalid { fresh = false }
-        if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) { fresh = false }
-        if fresh { return .serve }
-        var staleAllowed = policy == .returnCacheElseLoad || policy == .onlyIfCached
-        if case .value(let maxStale) = requestDirectives.maxStale,
-            maxStale == Int.max || age - lifetime <= Double(maxStale)
-        {
-            staleAllowed = true
+        // A stale response is served when it allows it (its `no-cache` made it `mustValidate`)
+        // and the policy or the request's `max-stale` asks for it.
+        var staleAllowed = !directives.mustRevalidate && (policy == .returnCacheElseLoad || policy == .onlyIfCached)
+        // A malformed `Age` makes the response stale, by an unknown amount.
+        if let age = stored.currentAge(at: now) {
+            let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
+            var fresh = age < lifetime && requestDirectives.maxAge != .invalid
+            if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
+            if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) {
+                fresh = false
+            }
+            if fresh { return .serve }
+            if case .value(let maxStale) = requestDirectives.maxStale,
+                maxStale == Int.max || age - lifetime <= Double(maxStale)
+            {
+                staleAllowed = !directives.mustRevalidate
+            }
         }
-        if staleAllowed && !staleForbidden { return .serve }
-        return revalidateOrUnusable(stored, staleForbidden, policy)
-    }
-
-    private static func revalidateOrUnusable(_ stored: CachedResponse, _ staleForbidden: Bool, _ policy: CachePolicy)
-        -> Use
-    {
-        if (policy == .returnCacheElseLoad || policy == .onlyIfCached) && !staleForbidden { return .serve }
-        return stored.hasValidator ? .revalidate : .unusable
+        return staleAllowed ? .serve : stored.hasValidator ? .revalidate : .unusable
     }
 
     /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).
@@ -77,12 +73,9 @@ enum CacheRules {
     /// later request matches.
     static func varying(_ headers: HTTPHeaders, _ request: URLRequest) -> [String: String?]? {
         var varying: [String: String?] = [:]
-        for value in headers.values(for: "Vary") {
-            for name in value.split(separator: ",") {
-                let field = Substring(name).trimmingSpaces.lowercased()
-                if field == "*" { return nil }
-                if !field.isEmpty { varying[field] = normalized(request.header(field)) }
-            }
+        for field in headers.values(for: "Vary").flatMap({ Substring($0).fieldNames }) {
+            if field == "*" { return nil }
+            varying[field] = normalized(request.header(field))
         }
         return varying
     }
@@ -136,9 +129,7 @@ enum CacheRules {
 
     /// `headers` without the hop-by-hop fields and those `Connection` names.
     static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(
-            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-                .map { Substring($0).trimmingSpaces.lowercased() })
+        let named = Set(headers.values(for: "Connection").flatMap { Substring($0).fieldNames })
         guard
             headers.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) })
         else { return headers }

@@ -12,21 +12,9 @@ extension FetchError {
         return FetchError(code, reason: reason, method: method, url: url, underlying: urlError)
     }
 
-    /// The TLS failure `error` reports, if any. On Linux a TLS failure is -1 with libcurl's
-    /// message; an alert that came with a reset is -1005, whose message then names the alert
-    /// (any other reset of an https connection stays a lost connection, which may be retried).
-    /// On Apple platforms a TLS failure has a code of its own.
-    private static func tlsFailure(_ error: URLError, _ detail: String) -> TLSFailure? {
-        switch error.code {
-        case .unknown: return TLSFailure.described(byLibcurl: detail)
-        case .networkConnectionLost: return TLSFailure.described(byLibcurl: detail).flatMap { $0 == .other ? nil : $0 }
-        default: return TLSFailure.named(by: error.code)
-        }
-    }
-
     private static func classify(_ error: URLError) -> (Code, String) {
         let detail = error.localizedDescription
-        if let tls = tlsFailure(error, detail) { return (.tls, "\(tls.reason) (\(detail))") }
+        if let tls = TLSFailure.reported(by: error) { return (.tls, "\(tls.reason) (\(detail))") }
         switch error.code {
         case .cancelled: return (.cancelled, "cancelled")
         case .timedOut: return (.timedOut, "timed out waiting for the server")

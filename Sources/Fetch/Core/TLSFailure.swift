@@ -52,14 +52,18 @@ struct TLSFailure: Equatable {
         other,
     ]
 
-    /// The failure libcurl's `message` describes, or `nil` when it is not about TLS.
-    static func described(byLibcurl message: String) -> TLSFailure? {
-        let text = message.lowercased()
-        return all.first { failure in failure.phrases.contains { text.contains($0) } }
-    }
-
-    /// The failure an Apple platform's `code` stands for, or `nil` when it is not about TLS.
-    static func named(by code: URLError.Code) -> TLSFailure? {
-        all.first { $0.codes.contains(code) }
+    /// The TLS failure `error` reports, or `nil` when it is not about TLS. On Linux a TLS
+    /// failure is -1 with libcurl's message; an alert that came with a reset is -1005, whose
+    /// message then names the alert (any other reset of an https connection stays a lost
+    /// connection, which may be retried). On Apple platforms a TLS failure has a code of its own.
+    static func reported(by error: URLError) -> TLSFailure? {
+        switch error.code {
+        case .unknown, .networkConnectionLost:
+            let text = error.localizedDescription.lowercased()
+            let failure = all.first { failure in failure.phrases.contains { text.contains($0) } }
+            return error.code == .unknown || failure != .other ? failure : nil
+        default:
+            return all.first { $0.codes.contains(error.code) }
+        }
     }
 }

@@ -3,15 +3,16 @@
 ///
 /// Pure bookkeeping, like ``TaskMachine``: no lock, no I/O, no continuation resumed. A
 /// ``StreamSink`` keeps one behind `Locked`, hands it each event, and carries out the effects
-/// after unlocking: the spill file's I/O, the reader's callbacks and continuations. `Waiter`
-/// is what a pull reader waits for a chunk with (a continuation; anything in tests).
+/// after unlocking: the spill file's I/O and the reader's waiters. `Waiter` is what a
+/// reader waits for a chunk with (a closure that resumes a continuation, or that delivers to
+/// callbacks; anything in tests). A reader takes one chunk at a time, whether it is a loop
+/// or callbacks: the next is not asked for before the last was handled.
 ///
 /// The head goes out through a `ResultOnce` (``Effect/head(_:)``), as other bridges' results
 /// do; the end does not. It must reach the reader after the last chunk kept, and chunks are
 /// taken one at a time: a `ResultOnce` would hand the end to whoever waits the moment the
 /// call ends, ahead of what is still in the buffer or the spill file. So the end is a phase
-/// (``Phase/ending(_:)``) that ``Event/take(_:)`` and ``Event/pushNext`` reach only once
-/// nothing is kept.
+/// (``Phase/ending(_:)``) that ``Event/take(_:)`` reaches only once nothing is kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
@@ -38,56 +39,34 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case received(Data)
         /// The spill file could not be made or written: the stream ends with this error.
         case spillFailed(any Error)
-        /// A read of the spill file failed (with the error; `nil` when the file was lost).
-        case readFailed((any Error)?)
+        /// A read of the spill file for the waiter failed (with the error; `nil` when the file
+        /// was lost): the waiter takes again.
+        case readFailed((any Error)?, for: Waiter)
         /// The call ended with this result.
         case finished(Result<Response, any Error>)
         /// The reader stopped.
         case cancelled
-        /// A pull reader asks for the next chunk.
+        /// The reader asks for the next chunk.
         case take(Waiter)
-        /// A push reader's delivery asks for its next step.
-        case pushNext
-    }
-
-    /// Who takes the bytes of a read of the spill file.
-    enum Taker: Sendable {
-        /// A pull reader.
-        case waiter(Waiter)
-        /// The push reader.
-        case push
-    }
-
-    /// A step of a push reader's delivery.
-    enum PushStep: Sendable {
-        /// The head, first.
-        case head(Response)
-        /// A chunk, in order.
-        case chunk(Data)
-        /// The end, once.
-        case end(Result<Response, any Error>)
     }
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
         /// The head, or the error the stream ended with before one: wakes those who wait for it.
         case head(Result<Response, any Error>)
-        /// Resume a pull reader's wait for a chunk.
+        /// Answer a reader's wait for a chunk: the chunk, `nil` at the end, or the error.
         case hand(Waiter, Result<Data?, any Error>)
         /// Write these bytes to the spill file at this offset.
         case spill(Data, at: Int)
-        /// Read `count` bytes of the spill file at `offset` for `Taker`; empty it after, when `thenEmpty`.
-        case read(at: Int, count: Int, thenEmpty: Bool, for: Taker)
+        /// Read `count` bytes of the spill file at `offset` for the waiter; empty it after, when
+        /// `thenEmpty`; ``Event/readFailed(_:for:)`` when that fails.
+        case read(at: Int, count: Int, thenEmpty: Bool, for: Waiter)
         /// Close the spill file: nothing in it is read any more.
         case dropSpill
         /// Cancel the call.
         case stopCall
         /// Let go of the call's handle: the call has ended.
         case releaseCall
-        /// Start delivering to the push reader (``Event/pushNext`` until it has nothing).
-        case drain
-        /// Deliver a step to the push reader.
-        case push(PushStep)
     }
 
     /// Where the stream stands now.
@@ -99,10 +78,10 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Body bytes taken from the performer, and those handed to the reader.
     private(set) var received = 0
     private(set) var read = 0
+    /// The end the reader took, once it did.
+    private(set) var outcome: Result<Response, any Error>?
     /// Whether a head with a status other than 2xx is delivered like any other.
     let acceptsAnyStatus: Bool
-    /// Whether the reader is a push reader (callbacks) rather than a pull one.
-    let pushes: Bool
     private(set) var buffer: StreamBuffer
     private var waiter: Waiter?
     /// Why a check refused the last head offered, until the next one: the call's error.
@@ -110,15 +89,11 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     /// The checks of the layers in the call's path, in the order they were added, by number.
     private var checks: [(number: Int, check: HeadCheck)] = []
     private var lastCheck = 0
-    /// The push reader's delivery: whether it runs, and whether it has had the head.
-    private var draining = false
-    private var headPushed = false
 
     /// A stream that keeps what its reader has not taken in `buffer`.
-    init(buffer: StreamBuffer, acceptsAnyStatus: Bool, pushes: Bool) {
+    init(buffer: StreamBuffer, acceptsAnyStatus: Bool) {
         self.buffer = buffer
         self.acceptsAnyStatus = acceptsAnyStatus
-        self.pushes = pushes
     }
 
     /// Whether the reader has seen the end, or stopped.
@@ -164,18 +139,17 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case .opened(let offered):
             guard !stoppedByReader, case .awaitingHead = phase, offered.isSuccess || acceptsAnyStatus else { return [] }
             (phase, head) = (.streaming, offered)
-            return [.head(.success(offered))] + drain()
+            return [.head(.success(offered))]
         case .received(let data): return receive(data)
         case .spillFailed(let error):
             guard !stoppedByReader, case .streaming = phase else { return [] }
             phase = .ending(.failure(error))
-            return [.stopCall] + wake() + drain()
-        case .readFailed(let error):
+            return [.stopCall] + wake()
+        case .readFailed(let error, let waiter):
             buffer.removeAll()
-            guard let error else { return [] }
-            if case .ended = phase { return [] }
+            guard let error, !hasEnded else { return take(waiter) }
             phase = .ending(.failure(error))
-            return [.stopCall]
+            return [.stopCall] + take(waiter)
         case .finished(let result): return finish(result)
         case .cancelled:
             guard !stoppedByReader else { return [] }
@@ -186,7 +160,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             waiter = nil
             return effects + [.head(.failure(FetchError.cancelled()))]
         case .take(let taker): return take(taker)
-        case .pushNext: return pushNext()
         }
     }
 
@@ -202,13 +175,13 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         switch buffer.append(data) {
         case .kept:
             received += data.count
-            return drain()
+            return []
         case .write(let bytes, let offset):
             received += data.count
-            return [.spill(bytes, at: offset)] + drain()
+            return [.spill(bytes, at: offset)]
         case .overflow:
             phase = .ending(.failure(overflow()))
-            return [.stopCall] + wake() + drain()
+            return [.stopCall] + wake()
         }
     }
 
@@ -251,26 +224,26 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             }
         }
         phase = .ending(outcome)
-        return [.releaseCall, .head(head.map { .success($0) } ?? outcome)] + wake() + drain()
+        return [.releaseCall, .head(head.map { .success($0) } ?? outcome)] + wake()
     }
 
-    /// Hands a waiting pull reader the next chunk, or the end.
+    /// Hands a waiting reader the next chunk, or the end.
     private mutating func wake() -> [Effect] {
         guard let waiting = waiter else { return [] }
         waiter = nil
         return take(waiting)
     }
 
-    /// The next chunk for a pull reader, the end, or nothing yet (then it waits).
+    /// The next chunk for a reader, the end, or nothing yet (then it waits).
     private mutating func take(_ taker: Waiter) -> [Effect] {
         if stoppedByReader {
             if case .ended = phase { return [.hand(taker, .success(nil))] }
             return [.hand(taker, .failure(FetchError.cancelled()))]
         }
-        if let next = next(for: .waiter(taker)) { return [next] }
+        if let next = next(for: taker) { return [next] }
         switch phase {
         case .ending(let end):
-            phase = .ended
+            (phase, outcome) = (.ended, end)
             return [.hand(taker, end.map { _ in nil })]
         case .ended:
             return [.hand(taker, .success(nil))]
@@ -281,39 +254,16 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     }
 
     /// The first chunk kept, as a hand-over or a read of the spill file; `nil` when none is kept.
-    private mutating func next(for taker: Taker) -> Effect? {
+    private mutating func next(for taker: Waiter) -> Effect? {
         switch buffer.next() {
         case .none:
             return nil
         case .chunk(let chunk):
             read += chunk.count
-            if case .waiter(let waiter) = taker { return .hand(waiter, .success(chunk)) }
-            return .push(.chunk(chunk))
+            return .hand(taker, .success(chunk))
         case .read(let offset, let count, let thenEmpty):
             read += count
             return .read(at: offset, count: count, thenEmpty: thenEmpty, for: taker)
         }
-    }
-
-    /// Starts the push reader's delivery, unless it runs already.
-    private mutating func drain() -> [Effect] {
-        guard pushes, !draining else { return [] }
-        draining = true
-        return [.drain]
-    }
-
-    /// The push reader's next step: the head, each chunk in order, then the end once.
-    private mutating func pushNext() -> [Effect] {
-        if let head, !headPushed, !stoppedByReader {
-            headPushed = true
-            return [.push(.head(head))]
-        }
-        if !stoppedByReader, let next = next(for: .push) { return [next] }
-        if case .ending(let end) = phase {
-            phase = .ended
-            return [.push(.end(end))]
-        }
-        draining = false
-        return []
     }
 }

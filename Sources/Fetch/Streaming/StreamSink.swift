@@ -37,7 +37,6 @@ public final class StreamSink: Sendable {
     /// Whether a head with a status other than 2xx is delivered like any other; when not,
     /// the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     public let acceptsAnyStatus: Bool
-    private let reader: Reader
     /// Where the spill file is made: the temporary directory.
     private let spillDirectory: String
     /// The stream's ``StreamMachine``; its lock is a leaf.
@@ -46,7 +45,7 @@ public final class StreamSink: Sendable {
     /// dropped), written and read under this lock, which is taken before the machine's for
     /// every event, so that the file always matches the offsets the machine gave out.
     private let io = Locked<SpillFile?>(nil)
-    /// The head, or the error the stream ended with before one, for a pull reader.
+    /// The head, or the error the stream ended with before one.
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
     let queue = Locked<DispatchQueue?>(nil)
@@ -54,8 +53,8 @@ public final class StreamSink: Sendable {
 
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = Machine.HeadCheck
-    /// The machine of a sink: its pull reader waits for a chunk with a continuation.
-    typealias Machine = StreamMachine<CheckedContinuation<Data?, any Error>>
+    /// The machine of a sink: its reader waits for a chunk with a closure.
+    typealias Machine = StreamMachine<@Sendable (Result<Data?, any Error>) -> Void>
 
     /// Who reads the stream.
     enum Reader: Sendable {
@@ -75,12 +74,16 @@ public final class StreamSink: Sendable {
         self.spillDirectory = spillDirectory
         self.spillLimit = max(0, spillLimit)
         self.acceptsAnyStatus = acceptsAnyStatus
-        self.reader = reader
-        let pushes = if case .push = reader { true } else { false }
         machine = Locked(
             Machine(
                 buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit),
-                acceptsAnyStatus: acceptsAnyStatus, pushes: pushes))
+                acceptsAnyStatus: acceptsAnyStatus))
+        guard case .push(let onHead, let onChunk, let completion) = reader else { return }
+        head.whenFinished { result in
+            guard let onHead, case .success(let response) = result else { return }
+            self.onQueue { onHead(response) }
+        }
+        pushNext(onChunk, completion)
     }
 
     // MARK: The performer's side
@@ -109,7 +112,7 @@ public final class StreamSink: Sendable {
             return false
         }
         // The machine moves (hands the head on) only when it accepts the head.
-        return step(.opened(bodiless)).moved
+        return step(.opened(bodiless))
     }
 
     /// Takes the next piece of the body; ignored once the reader has stopped or the stream
@@ -174,7 +177,9 @@ public final class StreamSink: Sendable {
     ///   ``FetchError/Code-swift.enum/cancelled``.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { _ = step(.take($0)) }
+            try await withCheckedThrowingContinuation { continuation in
+                step(.take { continuation.resume(with: $0) })
+            }
         } onCancel: {
             cancel()
         }
@@ -195,11 +200,10 @@ public final class StreamSink: Sendable {
     // MARK: Carrying out
 
     /// Moves the machine with `event` and carries out its effects: the spill file's under
-    /// the `io` lock, the rest (continuations, the call's handle) with no lock held.
-    /// - Returns: the steps for a push reader, which ``drain()`` delivers; and whether the
-    ///   machine did anything.
+    /// the `io` lock, the rest (waiters, the call's handle) with no lock held.
+    /// - Returns: whether the machine did anything.
     @discardableResult
-    private func step(_ event: Machine.Event) -> (pushed: [Machine.PushStep], moved: Bool) {
+    private func step(_ event: Machine.Event) -> Bool {
         let effects = io.withLock { spill in
             var pending = machine.withLock { $0.handle(event) }
             var out: [Machine.Effect] = []
@@ -215,22 +219,18 @@ public final class StreamSink: Sendable {
                         spill = nil
                         pending += machine.withLock { $0.handle(.spillFailed(error)) }
                     }
-                case .read(let offset, let count, let thenEmpty, let taker):
+                case .read(let offset, let count, let thenEmpty, let waiter):
                     // After a failed write none of the file is read: the stream ended with its error.
                     guard let file = spill else {
-                        pending += machine.withLock { $0.handle(.readFailed(nil)) } + retake(taker)
+                        pending += machine.withLock { $0.handle(.readFailed(nil, for: waiter)) }
                         continue
                     }
                     do {
-                        let chunk = try file.read(at: offset, count: count)
+                        out.append(.hand(waiter, .success(try file.read(at: offset, count: count))))
                         if thenEmpty { file.empty() }
-                        switch taker {
-                        case .waiter(let waiter): out.append(.hand(waiter, .success(chunk)))
-                        case .push: out.append(.push(.chunk(chunk)))
-                        }
                     } catch {
                         spill = nil
-                        pending += machine.withLock { $0.handle(.readFailed(error)) } + retake(taker)
+                        pending += machine.withLock { $0.handle(.readFailed(error, for: waiter)) }
                     }
                 case .dropSpill:
                     spill = nil
@@ -240,47 +240,48 @@ public final class StreamSink: Sendable {
             }
             return out
         }
-        var pushed: [Machine.PushStep] = []
         for effect in effects {
             switch effect {
             case .head(let result): head.finish(result)
-            case .hand(let waiter, let result): waiter.resume(with: result)
+            case .hand(let waiter, let result): waiter(result)
             case .stopCall: stopCall.cancel()
             case .releaseCall:
                 // The call has ended, so there is nothing left to cancel; and its handle holds
                 // the call's state, whose completion holds this sink.
                 stopCall.release()
-            case .drain:
-                if let queue = queue.withLock({ $0 }) { queue.async { self.drain() } } else { drain() }
-            case .push(let next): pushed.append(next)
             case .spill, .read, .dropSpill: break
             }
         }
-        return (pushed, !effects.isEmpty)
-    }
-
-    /// What a pull reader whose read failed gets instead; a push reader asks again by itself.
-    private func retake(_ taker: Machine.Taker) -> [Machine.Effect] {
-        guard case .waiter(let waiter) = taker else { return [] }
-        return machine.withLock { $0.handle(.take(waiter)) }
+        return !effects.isEmpty
     }
 
     // MARK: The push reader
 
-    /// Delivers the head, the chunks in order, then the completion once, until the machine
-    /// has nothing more (it then marks the delivery stopped, and the next bytes start it again).
-    private func drain() {
-        guard case .push(let onHead, let onChunk, let completion) = reader else { return }
-        while true {
-            let (pushed, moved) = step(.pushNext)
-            guard moved else { return }
-            for next in pushed {
-                switch next {
-                case .head(let response): onHead?(response)
-                case .chunk(let chunk): onChunk(chunk)
-                case .end(let result): completion(result)
+    /// Asks for the push reader's next chunk; the answer runs on its queue: the chunk, then
+    /// the next ask, or the completion once. A chunk handed over as the reader stopped is
+    /// not delivered after the stop.
+    private func pushNext(
+        _ onChunk: @escaping @Sendable (Data) -> Void,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        step(
+            .take { result in
+                self.onQueue {
+                    switch result {
+                    case .success(let chunk?):
+                        if !self.hasEnded { onChunk(chunk) }
+                        self.pushNext(onChunk, completion)
+                    case .success(nil):
+                        completion(self.machine.withLock { $0.outcome } ?? .failure(FetchError.cancelled()))
+                    case .failure(let error):
+                        completion(.failure(error))
+                    }
                 }
-            }
-        }
+            })
+    }
+
+    /// Runs `work` on the push reader's queue, or at once without one.
+    private func onQueue(_ work: @escaping @Sendable () -> Void) {
+        if let queue = queue.withLock({ $0 }) { queue.async(execute: work) } else { work() }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// The life of a stream without a network, a file or a reader: every transition of
 /// ``StreamMachine``, and a cancel, a deadline and a failure in every phase.
 struct StreamMachineTests {
-    /// The machine under test: a pull reader waits with a name.
+    /// The machine under test: a reader waits with a name.
     typealias Stream = StreamMachine<String>
 
     /// Where a machine is brought before the event under test.
@@ -16,10 +16,9 @@ struct StreamMachineTests {
     }
 
     /// A machine with 2 bytes of memory and 4 of spill file, brought to `stage`.
-    static func stream(at stage: Stage, pushes: Bool = false) -> Stream {
+    static func stream(at stage: Stage) -> Stream {
         var machine = Stream(
-            buffer: StreamBuffer(memoryLimit: 2, spillLimit: 4, writeSize: 2, readSize: 2), acceptsAnyStatus: false,
-            pushes: pushes)
+            buffer: StreamBuffer(memoryLimit: 2, spillLimit: 4, writeSize: 2, readSize: 2), acceptsAnyStatus: false)
         let steps: [Stream.Event] =
             switch stage {
             case .awaitingHead: []
@@ -142,22 +141,6 @@ struct StreamMachineTests {
         #expect(machine.run(.take("r5")) == ["hand r5 end"])
     }
 
-    @Test func aPushReaderGetsTheHeadTheChunksThenTheEndOnce() {
-        // Given a push reader's stream
-        var machine = Self.stream(at: .awaitingHead, pushes: true)
-        // When the head, a chunk and the end come, and its delivery runs
-        let open = machine.run(.opened(Response(status: 200)))
-        let chunk = machine.run(.received(Data("ab".utf8)))
-        _ = machine.handle(.finished(.success(Response(status: 200))))
-        var delivered: [String] = []
-        while case let effects = machine.run(.pushNext), !effects.isEmpty { delivered += effects }
-        // Then one delivery starts, and it hands over everything in order, the end once
-        #expect(open == ["head 200", "drain"])
-        #expect(chunk.isEmpty)
-        #expect(delivered == ["push head 200", "push chunk 2", "push end 200"])
-        #expect(machine.run(.pushNext).isEmpty)
-    }
-
     // MARK: Cancel, deadline, failure in every phase
 
     @Test(arguments: Stage.allCases)
@@ -218,8 +201,7 @@ struct StreamMachineTests {
             let next = machine.run(.take("r2"))
             if next.first?.hasPrefix("read") == true {
                 // The file's bytes are gone: the owner says so, and the reader gets the error
-                #expect(machine.run(.readFailed(nil)).isEmpty)
-                #expect(machine.run(.take("r3")) == ["hand r3 failed file"])
+                #expect(machine.run(.readFailed(nil, for: "r2")) == ["hand r2 failed file"])
             } else {
                 #expect(next == ["hand r2 failed file"])
             }
@@ -233,11 +215,10 @@ struct StreamMachineTests {
         var machine = Self.stream(at: .spilling)
         _ = machine.handle(.finished(.success(Response(status: 200))))
         _ = machine.handle(.take("r1"))
-        // When a read of the file fails
-        let effects = machine.run(.readFailed(FetchError(.file, reason: "I/O")))
-        // Then the call is stopped and the reader gets that error, then the end
-        #expect(effects == ["stopCall"])
-        #expect(machine.run(.take("r2")) == ["hand r2 failed file"])
+        // When a read of the file for the next reader fails
+        let effects = machine.run(.readFailed(FetchError(.file, reason: "I/O"), for: "r2"))
+        // Then the call is stopped and that reader gets the error, then the end
+        #expect(effects == ["stopCall", "hand r2 failed file"])
         #expect(machine.run(.take("r3")) == ["hand r3 end"])
     }
 }
@@ -246,15 +227,13 @@ struct StreamMachineTests {
 /// never after the end, and nothing after the end changes anything.
 struct StreamMachineWalkTests {
     @Test func everyOrderOfEventsKeepsTheRules() {
-        // Given 3,000 walks of up to 30 steps, half of them with a push reader
+        // Given 3,000 walks of up to 30 steps
         var random = TaskMachineWalkTests.SeededGenerator(state: 2026)
         var failures: [String] = []
         var (endedWalks, readBackWalks, deliveredWalks) = (0, 0, 0)
         for walk in 0..<3_000 {
-            let pushes = walk.isMultiple(of: 2)
             var machine = StreamMachineTests.Stream(
-                buffer: StreamBuffer(memoryLimit: 2, spillLimit: 6, writeSize: 2, readSize: 1), acceptsAnyStatus: false,
-                pushes: pushes)
+                buffer: StreamBuffer(memoryLimit: 2, spillLimit: 6, writeSize: 2, readSize: 1), acceptsAnyStatus: false)
             var (sent, gotten, ends, waiting) = (0, [UInt8](), 0, false)
             var file: [Int: UInt8] = [:]
             var readBack = false
@@ -271,7 +250,7 @@ struct StreamMachineWalkTests {
                 ]
                 var events: [(String, StreamMachineTests.Stream.Event)] = [("open", .opened(Response(status: 200)))]
                 for _ in 0..<4 { events.append(("byte", .received(Data([UInt8(truncatingIfNeeded: sent + 1)])))) }
-                for _ in 0..<2 { events.append(pushes ? ("pushNext", .pushNext) : ("take", .take("r"))) }
+                for _ in 0..<2 { events.append(("take", .take("r"))) }
                 if Int.random(in: 0..<8, using: &random) == 0 { events = terminal }
                 let (name, event) = events[Int.random(in: 0..<events.count, using: &random)]
                 if name == "take", waiting || ends > 0 { continue }
@@ -285,20 +264,19 @@ struct StreamMachineWalkTests {
                     switch pending.removeFirst() {
                     case .spill(let bytes, let offset):
                         for (index, byte) in bytes.enumerated() { file[offset + index] = byte }
-                    case .read(let offset, let count, _, let taker):
+                    case .read(let offset, let count, _, _):
                         let bytes = (offset..<offset + count).compactMap { file[$0] }
                         if bytes.count != count { note("read bytes never written") }
                         if ends > 0 { note("bytes after the end") }
-                        (gotten, readBack) = (gotten + bytes, true)
-                        if case .waiter = taker { answered = true }
-                    case .hand(_, .success(let data?)), .push(.chunk(let data)):
+                        (gotten, readBack, waiting, answered) = (gotten + bytes, true, false, true)
+                    case .hand(_, .success(let data?)):
                         if ends > 0 { note("bytes after the end") }
                         gotten += data
                         (waiting, answered) = (false, true)
-                    case .hand(_, _), .push(.end):
+                    case .hand(_, _):
                         ends += 1
                         (waiting, answered) = (false, true)
-                    case .drain, .head, .stopCall, .releaseCall, .dropSpill, .push(.head): break
+                    case .head, .stopCall, .releaseCall, .dropSpill: break
                     }
                 }
                 if case .take = event, !answered { waiting = true }
@@ -337,17 +315,11 @@ extension StreamMachine.Effect where Waiter == String {
         case .hand(let waiter, .failure(let error)):
             "hand \(waiter) failed \((error as? FetchError)?.code.rawValue ?? "\(error)")"
         case .spill(let data, let offset): "spill \(data.count) at \(offset)"
-        case .read(let offset, let count, let thenEmpty, .waiter(let waiter)):
+        case .read(let offset, let count, let thenEmpty, let waiter):
             "read \(count) at \(offset)\(thenEmpty ? " then empty" : "") for \(waiter)"
-        case .read(let offset, let count, _, .push): "read \(count) at \(offset) for push"
         case .dropSpill: "dropSpill"
         case .stopCall: "stopCall"
         case .releaseCall: "releaseCall"
-        case .drain: "drain"
-        case .push(.head(let head)): "push head \(head.status)"
-        case .push(.chunk(let data)): "push chunk \(data.count)"
-        case .push(.end(.success(let response))): "push end \(response.status)"
-        case .push(.end(.failure(let error))): "push end failed \((error as? FetchError)?.code.rawValue ?? "\(error)")"
         }
     }
 }
