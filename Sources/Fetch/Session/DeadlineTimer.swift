@@ -1,11 +1,11 @@
 /// The one timer that enforces the overall deadline of every running request of a ``Session``.
 ///
-/// A running request is one entry in a heap, taken out as soon as it finishes; one
+/// A running request is one entry in a ``DeadlineTable``, taken out as soon as it finishes; one
 /// `DispatchSourceTimer` is armed for the earliest deadline, and when it fires it fails every
 /// request past it and re-arms.
 final class DeadlineTimer: @unchecked Sendable {
-    // `source` is set once, and re-armed only under the heap's lock (a leaf).
-    private let heap = Locked(DeadlineHeap<TaskState>())
+    // `source` is set once, and re-armed only under the table's lock (a leaf).
+    private let table = Locked(DeadlineTable<TaskState>())
     /// Fires on its own queue, so that a busy control or delegate queue never delays a deadline.
     private let source: DispatchSourceTimer
 
@@ -21,24 +21,24 @@ final class DeadlineTimer: @unchecked Sendable {
     /// unless ``remove(_:)`` takes it out first.
     func add(_ state: TaskState, after deadline: Duration) {
         let (due, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(deadline.clampedNanoseconds)
-        heap.withLock { heap in
-            if let time = heap.insert(state, due: overflow ? .max : due) { arm(at: time) }
+        table.withLock { table in
+            if let time = table.insert(state, due: overflow ? .max : due) { arm(at: time) }
         }
     }
 
     func remove(_ state: TaskState) {
-        heap.withLock { $0.remove(state) }
+        table.withLock { $0.remove(state) }
     }
 
-    /// Arms the timer to fire at `time`; called under the heap's lock.
+    /// Arms the timer to fire at `time`; called under the table's lock.
     private func arm(at time: UInt64) {
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: time), leeway: .milliseconds(1))
     }
 
     /// Fails every request past its deadline, outside the lock, and re-arms for the next.
     private func fire() {
-        let expired: [TaskState] = heap.withLock { heap in
-            let (expired, next) = heap.expire(now: DispatchTime.now().uptimeNanoseconds)
+        let expired: [TaskState] = table.withLock { table in
+            let (expired, next) = table.expire(now: DispatchTime.now().uptimeNanoseconds)
             if let next { arm(at: next) }
             return expired
         }

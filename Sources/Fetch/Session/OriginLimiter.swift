@@ -31,31 +31,9 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// The requests of one origin.
     fileprivate struct Line {
         var running = 0
-        /// Waiting requests, oldest first from `head`; entries before `head` have left.
-        var queue: [Waiter?] = []
-        var head = 0
-
-        var waitingCount: Int { queue.count - head }
-
-        mutating func next() -> Waiter? {
-            guard head < queue.count else { return nil }
-            let waiter = queue[head]
-            queue[head] = nil
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= queue.count {
-                queue.removeSubrange(0..<head)
-                head = 0
-            }
-            return waiter
-        }
-
-        mutating func remove(_ waiter: Waiter) {
-            guard let index = queue[head...].firstIndex(where: { $0 === waiter }) else { return }
-            queue.remove(at: index)
-        }
+        /// Waiting requests, oldest first. A plain array: taking the first moves the others,
+        /// a copy of a few pointers at the queue lengths that occur, far below a request's cost.
+        var queue: [Waiter] = []
     }
 
     /// - Parameter limit: the most requests running at once per origin; below 1 counts as 1.
@@ -93,14 +71,15 @@ struct OriginLimiter<Waiter: OriginLimited> {
         case .new, .done:
             return nil
         case .waiting:
-            modifyLine(origin) { $0.remove(waiter) }
+            modifyLine(origin) { line in line.queue.removeAll { $0 === waiter } }
             return nil
         case .running:
             return modifyLine(origin) { line in
-                guard let next = line.next() else {
+                guard !line.queue.isEmpty else {
                     line.running -= 1
                     return nil
                 }
+                let next = line.queue.removeFirst()
                 next.originPlace = .running
                 return next
             }
@@ -111,7 +90,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
     private mutating func modifyLine<Result>(_ origin: Origin, _ body: (inout Line) -> Result) -> Result {
         var isIdle = false
         let result = { (line: inout Line) -> Result in
-            defer { isIdle = line.running == 0 && line.waitingCount == 0 }
+            defer { isIdle = line.running == 0 && line.queue.isEmpty }
             return body(&line)
         }(&lines[origin, default: Line()])
         if isIdle { lines.removeValue(forKey: origin) }
@@ -120,12 +99,12 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     /// Every waiting request, oldest first within each origin.
     var waiting: [Waiter] {
-        lines.values.flatMap { $0.queue[$0.head...].compactMap { $0 } }
+        lines.values.flatMap(\.queue)
     }
 
     func runningCount(at origin: Origin) -> Int { lines[origin]?.running ?? 0 }
 
-    func waitingCount(at origin: Origin) -> Int { lines[origin]?.waitingCount ?? 0 }
+    func waitingCount(at origin: Origin) -> Int { lines[origin]?.queue.count ?? 0 }
 
     var originCount: Int { lines.count }
 }

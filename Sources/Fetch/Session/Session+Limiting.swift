@@ -40,7 +40,7 @@ extension Session {
         }
         control.async { [delegate] in
             for state in delegate.allStates {
-                state.cancel(from: .control)
+                state.cancel()
             }
         }
     }

@@ -213,7 +213,7 @@ public final class Session: RequestPerforming {
             task = urlSession.dataTask(with: urlRequest)
         }
         delegate.register(task, state)
-        state.handle(.started(task), .control)
+        state.handle(.started(task))
     }
 
     /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops

@@ -50,7 +50,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if let cookies = state?.cookies, let http = response as? HTTPURLResponse { cookies.received(http) }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         state?.handle(
-            .responded(dataTask, status: status, expectedLength: response.expectedContentLength), .elsewhere,
+            .responded(dataTask, status: status, expectedLength: response.expectedContentLength),
             reply: response)
         // Answering `.cancel` is ignored on Linux: a request that fails here cancels its task.
         completionHandler(.allow)
@@ -58,7 +58,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     /// Hands body bytes to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        state(for: dataTask)?.handle(.received(dataTask, data), .elsewhere)
+        state(for: dataTask)?.handle(.received(dataTask, data))
     }
 
     /// Lets the task state decide a redirect; a task it does not know is handed nothing.
@@ -70,7 +70,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let decide: @Sendable () -> Void = {
             // The redirect's cookies are stored before the next hop takes the store's.
             state.cookies?.received(response)
-            state.handle(.redirected(task), .elsewhere, redirect: (response, completionHandler))
+            state.handle(.redirected(task), redirect: (response, completionHandler))
         }
         // The policy is the caller's code: on URLSession's work queue a policy that waited, or
         // made a task, would stall every session of the process. So it runs on the session's
@@ -105,7 +105,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = unregister(task) else { return }
-        state.handle(.ended(task, error), .elsewhere)
+        state.handle(.ended(task, error))
     }
 
     /// Reports an upload's progress.
@@ -113,6 +113,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64
     ) {
-        state(for: task)?.handle(.sent(task, total: totalBytesSent, expected: totalBytesExpectedToSend), .elsewhere)
+        state(for: task)?.handle(.sent(task, total: totalBytesSent, expected: totalBytesExpectedToSend))
     }
 }

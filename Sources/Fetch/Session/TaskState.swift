@@ -2,13 +2,17 @@
 /// ``TaskMachine`` under a lock, moved by the events of URLSession, the caller, the deadline
 /// timer and the delegate. A transition runs under this lock alone (ARCHITECTURE.md,
 /// "Locks"); its effects run after it is released.
-final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
-    // `lock` guards `machine`, `marks` and `heard`; `originPlace` and `deadlineIndex` are
-    // guarded by the session's limiter and deadline timer; the `let`s are Sendable.
+final class TaskState: @unchecked Sendable, OriginLimited {
+    // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the
+    // session's limiter; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
-    /// The moments that become the response's metrics; `nil` when the session collects none.
-    private var marks: TaskMarks?
+    /// The response's metrics as far as they are known: noted where the machine already acts
+    /// (the first task's start, the head, the end), never per chunk; `nil` when the session
+    /// collects none.
+    private var marks: ResponseMetrics?
+    /// When the request was admitted, on the monotonic clock (nanoseconds).
+    private let admitted = DispatchTime.now().uptimeNanoseconds
     /// The head of a response as the delegate was handed it, and its task: reading the task's
     /// own `response` takes a lock of FoundationNetworking's.
     private var heard: (task: URLSessionTask, reply: URLResponse)?
@@ -43,19 +47,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     private let control: ControlThread
     private let delegate: SessionDelegate
     var originPlace = OriginPlace.new
-    var deadlineIndex: Int?
 
     typealias Machine = TaskMachine<URLSessionTask, Session, any TaskCarrier>
-
-    /// Where effects are carried out. Cancelling or making a task waits for URLSession's one
-    /// work queue, so only the session's ``ControlThread`` does it (see there).
-    enum Caller {
-        /// The control thread, or a caller's while no task of any session is in flight: at once.
-        case control
-        /// Any other thread (a caller's, the deadline timer's, the delegate queue's): on the
-        /// control thread.
-        case elsewhere
-    }
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(
@@ -67,7 +60,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         let limit = options.maximumBodySize ?? owner.configuration.maximumBodySize
         let body: Machine.Body = if let carrier, carrier.takesBody { .handedTo(carrier) } else { .memory(limit: limit) }
         machine = TaskMachine(owner: owner, request: urlRequest, body: body)
-        marks = owner.configuration.collectsMetrics ? TaskMarks() : nil
+        marks = owner.configuration.collectsMetrics ? ResponseMetrics() : nil
+        marks?.start = Date()
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
@@ -94,8 +88,8 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     }
 
     /// Fails the request as cancelled unless it has finished, and stops its task.
-    func cancel(from caller: Caller = .elsewhere) {
-        handle(.failed(error(.cancelled, "cancelled")), caller)
+    func cancel() {
+        handle(.failed(error(.cancelled, "cancelled")))
     }
 
     /// Cancels for the caller: the carrier stops first, so a download's file is kept or gone
@@ -108,7 +102,7 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     /// Completes the request with the 401 that `task` received whole, then answers its
     /// challenge on the control thread: the answer cancels the task, which waits for the work queue.
     func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
-        handle(.ended(task, nil), .elsewhere)
+        handle(.ended(task, nil))
         control.async(answer)
     }
 
@@ -116,16 +110,18 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
     func deadlineExpired() {
         let what = carrier?.uploadsBody == true ? "transfer" : "response"
         let reason = "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"
-        handle(.failed(error(.deadlineExceeded, reason)), .elsewhere)
+        handle(.failed(error(.deadlineExceeded, reason)))
     }
 
-    /// Moves the machine with `event` under the lock, then carries out its effects.
+    /// Moves the machine with `event` under the lock, then carries out its effects. Cancelling
+    /// a task waits for URLSession's one work queue, so only the session's ``ControlThread``
+    /// does it (see there).
     /// - Parameters:
     ///   - reply: the head of the response that came with ``TaskMachine/Event/responded(_:status:expectedLength:)``.
     ///   - redirect: the redirect URLSession waits for a decision about, and how to hand it
     ///     back; never called once the request has finished (the task's cancel ends the task).
     func handle(
-        _ event: Machine.Event, _ caller: Caller, reply: URLResponse? = nil,
+        _ event: Machine.Event, reply: URLResponse? = nil,
         redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
     ) {
         // Read before taking the lock: the task's own lock is not one of ours.
@@ -135,17 +131,17 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
             ended = task
             if asksBytesSent { sent = task.countOfBytesSent }
         }
-        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], TaskMarks?, URLResponse?) in
+        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], ResponseMetrics?, URLResponse?) in
             let effects = machine.handle(event)
-            note(event, sent: sent)
-            return (effects, self.marks, hear(event, reply))
+            let endedReply = note(event, sent: sent, reply: reply)
+            return (effects, self.marks, endedReply)
         }
         for effect in effects {
             switch effect {
             case .resume(let task):
                 task.resume()
             case .cancel(let task):
-                if caller == .control { task.cancel() } else { control.async { task.cancel() } }
+                control.async { task.cancel() }
             case .forget(let task):
                 delegate.unregister(task)
             case .decideRedirect(let current, let hop):
@@ -154,14 +150,14 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
                     after: redirect.response, of: current, hop: hop, policy: redirectPolicy,
                     sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil, cookies: cookies
                 )
-                handle(.decided(task, step), caller, redirect: redirect)
+                handle(.decided(task, step), redirect: redirect)
             case .answerRedirect(let next):
                 redirect?.answer(next)
             case .open(let carrier):
                 guard case .responded(let task, _, _) = event, let reply else { continue }
-                open(carrier, reply, from: task, caller)
+                open(carrier, reply, from: task)
             case .write(let carrier, let data):
-                if let error = carrier.write(data) { handle(.failed(error), caller) }
+                if let error = carrier.write(data) { handle(.failed(error)) }
             case .reportSent(let total, let expected):
                 carrier?.sent(total: total, expected: expected)
             case .send(let next, let owner):
@@ -190,60 +186,63 @@ final class TaskState: @unchecked Sendable, OriginLimited, DeadlineTracked {
         }
     }
 
-    /// Notes what the metrics need of `event`; under the lock, where the machine just moved.
-    private func note(_ event: Machine.Event, sent: Int64) {
-        guard marks != nil else { return }
-        switch event {
-        case .started: marks?.taskStarted()
-        case .responded: marks?.responseArrived()
-        case .ended: marks?.bytesSent = sent
-        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver: break
-        }
+    /// Notes what the metrics and the response need of `event`; under the lock, where the
+    /// machine just moved. Keeps the head that came with `responded`.
+    /// - Returns: the head the task that ended received, when it is known.
+    private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> URLResponse? {
         marks?.redirects = machine.hops
-    }
-
-    /// Keeps the head that came with `event`, or gives back the one of a task that ended.
-    private func hear(_ event: Machine.Event, _ reply: URLResponse?) -> URLResponse? {
         switch event {
+        case .started:
+            // The first task's start: later tasks (a resent hop) change nothing.
+            if marks?.queued == nil { marks?.queued = sinceAdmission }
         case .responded(let task, _, _):
+            // A later head (after a redirect that was sent again) wins.
+            marks?.timeToFirstByte = sinceAdmission
             if let reply { heard = (task, reply) }
         case .ended(let task, _):
+            marks?.bytesSent = sent
             if let heard, heard.task === task { return heard.reply }
-        case .started, .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
+        case .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
         return nil
     }
 
+    /// The time since the request was admitted.
+    private var sinceAdmission: Duration {
+        .nanoseconds(Int64(clamping: max(DispatchTime.now().uptimeNanoseconds, admitted) - admitted))
+    }
+
     /// Hands the head of `task`'s response to `carrier`; fails or starts over as it answers.
-    private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask, _ caller: Caller) {
+    private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask) {
         // A reply that is not HTTP has no body for a carrier; the request fails at its end.
-        guard let http = reply as? HTTPURLResponse else { return handle(.declined(task), caller) }
+        guard let http = reply as? HTTPURLResponse else { return handle(.declined(task)) }
         let head = Self.head(http, request: request, sent: urlRequest)
         switch carrier.open(head, expectedLength: reply.expectedContentLength) {
         case .accepted:
             break
         case .declined:
-            handle(.declined(task), caller)
+            handle(.declined(task))
         case .failed(let error):
-            handle(.failed(error), caller)
+            handle(.failed(error))
         case .startOver:
             var fresh = prepared
             do {
                 try carrier.restart(&fresh, for: request)
-                handle(.startOver(task, fresh), caller)
+                handle(.startOver(task, fresh))
             } catch {
-                handle(.failed(error as? FetchError ?? FetchError(.file, reason: "\(error)")), caller)
+                handle(.failed(error as? FetchError ?? FetchError(.file, reason: "\(error)")))
             }
         }
     }
 
     /// The metrics of the request ending with `outcome`, from `marks` taken with it.
-    private func metrics(_ marks: TaskMarks?, _ outcome: Machine.Outcome) -> ResponseMetrics {
-        guard let marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
+    private func metrics(_ marks: ResponseMetrics?, _ outcome: Machine.Outcome) -> ResponseMetrics {
+        guard var metrics = marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
+        metrics.total = sinceAdmission
         // Counted where the body went: into memory, into the file, or to the stream's reader.
-        let received = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
-        return marks.metrics(bytesReceived: received)
+        metrics.bytesReceived = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
+        return metrics
     }
 
     /// The result an outcome stands for: a response built from the task's reply, or the error.
