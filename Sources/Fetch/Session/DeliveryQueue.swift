@@ -19,24 +19,18 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// Where queued callbacks run, one at a time, in the order they came.
     let serial = DispatchQueue(label: "Fetch.Session.delegate")
 
-    /// Tells, on ``serial``, which delivery queue it belongs to.
-    private final class Owner: @unchecked Sendable {
-        // Set once in `init`, then only read.
-        weak var queue: DeliveryQueue?
-    }
-    private static let ownerKey = DispatchSpecificKey<Owner>()
+    /// Marks ``serial``, so that code can tell it runs a queued callback.
+    private static let serialKey = DispatchSpecificKey<Bool>()
 
     override init() {
         super.init()
         maxConcurrentOperationCount = 1
         underlyingQueue = serial
-        let owner = Owner()
-        owner.queue = self
-        serial.setSpecific(key: Self.ownerKey, value: owner)
+        serial.setSpecific(key: Self.serialKey, value: true)
     }
 
-    /// The delivery queue whose callback is running on ``serial`` on this thread, if any.
-    static var running: DeliveryQueue? { DispatchQueue.getSpecific(key: ownerKey)?.queue }
+    /// Whether this thread runs a queued callback of a delivery queue, on its ``serial``.
+    static var isRunning: Bool { DispatchQueue.getSpecific(key: serialKey) == true }
 
     override func addOperation(_ block: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state in

@@ -17,31 +17,20 @@ struct ContentRange: Hashable, Sendable {
 extension ContentRange {
     /// Reads `text`; `nil` when it is not a well-formed byte range.
     init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
-        let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
-        let halves = spec.split(separator: "/", omittingEmptySubsequences: false)
-        guard halves.count == 2 else { return nil }
-        if halves[1] != "*" {
-            guard let total = Self.number(halves[1]) else { return nil }
+        let syntax = /\s*bytes\s+(?:([0-9]+)-([0-9]+)|\*)\/([0-9]+|\*)\s*/.ignoresCase()
+        guard let (_, first, last, total) = text.wholeMatch(of: syntax)?.output else { return nil }
+        if total != "*" {
+            guard let total = Int64(total) else { return nil }
             length = total
         }
-        if halves[0] == "*" {
-            guard length != nil else { return nil }
+        // `bytes */length`, the range a 416 names, must give the length.
+        guard let first, let last else {
+            if length == nil { return nil }
             return
         }
-        let ends = halves[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard ends.count == 2, let first = Self.number(ends[0]), let last = Self.number(ends[1]), first <= last else {
+        guard let first = Int64(first), let last = Int64(last), first <= last, last < length ?? .max else {
             return nil
         }
-        if let length, last >= length { return nil }
-        self.first = first
-        self.last = last
-    }
-
-    /// A non-negative decimal with no sign, spaces or other characters.
-    private static func number(_ text: Substring) -> Int64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-        return Int64(text)
+        (self.first, self.last) = (first, last)
     }
 }

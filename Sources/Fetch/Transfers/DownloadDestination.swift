@@ -75,15 +75,10 @@ public struct DownloadDestination: Sendable {
     /// later download to the same `.file` destination can resume it: the call failed with
     /// one of ``PartialDownload/resumableCodes``, or was cancelled with `keeping` on.
     func abandonPartial(after error: any Error, keeping: Bool) {
-        let url: URL
-        switch kind {
-        case .file(let named, _):
-            let cancelled = (error as? FetchError)?.code == .cancelled
-            if PartialDownload.keeps(after: error) || (keeping && cancelled) { return }
-            url = named
-        case .namedTemporary(let named):
-            url = named
-        case .temporary:
+        guard let url = namedURL else { return }
+        if case .file = kind,
+            PartialDownload.keeps(after: error) || (keeping && (error as? FetchError)?.code == .cancelled)
+        {
             return
         }
         PartialDownload.discard(for: url)
