@@ -35,22 +35,39 @@ struct LogFormatter {
     }
 
     /// The lines for a streamed call whose reader got the head: that head, then how the
-    /// stream ended and how many bytes it carried; `nil` when the reader got no head.
+    /// stream ended and how many bytes it carried; `nil` when the reader got no head (the
+    /// call failed first, or its status is refused).
     private func streamLines(
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
     ) -> [String]? {
-        var tally = sink.tally
-        tally.droppedNote = request.options.droppedHandle?.note
-        guard let (head, outcome) = tally.outcome(of: result, describe: describe(_:)) else { return nil }
-        var response = head
-        if case .success(let final) = result {
+        let stream = sink.machine.withLock { $0 }
+        let (received, dropped) = (stream.received, request.options.droppedHandle?.note)
+        let outcome: String
+        var response: Response
+        switch (result, stream.head, dropped) {
+        case (.success(let final), let head, _):
+            // A performer that does not stream hands the head and the whole body over at the end.
+            guard let head = head ?? (final.isSuccess || stream.acceptsAnyStatus ? final : nil) else { return nil }
+            (response, outcome) = (head, "stream ended after \(bytes(received + final.body.count))")
             response.urlRequest = final.urlRequest
-        } else if let sent {
-            response.urlRequest = sent
+        case (.failure, let head?, let note?):
+            (response, outcome) = (head, "stream cancelled: handle dropped: \(note) (\(received) received)")
+        case (.failure, let head?, nil) where stream.stoppedByReader:
+            (response, outcome) = (
+                head, "stream stopped by its reader after \(bytes(stream.read)) read (\(received) received)"
+            )
+        case (.failure(let error), let head?, nil):
+            (response, outcome) = (head, "stream failed after \(bytes(received)): \(describe(error))")
+        case (.failure, nil, _):
+            return nil
         }
-        return describe(response, of: request, outcome: outcome, duration: duration)
+        if case .failure = result, let sent { response.urlRequest = sent }
+        return describe(response, of: request, outcome: "\(response.status), " + outcome, duration: duration)
     }
+
+    /// `count` bytes, in words.
+    private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
     /// The lines for what came, written as `outcome`: from the response, or the one an error
     /// carries (a status a layer below rejected), else the summary of what was `sent`.

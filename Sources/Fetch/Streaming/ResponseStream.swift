@@ -30,7 +30,7 @@ public final class ResponseStream: Sendable {
 
     deinit {
         guard !sink.hasEnded else { return }
-        dropped?.record("its ResponseStream was dropped after \(sink.tally.read) bytes read")
+        dropped?.record("its ResponseStream was dropped after \(sink.machine.withLock { $0.read }) bytes read")
         sink.cancel()
     }
 
@@ -115,17 +115,19 @@ extension ResponseStream {
         /// Starts reading.
         public func makeAsyncIterator() -> Iterator {
             let splitter = LineSplitter(endings: .lines, maximumLength: stream.maximumLineLength)
-            return Iterator(reader: ParsingReader(reading: Reading(stream), parser: LineParser(splitter: splitter)))
+            return Iterator(reader: ParsingReader(reading: Reading(stream), parser: splitter))
         }
 
         /// Reads the lines in order.
         public struct Iterator: AsyncIteratorProtocol {
-            var reader: ParsingReader<LineParser>
+            var reader: ParsingReader<LineSplitter>
 
             /// The next line, or `nil` at the end.
             /// - Throws: the error that ended the stream, or
             ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line over the limit.
-            public mutating func next() async throws -> String? { try await reader.next() }
+            public mutating func next() async throws -> String? {
+                try await reader.next().map { String(decoding: $0, as: UTF8.self) }
+            }
         }
     }
 
@@ -159,28 +161,20 @@ extension ResponseStream {
 protocol StreamParser: Sendable {
     associatedtype Output
     /// The values that `piece` completes.
-    mutating func parse(_ piece: Data) throws -> [Output]
+    mutating func feed(_ piece: Data) throws -> [Output]
     /// The values left at the end of the body.
     mutating func end() -> [Output]
 }
 
 extension EventStreamParser: StreamParser {
-    mutating func parse(_ piece: Data) throws -> [ServerSentEvent] { try feed(piece) }
     mutating func end() -> [ServerSentEvent] {
         finish()
         return []
     }
 }
 
-/// Lines of UTF-8 text.
-struct LineParser: StreamParser {
-    var splitter: LineSplitter
-    mutating func parse(_ piece: Data) throws -> [String] {
-        try splitter.feed(piece).map { String(decoding: $0, as: UTF8.self) }
-    }
-    mutating func end() -> [String] {
-        splitter.finish().map { [String(decoding: $0, as: UTF8.self)] } ?? []
-    }
+extension LineSplitter: StreamParser {
+    mutating func end() -> [Data] { finish().map { [$0] } ?? [] }
 }
 
 /// Reads a stream's chunks through a parser, one value at a time; a parser's error ends
@@ -207,7 +201,7 @@ struct ParsingReader<Parser: StreamParser> {
                 continue
             }
             do {
-                ready = try parser.parse(chunk)
+                ready = try parser.feed(chunk)
             } catch {
                 finished = true
                 throw reading.stream.failing(error)

@@ -102,12 +102,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return stoppedByReader
     }
 
-    /// Whether a head is accepted: the reader has it, and the body is delivered.
-    var accepts: Bool {
-        if case .streaming = phase { return !stoppedByReader }
-        return false
-    }
-
     /// Adds a check that every head offered from now on passes.
     /// - Returns: the number that removes it.
     mutating func addCheck(_ check: @escaping HeadCheck) -> Int {

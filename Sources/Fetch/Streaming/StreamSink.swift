@@ -185,15 +185,6 @@ public final class StreamSink: Sendable {
         }
     }
 
-    /// Where the stream stands, for the log line of its call.
-    var tally: StreamTally {
-        machine.withLock {
-            StreamTally(
-                head: $0.head, received: $0.received, read: $0.read, stoppedByReader: $0.stoppedByReader,
-                acceptsAnyStatus: acceptsAnyStatus)
-        }
-    }
-
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { machine.withLock { $0.hasEnded } }
 

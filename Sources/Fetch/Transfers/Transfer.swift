@@ -21,9 +21,8 @@ public final class Transfer<Value: Sendable>: Cancellable, Sendable {
     private let bytes = Locked<Int64>(0)
     private let reports: AsyncStream<TransferProgress>
     private let continuation: AsyncStream<TransferProgress>.Continuation
-    private let handle = CancellationHandle()
-    /// Cancels a download keeping what it received (see ``cancelKeepingPartial()``).
-    private let keeper = CancellationHandle()
+    /// The call, set as soon as it has started: cancelling the transfer cancels it.
+    private let call = Locked<(any Cancellable)?>(nil)
     /// Where the call's log hears that the transfer was dropped.
     private let dropped = DroppedHandle()
 
@@ -39,7 +38,7 @@ public final class Transfer<Value: Sendable>: Cancellable, Sendable {
         // Nothing awaits `value` (it holds the transfer), and nothing else can receive the result.
         if outcome.result == nil {
             dropped.record("its Transfer was dropped after \(bytes.withLock { $0 }) bytes")
-            handle.cancel()
+            cancel()
         }
         continuation.finish()
     }
@@ -59,10 +58,7 @@ public final class Transfer<Value: Sendable>: Cancellable, Sendable {
         // its caller lets go of it.
         let cancellable = start(
             { [weak transfer] in transfer?.report($0) }, { [weak transfer] in transfer?.finish($0) }, transfer.dropped)
-        transfer.handle.setAction { cancellable.cancel() }
-        if let download = cancellable as? DownloadHandle {
-            transfer.keeper.setAction { download.cancelKeepingPartial() }
-        }
+        transfer.call.withLock { $0 = cancellable }
         return transfer
     }
 
@@ -79,7 +75,7 @@ public final class Transfer<Value: Sendable>: Cancellable, Sendable {
 
     /// Cancels the transfer; it ends with ``FetchError/Code-swift.enum/cancelled`` unless it
     /// had already ended.
-    public func cancel() { handle.cancel() }
+    public func cancel() { call.withLock { $0 }?.cancel() }
 
     private func report(_ progress: TransferProgress) {
         bytes.withLock { $0 = progress.completedBytes }
@@ -121,7 +117,7 @@ extension Transfer where Value == DownloadedFile {
     /// next download to the same destination resumes from there; see
     /// ``DownloadHandle/cancelKeepingPartial()``.
     public func cancelKeepingPartial() {
-        keeper.cancel()
-        cancel()
+        guard let download = call.withLock({ $0 }) as? DownloadHandle else { return cancel() }
+        download.cancelKeepingPartial()
     }
 }

@@ -298,6 +298,12 @@ struct StreamMachineWalkTests {
 }
 
 extension StreamMachine where Waiter == String {
+    /// Whether a head is accepted: the reader has it, and the body is delivered.
+    var accepts: Bool {
+        if case .streaming = phase { return !stoppedByReader }
+        return false
+    }
+
     /// Handles `event` and describes the effects.
     mutating func run(_ event: Event) -> [String] {
         handle(event).map(\.summary)
