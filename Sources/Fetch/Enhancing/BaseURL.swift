@@ -22,12 +22,9 @@ public struct BaseURL: Enhancer {
     /// Makes the enhancer from a string; a string that is not such a URL fails every call
     /// with ``FetchError/Code-swift.enum/invalidRequest``.
     public init(_ string: String) {
-        if let url = URL(string: string) {
-            prefix = Self.prefix(of: url)
-        } else {
-            prefix = .failure(
-                FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
-        }
+        prefix =
+            URL(string: string).map(Self.prefix(of:))
+            ?? .failure(FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
     }
 
     /// ``EnhancerPriority/high``.

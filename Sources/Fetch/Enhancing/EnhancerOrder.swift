@@ -1,71 +1,42 @@
 /// Puts enhancers in the order they run on an outgoing request.
 enum EnhancerOrder {
     /// `enhancers` sorted by priority, highest value first and stable for equal values,
-    /// then each relative one placed just before or just after its anchor type (in the
-    /// order given). A relative enhancer whose anchor is absent counts as ``EnhancerPriority/normal``;
-    /// relative enhancers that only anchor on each other are placed last.
+    /// with each relative one just before the first or just after the last of its anchor
+    /// type, those of one anchor in the order given. A relative enhancer whose anchor is
+    /// absent counts as ``EnhancerPriority/normal``; relative enhancers that only anchor on
+    /// each other are placed last.
+    ///
+    /// Each enhancer gets a sort key: `[-value, index, 0]` for a value; for a relative one,
+    /// its anchor's key with `[-1 or 1, index, 0]` in place of the last `0`, which sorts it
+    /// just before or after the anchor and among the anchor's other relative ones.
     static func sorted(_ enhancers: [any Enhancer]) -> [any Enhancer] {
-        let present = Set(enhancers.map { ObjectIdentifier(type(of: $0)) })
-        var valued: [(offset: Int, value: Int, enhancer: any Enhancer)] = []
-        var relative: [any Enhancer] = []
-        for (offset, enhancer) in enhancers.enumerated() {
-            switch enhancer.priority.placement {
-            case .value(let value): valued.append((offset, value, enhancer))
-            case .before(let anchor, _), .after(let anchor, _):
-                if present.contains(anchor) {
-                    relative.append(enhancer)
-                } else {
-                    valued.append((offset, EnhancerPriority.normal.value, enhancer))
-                }
+        let types = enhancers.map { ObjectIdentifier(type(of: $0)) }
+        var keys: [Int: [Int]] = [:]
+        var resolving: Set<Int> = []
+        func key(_ index: Int, _ placement: EnhancerPriority.Placement) -> [Int]? {
+            if let known = keys[index] { return known }
+            let anchor: ObjectIdentifier
+            let side: Int
+            switch placement {
+            case .value(let value): return [-value, index, 0]
+            case .before(let type, _): (anchor, side) = (type, -1)
+            case .after(let type, _): (anchor, side) = (type, 1)
             }
-        }
-        valued.sort { $0.value != $1.value ? $0.value > $1.value : $0.offset < $1.offset }
-        var ordered = valued.map(\.enhancer)
-        var placedRelative: [EnhancerPriority.Placement?] = Array(repeating: nil, count: ordered.count)
-        var progress = true
-        while !relative.isEmpty && progress {
-            progress = false
-            var waiting: [any Enhancer] = []
-            for enhancer in relative {
-                guard let index = insertionIndex(for: enhancer.priority.placement, in: ordered, placed: placedRelative)
-                else {
-                    waiting.append(enhancer)
-                    continue
-                }
-                ordered.insert(enhancer, at: index)
-                placedRelative.insert(enhancer.priority.placement, at: index)
-                progress = true
+            guard types.contains(anchor) else { return key(index, EnhancerPriority.normal.placement) }
+            // An enhancer met again while its own key is sought is in a cycle: it has no key.
+            guard resolving.insert(index).inserted else { return nil }
+            defer { resolving.remove(index) }
+            let anchors = types.indices.filter { types[$0] == anchor }.compactMap {
+                key($0, enhancers[$0].priority.placement)
             }
-            relative = waiting
+            let precedes: ([Int], [Int]) -> Bool = { $0.lexicographicallyPrecedes($1) }
+            guard let place = side < 0 ? anchors.min(by: precedes) : anchors.max(by: precedes) else { return nil }
+            keys[index] = place.dropLast() + [side, index, 0]
+            return keys[index]
         }
-        return ordered + relative
-    }
-
-    /// Where a relative enhancer goes: before the first of its anchor type (after those
-    /// already placed before it), or after the last one (after those already placed after it).
-    private static func insertionIndex(
-        for placement: EnhancerPriority.Placement, in ordered: [any Enhancer],
-        placed: [EnhancerPriority.Placement?]
-    ) -> Int? {
-        switch placement {
-        case .value: return nil
-        case .before(let anchor, _):
-            return ordered.firstIndex { ObjectIdentifier(type(of: $0)) == anchor }
-        case .after(let anchor, _):
-            guard var index = ordered.lastIndex(where: { ObjectIdentifier(type(of: $0)) == anchor }) else {
-                return nil
-            }
-            index += 1
-            while index < ordered.count, placed[index] == placement { index += 1 }
-            return index
-        }
-    }
-}
-
-extension EnhancerPriority {
-    /// The numeric value, ``normal``'s for a relative placement.
-    var value: Int {
-        if case .value(let value) = placement { return value }
-        return EnhancerPriority.normal.value
+        let keyed = enhancers.indices.map { (key: key($0, enhancers[$0].priority.placement), index: $0) }
+        let placed = keyed.compactMap { entry in entry.key.map { ($0, entry.index) } }
+            .sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        return placed.map { enhancers[$0.1] } + keyed.filter { $0.key == nil }.map { enhancers[$0.index] }
     }
 }

@@ -33,22 +33,23 @@ public struct EnhancingPerformer: RequestPerforming {
         if waits || own.contains(where: { $0 is any AsyncEnhancer }) {
             return performPreparing(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
         }
-        // Built above for this attempt (by a coalescing or caching layer): extended, not built again.
-        let outgoing = LayeredRequest(
-            request, options: { if !own.isEmpty { $0.enhancers = [] } }, adding: ordered,
-            built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
-        return send(outgoing, with: ordered, for: request, completion: completion)
+        return send(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
     }
 
-    /// Sends `outgoing` below and passes what comes back through `ordered`, in reverse order:
+    /// Sends `request` below, enhanced by `ordered` (without its own enhancers when
+    /// `dropOwn`), and passes what comes back through `ordered`, in reverse order:
     /// the response of a plain call or an upload when the call ends; a download's too, whose
     /// file is deleted when an enhancer refuses the response; a stream's head before its
     /// reader gets any of the body (or, when the performer below did not stream, the whole
     /// response when the call ends).
     private func send(
-        _ outgoing: LayeredRequest, with ordered: [any Enhancer], for request: any Request,
+        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        // Built above for this attempt (by a coalescing or caching layer): extended, not built again.
+        let outgoing = LayeredRequest(
+            request, options: { if dropOwn { $0.enhancers = [] } }, adding: ordered,
+            built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
         switch outgoing.options.kind {
         case .plain, .upload:
             return base.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
@@ -98,10 +99,7 @@ public struct EnhancingPerformer: RequestPerforming {
                     }
                 }
                 let ready = prepared
-                let outgoing = LayeredRequest(
-                    request, options: { if dropOwn { $0.enhancers = [] } }, adding: ready,
-                    built: LayeredRequest.extending(request.layered?.built, with: ready, for: request))
-                call.run { send(outgoing, with: ready, for: request) { call.finish($0) } }
+                call.run { send(request, with: ready, dropOwn: dropOwn) { call.finish($0) } }
             }
             return CancellationHandle { task.cancel() }
         }

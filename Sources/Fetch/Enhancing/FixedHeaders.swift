@@ -22,16 +22,8 @@ public struct FixedHeaders: Enhancer {
         self.headers = headers
         self.replacingExisting = replacingExisting
         fields = Result {
-            var grouped: [(name: String, value: String)] = []
-            for field in headers {
-                try HeaderRules.validate(name: field.name, value: field.value)
-                if let index = grouped.firstIndex(where: { $0.name.caseInsensitiveEquals(field.name) }) {
-                    grouped[index].value += ", " + field.value
-                } else {
-                    grouped.append((field.name, field.value))
-                }
-            }
-            return grouped
+            for field in headers { try HeaderRules.validate(name: field.name, value: field.value) }
+            return headers.joinedByName().map { (name: $0.key, value: $0.value) }
         }
     }
 

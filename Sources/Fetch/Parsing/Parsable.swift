@@ -52,8 +52,14 @@ extension Response {
         as type: Output.Type = Output.self,
         errorParser: (any ErrorParsing.Type)? = nil
     ) throws -> Output {
+        try Output.parse(from: throwingParsedError(errorParser))
+    }
+
+    /// This response, unless its status is not 2xx and `errorParser` makes an error of it.
+    /// - Throws: the error `errorParser` returns.
+    func throwingParsedError(_ errorParser: (any ErrorParsing.Type)?) throws -> Response {
         if !isSuccess, let errorParser, let error = errorParser.error(from: self) { throw error }
-        return try Output.parse(from: self)
+        return self
     }
 
     /// Throws ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx.

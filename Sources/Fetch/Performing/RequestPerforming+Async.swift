@@ -38,8 +38,6 @@ extension RequestPerforming {
         using decoder: JSONDecoder,
         errorParser: (any ErrorParsing.Type)? = nil
     ) async throws -> Output {
-        let response = try await response(for: request)
-        if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) { throw error }
-        return try response.decode(Output.self, using: decoder)
+        try await response(for: request).throwingParsedError(errorParser).decode(Output.self, using: decoder)
     }
 }

@@ -3,10 +3,7 @@ extension RequestPerforming {
     /// (status, headers, metrics), parsed exactly as `perform(_:)` parses it.
     /// - Throws: the error of the call or of the parser.
     public func parsed<Typed: TypedRequest>(_ request: Typed) async throws -> Parsed<Typed.Output> {
-        let response = try await response(for: request)
-        return Parsed(
-            value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
-            response: response)
+        try await parsed(request, as: Typed.Output.self, errorParser: request.errorParser)
     }
 
     /// Performs `request` and returns the model parsed as `type` together with the response.

@@ -55,12 +55,7 @@ extension RequestPerforming {
         perform(request) { result in
             completion(
                 result.flatMap { response in
-                    Result {
-                        if !response.isSuccess, let errorParser, let error = errorParser.error(from: response) {
-                            throw error
-                        }
-                        return try response.decode(Output.self, using: decoder)
-                    }
+                    Result { try response.throwingParsedError(errorParser).decode(Output.self, using: decoder) }
                 })
         }
     }

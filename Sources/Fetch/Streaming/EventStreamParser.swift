@@ -28,8 +28,8 @@ public struct EventStreamParser: Sendable {
     /// The first bytes, while it is not known yet whether they are a byte order mark.
     private var head: Data? = Data()
     private var dataBuffer = ""
+    /// The bytes of the event's `data` fields, one more for each line end: 0 while it has none.
     private var dataSize = 0
-    private var hasData = false
     private var eventType = ""
     private var lastEventID = ""
     private var reconnectionTime: Int?
@@ -94,14 +94,13 @@ public struct EventStreamParser: Sendable {
         case "event":
             eventType = String(decoding: value, as: UTF8.self)
         case "data":
+            if dataSize > 0 { dataBuffer += "\n" }
             dataSize += value.count + 1
             guard dataSize <= maximumEventSize else {
                 throw FetchError(
                     .bodyTooLarge, reason: "an event's data grew past the limit of \(maximumEventSize) bytes")
             }
-            if hasData { dataBuffer += "\n" }
             dataBuffer += String(decoding: value, as: UTF8.self)
-            hasData = true
         case "id":
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         case "retry":
@@ -119,7 +118,7 @@ public struct EventStreamParser: Sendable {
     /// The event gathered so far, if it has data; starts the next one either way.
     private mutating func dispatch() -> ServerSentEvent? {
         defer { resetEvent() }
-        guard hasData else { return nil }
+        guard dataSize > 0 else { return nil }
         return ServerSentEvent(
             type: eventType.isEmpty ? "message" : eventType, data: dataBuffer, id: lastEventID, retry: reconnectionTime
         )
@@ -128,7 +127,6 @@ public struct EventStreamParser: Sendable {
     private mutating func resetEvent() {
         dataBuffer = ""
         dataSize = 0
-        hasData = false
         eventType = ""
     }
 }

@@ -113,10 +113,6 @@ struct StreamBuffer: Sendable, Equatable {
 
     /// Drops everything held.
     mutating func removeAll() {
-        memory = []
-        firstInMemory = 0
-        memoryBytes = 0
-        (fileRead, fileWritten) = (0, 0)
-        gathered = Data()
+        self = StreamBuffer(memoryLimit: memoryLimit, spillLimit: spillLimit, writeSize: writeSize, readSize: readSize)
     }
 }

@@ -48,6 +48,22 @@ import FetchTesting
         #expect(names == ["high", "orphan", "low"])
     }
 
+    @Test func relativeEnhancersFollowChainsAndCyclesGoLast() {
+        // Given a chain (after-c after c, c after a) and two enhancers anchored on each other
+        let performer = SpyPerformer().enhanced(by: [
+            Mark<Int>(tag: "x", priority: .after(Mark<String>.self)), Mark<A>(tag: "a", priority: .low),
+            Mark<B>(tag: "after-c", priority: .after(Mark<C>.self)),
+            Mark<C>(tag: "c", priority: .after(Mark<A>.self)),
+            Mark<String>(tag: "y", priority: .before(Mark<Int>.self)), Mark<D>(tag: "high", priority: .high),
+        ])
+
+        // When the performer orders them
+        let names = performer.enhancers.map(\.name)
+
+        // Then the chain follows its first anchor, and the cycle comes last in the order given
+        #expect(names == ["high", "a", "c", "after-c", "x", "y"])
+    }
+
     @Test func requestsRunEnhancersInOrderAndResponsesInReverse() throws {
         // Given a spy below two enhancers
         let spy = SpyPerformer([.status(200)])
