@@ -35,10 +35,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// The header fields of a response, read from it when first needed.
-    init(_ response: ResponseFields) {
+    /// The header fields of `response`, as URLSession reports them (a field that repeats
+    /// arrives joined with ", "); read from it when first needed.
+    init(_ response: HTTPURLResponse) {
         own = []
-        self.response = response
+        self.response = ResponseFields(response)
     }
 
     /// Makes the fields this value's own, before a change.

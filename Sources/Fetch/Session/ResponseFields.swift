@@ -1,11 +1,3 @@
-extension HTTPHeaders {
-    /// The header fields of `response`, as URLSession reports them (a field that repeats
-    /// arrives joined with ", "); read from it when first needed.
-    init(_ response: HTTPURLResponse) {
-        self.init(ResponseFields(response))
-    }
-}
-
 /// A response's header fields, converted to a list only when something needs them all; a
 /// lookup by name asks the response. Converting costs about 25,000 instructions for eight
 /// fields on Linux, where `allHeaderFields` copies and boxes every one.
