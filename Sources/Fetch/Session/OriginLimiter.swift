@@ -88,13 +88,10 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     /// Runs `body` on the line of `origin` and forgets the line once it is idle.
     private mutating func modifyLine<Result>(_ origin: Origin, _ body: (inout Line) -> Result) -> Result {
-        var isIdle = false
-        let result = { (line: inout Line) -> Result in
-            defer { isIdle = line.running == 0 && line.queue.isEmpty }
-            return body(&line)
-        }(&lines[origin, default: Line()])
-        if isIdle { lines.removeValue(forKey: origin) }
-        return result
+        // Taken out and put back, so that its queue is not shared while `body` changes it.
+        var line = lines.removeValue(forKey: origin) ?? Line()
+        defer { if line.running > 0 || !line.queue.isEmpty { lines[origin] = line } }
+        return body(&line)
     }
 
     /// Every waiting request, oldest first within each origin.
