@@ -19,10 +19,10 @@ enum RedirectStep {
     ///   - resendsFile: whether the request's body is a file that a hop keeping the method sends again.
     ///   - cookies: the call's cookies, with the redirect's own already stored: the next hop
     ///     carries the store's cookies for its URL (the policy sees them in ``RedirectPolicy/Hop/to``).
-    init(
-        after response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
+    static func after(
+        _ response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
         sensitiveHeaders: Set<String>, resendsFile: Bool, cookies: CallCookies? = nil
-    ) {
+    ) -> RedirectStep {
         let method = HTTPMethod(rawValue: current.httpMethod ?? "GET")
         func fail(_ code: FetchError.Code, _ reason: String) -> RedirectStep {
             .fail(FetchError(code, reason: reason, method: method, url: current.url))
@@ -30,19 +30,16 @@ enum RedirectStep {
         guard let location = response.value(forHTTPHeaderField: "Location"),
             let target = URL(string: location, relativeTo: response.url ?? current.url)?.absoluteURL
         else {
-            self = fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location")
-            return
+            return fail(.redirectRefused, "redirect \(response.statusCode) without a usable Location")
         }
         guard let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            self = fail(
+            return fail(
                 .redirectRefused, "redirect to \(target.absoluteString) refused: only http and https are followed")
-            return
         }
         if policy.refusesDowngrades, scheme == "http", current.url?.scheme?.lowercased() == "https" {
-            self = fail(
+            return fail(
                 .redirectRefused,
                 "redirect from https to \(target.absoluteString) refused: the policy refuses downgrades")
-            return
         }
         var next = RedirectPolicy.nextRequest(
             after: current, to: target, status: response.statusCode, sensitiveHeaders: sensitiveHeaders
@@ -51,29 +48,26 @@ enum RedirectStep {
         let chosen: URLRequest
         switch policy.decide(RedirectPolicy.Hop(from: current, to: next, status: response.statusCode, index: hop)) {
         case .stop:
-            self = .stop
-            return
+            return .stop
         case .refuse:
-            self = fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy")
-            return
+            return fail(.redirectRefused, "redirect to \(target.absoluteString) refused by the policy")
         case .follow: chosen = next
         case .followWith(let custom):
             do { try HeaderRules.validate(custom) } catch {
-                self = (error as? FetchError).map { .fail($0) } ?? fail(.redirectRefused, "\(error)")
-                return
+                return (error as? FetchError).map { .fail($0) } ?? fail(.redirectRefused, "\(error)")
             }
             chosen = custom
         }
         // After the policy, so that a policy that stops (such as `.never`) returns the 3xx.
         if hop >= policy.maximumHops {
-            self = fail(.tooManyRedirects, "more than \(policy.maximumHops) redirects")
+            return fail(.tooManyRedirects, "more than \(policy.maximumHops) redirects")
         } else if chosen.httpBodyStream != nil {
-            self = fail(
+            return fail(
                 .redirectRefused, "redirect \(response.statusCode) refused: a streamed body cannot be sent again")
         } else {
             // A hop that keeps the method keeps the body (307, 308, and 301/302 of a PUT).
             let keepsFile = resendsFile && chosen.httpMethod == current.httpMethod && method != .get && method != .head
-            self = chosen.httpBody?.isEmpty == false || keepsFile ? .resend(chosen) : .follow(chosen)
+            return chosen.httpBody?.isEmpty == false || keepsFile ? .resend(chosen) : .follow(chosen)
         }
     }
 }

@@ -146,8 +146,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
                 delegate.unregister(task)
             case .decideRedirect(let current, let hop):
                 guard case .redirected(let task) = event, let redirect else { continue }
-                let step = RedirectStep(
-                    after: redirect.response, of: current, hop: hop, policy: redirectPolicy,
+                let step = RedirectStep.after(
+                    redirect.response, of: current, hop: hop, policy: redirectPolicy,
                     sensitiveHeaders: sensitiveHeaders, resendsFile: bodyFile != nil, cookies: cookies
                 )
                 handle(.decided(task, step), redirect: redirect)

@@ -59,8 +59,8 @@ struct CallCookiesTests {
             shown.update { $0 = hop.to }
             return .follow
         }
-        let step = RedirectStep(
-            after: response, of: current, hop: 0, policy: policy, sensitiveHeaders: [], resendsFile: false,
+        let step = RedirectStep.after(
+            response, of: current, hop: 0, policy: policy, sensitiveHeaders: [], resendsFile: false,
             cookies: cookies)
         guard case .follow(let next) = step else { throw StepError.notFollowed("\(step)") }
         return (next, shown.value)

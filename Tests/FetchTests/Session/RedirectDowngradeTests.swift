@@ -13,8 +13,8 @@ struct RedirectDowngradeTests {
         let url = try #require(URL(string: from))
         let response = try #require(
             HTTPURLResponse(url: url, statusCode: 302, httpVersion: "HTTP/1.1", headerFields: ["Location": location]))
-        return RedirectStep(
-            after: response, of: URLRequest(url: url), hop: 0, policy: policy, sensitiveHeaders: [], resendsFile: false)
+        return RedirectStep.after(
+            response, of: URLRequest(url: url), hop: 0, policy: policy, sensitiveHeaders: [], resendsFile: false)
     }
 
     @Test func aDowngradeIsFollowedByDefault() throws {
