@@ -27,34 +27,30 @@ extension Session {
     static func unsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration) -> [String] {
         #if canImport(FoundationNetworking)
         var refused: [String] = []
-        if configuration.urlCache != nil {
-            refused.append(
-                "Session.Configuration.urlCache (no HTTP response is ever stored in it; use the caching layer, "
-                    + "Session().caching())")
-        }
+        func refuse(_ ignored: Bool, _ setting: String) { if ignored { refused.append(setting) } }
+        refuse(
+            configuration.urlCache != nil,
+            "Session.Configuration.urlCache (no HTTP response is ever stored in it; use the caching layer, "
+                + "Session().caching())")
         guard let settings else { return refused }
-        if let proxies = settings.connectionProxyDictionary, !proxies.isEmpty {
-            refused.append(
-                "URLSessionConfiguration.connectionProxyDictionary (requests would go to the origin directly; "
-                    + "set http_proxy, https_proxy and no_proxy in the environment)")
-        }
-        if !settings.allowsCellularAccess {
-            refused.append("URLSessionConfiguration.allowsCellularAccess = false (no link is known to be cellular)")
-        }
-        if settings.isDiscretionary {
-            refused.append("URLSessionConfiguration.isDiscretionary = true (requests start at once)")
-        }
-        if settings.networkServiceType != .default {
-            refused.append("URLSessionConfiguration.networkServiceType (every request is sent as .default)")
-        }
+        refuse(
+            settings.connectionProxyDictionary?.isEmpty == false,
+            "URLSessionConfiguration.connectionProxyDictionary (requests would go to the origin directly; "
+                + "set http_proxy, https_proxy and no_proxy in the environment)")
+        refuse(
+            !settings.allowsCellularAccess,
+            "URLSessionConfiguration.allowsCellularAccess = false (no link is known to be cellular)")
+        refuse(settings.isDiscretionary, "URLSessionConfiguration.isDiscretionary = true (requests start at once)")
+        refuse(
+            settings.networkServiceType != .default,
+            "URLSessionConfiguration.networkServiceType (every request is sent as .default)")
         let linuxOnly = settings as any LinuxIgnoredSettings
-        if linuxOnly.httpShouldUsePipelining {
-            refused.append(
-                "URLSessionConfiguration.httpShouldUsePipelining = true (libcurl has no HTTP/1.1 pipelining)")
-        }
-        if linuxOnly.shouldUseExtendedBackgroundIdleMode {
-            refused.append("URLSessionConfiguration.shouldUseExtendedBackgroundIdleMode = true")
-        }
+        refuse(
+            linuxOnly.httpShouldUsePipelining,
+            "URLSessionConfiguration.httpShouldUsePipelining = true (libcurl has no HTTP/1.1 pipelining)")
+        refuse(
+            linuxOnly.shouldUseExtendedBackgroundIdleMode,
+            "URLSessionConfiguration.shouldUseExtendedBackgroundIdleMode = true")
         return refused
         #else
         return []
