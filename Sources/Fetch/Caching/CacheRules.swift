@@ -31,7 +31,7 @@ enum CacheRules {
         let directives = stored.directives
         guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
         let mustValidate =
-            directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request, requestDirectives))
+            directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request))
         guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
         // A stale response is served when it allows it (its `no-cache` made it `mustValidate`)
         // and the policy or the request's `max-stale` asks for it.
@@ -55,10 +55,8 @@ enum CacheRules {
     }
 
     /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).
-    private static func pragmaNoCache(_ request: URLRequest, _ directives: CacheDirectives) -> Bool {
-        guard request.header("Cache-Control") == nil,
-            let pragma = request.header("Pragma")
-        else { return false }
+    private static func pragmaNoCache(_ request: URLRequest) -> Bool {
+        guard request.header("Cache-Control") == nil, let pragma = request.header("Pragma") else { return false }
         return pragma.lowercased().contains("no-cache")
     }
 
