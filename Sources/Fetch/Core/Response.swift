@@ -70,6 +70,12 @@ public struct Response: Sendable {
     /// Whether the status is in 200...299.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
+    /// Whether a response with `status` to a `method` request has no body, whatever its
+    /// `Content-Length` says: a response to HEAD, a 204 and a 304 (RFC 9110, section 6.4.1).
+    static func hasNoBody(method: String?, status: Int) -> Bool {
+        method == "HEAD" || status == 204 || status == 304
+    }
+
     /// The media type of the `Content-Type` header, lowercased and without parameters.
     public var mediaType: String? {
         headers.first("Content-Type")?

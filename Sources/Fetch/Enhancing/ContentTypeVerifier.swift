@@ -35,8 +35,7 @@ public struct ContentTypeVerifier: Enhancer {
     private static func hasBody(_ response: Response) -> Bool {
         if !response.body.isEmpty { return true }
         guard response.fileURL != nil || response.isStreamed else { return false }
-        let method = response.urlRequest.httpMethod ?? "GET"
-        let length = response.headers.first("Content-Length")
-        return method != "HEAD" && response.status != 204 && response.status != 304 && length != "0"
+        return !Response.hasNoBody(method: response.urlRequest.httpMethod, status: response.status)
+            && response.headers.first("Content-Length") != "0"
     }
 }

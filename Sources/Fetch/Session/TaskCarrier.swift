@@ -19,7 +19,7 @@ protocol TaskCarrier: AnyObject, Sendable {
     /// Takes the count of request body bytes sent.
     func sent(total: Int64, expected: Int64)
     /// Makes ready to send `request` again from the first byte (see ``BodyOpening/startOver``).
-    func restart(_ request: inout URLRequest, for call: any Request) throws
+    func restart(_ request: inout URLRequest) throws
     /// Stops at once because the caller cancelled, before the request fails.
     func stop()
     /// Turns the task's result into the call's and hands it to `completion`; on ``events``.

@@ -171,7 +171,7 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
             (declined, body) = (false, Data())
             return [.open(carrier)]
         case .memory(let limit):
-            guard method != .head, status != 204, status != 304 else { return [] }
+            guard !Response.hasNoBody(method: method.rawValue, status: status) else { return [] }
             if expectedLength > Int64(limit) { return tooLarge("\(expectedLength) bytes", limit) }
             if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
             return []

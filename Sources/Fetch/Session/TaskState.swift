@@ -228,7 +228,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         case .startOver:
             var fresh = prepared
             do {
-                try carrier.restart(&fresh, for: request)
+                try carrier.restart(&fresh)
                 handle(.startOver(task, fresh))
             } catch {
                 handle(.failed(error as? FetchError ?? FetchError(.file, reason: "\(error)")))

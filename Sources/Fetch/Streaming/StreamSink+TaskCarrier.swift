@@ -20,7 +20,7 @@ extension StreamSink: TaskCarrier {
     }
 
     func sent(total: Int64, expected: Int64) {}
-    func restart(_ request: inout URLRequest, for call: any Request) throws {}
+    func restart(_ request: inout URLRequest) throws {}
     /// The sink stops itself when its reader cancels.
     func stop() {}
 
@@ -36,7 +36,7 @@ extension StreamSink: TaskCarrier {
             // A compressed body decodes to more (or fewer) bytes than its announced length.
             guard response.headers.first("Content-Encoding") == nil,
                 let expected = response.headers.first("Content-Length").flatMap({ Int64($0) }), delivered < expected,
-                response.urlRequest.httpMethod != "HEAD", response.status != 204, response.status != 304
+                !Response.hasNoBody(method: response.urlRequest.httpMethod, status: response.status)
             else { return completion(result) }
             completion(
                 .failure(

@@ -77,7 +77,7 @@ final class TransferState: TaskCarrier, Sendable {
 
     /// Deletes the partial file that cannot be resumed and opens a fresh one, for
     /// `urlRequest` without `Range` and `If-Range`.
-    func restart(_ urlRequest: inout URLRequest, for call: any Request) throws {
+    func restart(_ urlRequest: inout URLRequest) throws {
         urlRequest.setValue(nil, forHTTPHeaderField: "Range")
         urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
         // Settled meanwhile (the caller cancelled): nothing is opened again.
