@@ -10,7 +10,9 @@
 /// (their lowercased names and values) to its keys: a random UUID, drawn the first time the
 /// cache meets that set and kept in memory (``Identifiers``). So a key holds no credential
 /// and, being drawn at random, tells nothing about one, not even to someone who guesses a
-/// password; entries with credentials last as long as the process.
+/// password. The table of identifiers belongs to the cache's ``CacheConfiguration`` (and its
+/// copies), so entries with credentials are found only by the caches made with it, while
+/// it lives.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?

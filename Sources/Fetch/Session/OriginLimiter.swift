@@ -31,9 +31,28 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// The requests of one origin.
     fileprivate struct Line {
         var running = 0
-        /// Waiting requests, oldest first. A plain array: taking the first moves the others,
-        /// a copy of a few pointers at the queue lengths that occur, far below a request's cost.
-        var queue: [Waiter] = []
+        /// Waiting requests, oldest first, from `head` on; the slots before it were let in
+        /// and emptied. Letting one in costs O(1), amortised: a batch of thousands of requests
+        /// to one origin must not move the whole queue each time a slot frees.
+        var queue: [Waiter?] = []
+        var head = 0
+
+        var waiting: ArraySlice<Waiter?> { queue[head...] }
+
+        /// Takes the oldest waiting request out of the queue.
+        mutating func next() -> Waiter? {
+            guard head < queue.count else { return nil }
+            defer {
+                queue[head] = nil
+                head += 1
+                // The emptied slots go once they are half of the queue.
+                if head * 2 >= queue.count {
+                    queue.removeFirst(head)
+                    head = 0
+                }
+            }
+            return queue[head]
+        }
     }
 
     /// - Parameter limit: the most requests running at once per origin; below 1 counts as 1.
@@ -71,15 +90,16 @@ struct OriginLimiter<Waiter: OriginLimited> {
         case .new, .done:
             return nil
         case .waiting:
-            modifyLine(origin) { line in line.queue.removeAll { $0 === waiter } }
+            modifyLine(origin) { line in
+                if let index = line.waiting.firstIndex(where: { $0 === waiter }) { line.queue.remove(at: index) }
+            }
             return nil
         case .running:
             return modifyLine(origin) { line in
-                guard !line.queue.isEmpty else {
+                guard let next = line.next() else {
                     line.running -= 1
                     return nil
                 }
-                let next = line.queue.removeFirst()
                 next.originPlace = .running
                 return next
             }
@@ -90,18 +110,18 @@ struct OriginLimiter<Waiter: OriginLimited> {
     private mutating func modifyLine<Result>(_ origin: Origin, _ body: (inout Line) -> Result) -> Result {
         // Taken out and put back, so that its queue is not shared while `body` changes it.
         var line = lines.removeValue(forKey: origin) ?? Line()
-        defer { if line.running > 0 || !line.queue.isEmpty { lines[origin] = line } }
+        defer { if line.running > 0 || !line.waiting.isEmpty { lines[origin] = line } }
         return body(&line)
     }
 
     /// Every waiting request, oldest first within each origin.
     var waiting: [Waiter] {
-        lines.values.flatMap(\.queue)
+        lines.values.flatMap { $0.waiting.compactMap { $0 } }
     }
 
     func runningCount(at origin: Origin) -> Int { lines[origin]?.running ?? 0 }
 
-    func waitingCount(at origin: Origin) -> Int { lines[origin]?.queue.count ?? 0 }
+    func waitingCount(at origin: Origin) -> Int { lines[origin]?.waiting.count ?? 0 }
 
     var originCount: Int { lines.count }
 }

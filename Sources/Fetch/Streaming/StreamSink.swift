@@ -81,7 +81,8 @@ public final class StreamSink: Sendable {
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
         head.whenFinished { result in
             guard let onHead, case .success(let response) = result else { return }
-            self.onQueue { onHead(response) }
+            // Not once the reader has stopped: a cancel before the head's turn on the queue.
+            self.onQueue { if !self.machine.withLock({ $0.stoppedByReader }) { onHead(response) } }
         }
         pushNext(onChunk, completion)
     }

@@ -83,4 +83,23 @@ struct DeadlineTableTests {
         // Then the rest expire in due order
         #expect(expired.map(\.name) == (1...100).filter { $0 % 3 != 0 }.map { "\($0)" })
     }
+
+    @Test func manyRemovalsAndReinsertionsKeepEveryDeadline() {
+        // Given 10,000 entries due at 1...10,000, in a shuffled order
+        var table = DeadlineTable<Entry>()
+        let entries = (1...10_000).map { Entry("\($0)") }
+        for (index, entry) in entries.enumerated().shuffled() { _ = table.insert(entry, due: UInt64(index + 1)) }
+        // When all but every 1,000th finish, and those move to a later deadline
+        for (index, entry) in entries.enumerated() where (index + 1) % 1_000 != 0 { table.remove(entry) }
+        for (index, entry) in entries.enumerated() where (index + 1) % 1_000 == 0 {
+            _ = table.insert(entry, due: UInt64(20_000 - index))
+        }
+        let (early, next) = table.expire(now: 10_000)
+        let (late, _) = table.expire(now: 20_000)
+        // Then none expires at its old deadline, and each expires once at its new one, earliest first
+        #expect(early.isEmpty)
+        #expect(next == 10_001)
+        #expect(late.map(\.name) == stride(from: 10_000, through: 1_000, by: -1_000).map { "\($0)" })
+        #expect(table.count == 0)
+    }
 }
