@@ -18,20 +18,27 @@ enum Child {
     }
 
     /// Runs `arguments` in a child process, with `environment` added to this process's
-    /// environment, and decodes its result.
+    /// environment, and decodes its result. With a `launcher` (a command and its arguments),
+    /// the launcher runs and is handed this program and `arguments` to run.
     /// - Throws: ``Failure`` when the child fails or prints no result.
     static func run<Value: Decodable>(
-        _ arguments: [String], environment: [String: String] = [:],
+        _ arguments: [String], environment: [String: String] = [:], launcher: [String] = [],
         as type: Value.Type
     ) throws -> Value {
         let process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.executableURL =
+        let program =
             Bundle.main.executableURL
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
+        if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [program.path] + arguments
+        } else {
+            process.executableURL = program
+            process.arguments = arguments
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()

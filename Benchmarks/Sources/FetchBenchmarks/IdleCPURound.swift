@@ -60,17 +60,7 @@ enum IdleCPURound {
     /// Sends `count` requests for `path` at once and waits for every completion.
     /// - Returns: the failures.
     private static func sendAll(_ count: Int, path: String, through send: Sender) -> [String] {
-        let group = DispatchGroup()
-        let failures = FailureList()
-        for _ in 0..<count {
-            group.enter()
-            send(path) { failure in
-                if let failure { failures.append(failure) }
-                group.leave()
-            }
-        }
-        group.wait()
-        return failures.all
+        FailureList.sendAll(count) { send(path, $0) }
     }
 
     /// The server's count of accepted connections, asked on a connection of its own.
@@ -111,11 +101,28 @@ enum IdleCPURound {
 }
 
 /// Failures collected from completions on any thread.
-private final class FailureList: @unchecked Sendable {
+final class FailureList: @unchecked Sendable {
     // `lock` guards `items`.
     private let lock = NSLock()
     private var items: [String] = []
 
     func append(_ failure: String) { lock.withLock { items.append(failure) } }
     var all: [String] { lock.withLock { items } }
+
+    /// Calls `send` `count` times at once, each with the completion it calls back with `nil`
+    /// or what went wrong, and waits for every completion.
+    /// - Returns: the failures.
+    static func sendAll(_ count: Int, _ send: (@escaping @Sendable (String?) -> Void) -> Void) -> [String] {
+        let group = DispatchGroup()
+        let failures = FailureList()
+        for _ in 0..<count {
+            group.enter()
+            send { failure in
+                if let failure { failures.append(failure) }
+                group.leave()
+            }
+        }
+        group.wait()
+        return failures.all
+    }
 }

@@ -20,6 +20,8 @@ import Fetch
 ///                                                            bare data delegate: throughput, and small GETs
 ///                                                            meanwhile with the reader fast or stopped
 /// fetch-bench idle [--rounds 3] [--hold 3] [--waiting 1,16,64]   CPU while requests wait on a slow server (IdleCPU.swift)
+/// fetch-bench latency [--rounds 3] [--protocols h2,http1,plain] [--counts 1,16,100]   GETs at once to a server
+///                      [--delays 50,200] [--starts cold,warm]   with latency, over HTTP/2 and HTTP/1.1 (Latency.swift)
 /// fetch-bench free-port                                      prints a free TCP port on 127.0.0.1
 /// fetch-bench load|memory|ended|stream-case ...                          one measurement (run starts these itself)
 /// ```
@@ -96,6 +98,8 @@ struct Main {
                     transferLog: URL(fileURLWithPath: try options.required("transfer-log"))))
         case "idle": try IdleCPU.command(options)
         case "idle-round": try IdleCPU.round(options)
+        case "latency": try Latency.command(options)
+        case "latency-round": try Latency.round(options)
         case "load":
             let server = Server(port: try options.requiredInt("port"), masterPID: nil)
             let workload = try JSONDecoder().decode(Workload.self, from: Data(try options.required("workload").utf8))

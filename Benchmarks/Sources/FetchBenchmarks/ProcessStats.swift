@@ -6,9 +6,15 @@ import Glibc
 /// CPU time and memory of the running process, read from getrusage and /proc.
 enum ProcessStats {
     /// User plus system CPU time used so far by this process, in seconds.
-    static func cpuSeconds() -> Double {
+    static func cpuSeconds() -> Double { cpuSeconds(of: RUSAGE_SELF.rawValue) }
+
+    /// User plus system CPU time used so far by this process's children that have ended and
+    /// been waited for, in seconds.
+    static func childrenCPUSeconds() -> Double { cpuSeconds(of: RUSAGE_CHILDREN.rawValue) }
+
+    private static func cpuSeconds(of who: Int32) -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
+        getrusage(who, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
