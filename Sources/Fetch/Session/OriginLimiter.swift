@@ -6,6 +6,8 @@ enum OriginPlace {
     case waiting
     /// Holding one of its origin's slots.
     case running
+    /// Holding a slot, with the head of its response arrived from its origin.
+    case responding
     /// Gone: it left, and cannot enter again.
     case done
 }
@@ -16,21 +18,52 @@ protocol OriginLimited: AnyObject {
     var originPlace: OriginPlace { get set }
 }
 
-/// Lets at most ``limit`` requests run at once per origin and queues the others, first in,
-/// first out.
+/// Lets a bounded number of requests run at once per origin and queues the others, first
+/// in, first out; the bound depends on whether the origin serves several requests at once
+/// on one connection.
+///
+/// - An origin that serves one request per connection (HTTP/1.1; every plain-http origin,
+///   since libcurl speaks HTTP/2 only over TLS) runs at most ``limit`` requests at once: as
+///   many as the transport may open connections, so no request waits inside the transport,
+///   where waiting counts against its idle timeout.
+/// - An origin that multiplexes (HTTP/2) runs up to ``multiplexedLimit`` at once over those
+///   connections.
+/// - An https origin not known yet runs up to ``multiplexedLimit`` at once too, as URLSession
+///   would send them, until the first verdict.
+///
+/// Nothing reports the protocol, so the verdict comes from the order in which the delegate
+/// hears heads and ends, all on one serial queue. Over HTTP/1.1 a connection carries one
+/// response at a time, and a request's end is heard before the head of the next response on
+/// its connection; so at most ``limit`` requests can have their head heard and not have
+/// ended. A head heard while more than ``limit`` others are in that state proves the origin
+/// multiplexes. A request that ends while more than ``limit`` requests ran, without that
+/// proof, makes it one-at-a-time; a later proof still wins. Verdicts are kept for the
+/// session's life (up to ``rememberedOrigins`` of them), so a warm origin starts at its
+/// bound.
 ///
 /// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
-/// start and tells it when each has finished. A request holds the slot of the origin it
-/// entered on until it leaves, whatever its redirects: so it can never wait for itself.
+/// start and tells it when a head arrives and when each has finished. A request holds the
+/// slot of the origin it entered on until it leaves, whatever its redirects: so it can never
+/// wait for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
-    /// The most requests running at once on one origin; at least 1.
+    /// The most requests running at once on an origin that serves one per connection, and
+    /// the connections per host the transport is given; at least 1.
     let limit: Int
+    /// The most requests running at once on an origin that multiplexes, or an https origin
+    /// not known yet: libcurl's default of concurrent streams on one HTTP/2 connection.
+    let multiplexedLimit = 100
+    /// How many origins' verdicts are kept; past it they are forgotten all at once.
+    let rememberedOrigins = 1024
     /// The origins with requests running or waiting; an idle origin is forgotten.
     private var lines: [Origin: Line] = [:]
+    /// What is known of each origin that answered: whether it multiplexes.
+    private var multiplexes: [Origin: Bool] = [:]
 
     /// The requests of one origin.
     fileprivate struct Line {
         var running = 0
+        /// Running requests whose head arrived from the origin.
+        var responding = 0
         /// Waiting requests, oldest first, from `head` on; the slots before it were let in
         /// and emptied. Letting one in costs O(1), amortised: a batch of thousands of requests
         /// to one origin must not move the whole queue each time a slot frees.
@@ -53,22 +86,43 @@ struct OriginLimiter<Waiter: OriginLimited> {
             }
             return queue[head]
         }
+
+        /// Lets the oldest waiting requests in while fewer than `bound` run.
+        mutating func admit(upTo bound: Int) -> [Waiter] {
+            var admitted: [Waiter] = []
+            while running < bound, let next = next() {
+                running += 1
+                next.originPlace = .running
+                admitted.append(next)
+            }
+            return admitted
+        }
     }
 
-    /// - Parameter limit: the most requests running at once per origin; below 1 counts as 1.
+    /// - Parameter limit: the most requests running at once per origin that serves one per
+    ///   connection; below 1 counts as 1.
     init(limit: Int) {
         self.limit = max(1, limit)
     }
 
+    /// The most requests that may run at once on `origin` now.
+    func bound(at origin: Origin) -> Int {
+        switch multiplexes[origin] {
+        case true?: multiplexedLimit
+        case false?: limit
+        case nil: origin.scheme == "https" ? multiplexedLimit : limit
+        }
+    }
+
     /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
     /// - Returns: `true` when `waiter` holds a slot and is to be started now; `false` when it
-    ///   was queued (``leave(_:at:)`` of another request hands it over later), or when it
-    ///   has already left.
+    ///   was queued (``leave(_:at:)`` or ``responded(_:at:)`` of another request hands it
+    ///   over later), or when it has already left.
     mutating func enter(_ waiter: Waiter, at origin: Origin) -> Bool {
         guard waiter.originPlace == .new else { return false }
-        let limit = self.limit
+        let bound = bound(at: origin)
         return modifyLine(origin) { line in
-            if line.running < limit {
+            if line.running < bound && line.waiting.isEmpty {
                 line.running += 1
                 waiter.originPlace = .running
                 return true
@@ -79,31 +133,53 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
+    /// Notes that the head of `waiter`'s response arrived from `origin`, the one it entered on.
+    /// - Returns: the requests let in because this proved the origin multiplexes, to be started.
+    mutating func responded(_ waiter: Waiter, at origin: Origin) -> [Waiter] {
+        guard waiter.originPlace == .running else { return [] }
+        waiter.originPlace = .responding
+        let limit = self.limit
+        let proves = modifyLine(origin) { line in
+            line.responding += 1
+            return line.responding > limit
+        }
+        guard proves, multiplexes[origin] != true else { return [] }
+        remember(origin, multiplexes: true)
+        let bound = multiplexedLimit
+        return modifyLine(origin) { $0.admit(upTo: bound) }
+    }
+
     /// Takes `waiter` out, the first time only: a waiting one leaves the queue, a running one
     /// gives its slot to the oldest waiting request of its origin.
-    /// - Returns: the request that now holds the slot, to be started; `nil` when no request
-    ///   is to be started.
-    mutating func leave(_ waiter: Waiter, at origin: Origin) -> Waiter? {
+    /// - Returns: the requests that now hold a slot, to be started.
+    mutating func leave(_ waiter: Waiter, at origin: Origin) -> [Waiter] {
         let place = waiter.originPlace
         waiter.originPlace = .done
         switch place {
         case .new, .done:
-            return nil
+            return []
         case .waiting:
             modifyLine(origin) { line in
                 if let index = line.waiting.firstIndex(where: { $0 === waiter }) { line.queue.remove(at: index) }
             }
-            return nil
-        case .running:
+            return []
+        case .running, .responding:
+            let ranMore = modifyLine(origin) { $0.running } > limit
+            if place == .responding, ranMore, multiplexes[origin] == nil {
+                remember(origin, multiplexes: false)
+            }
+            let bound = bound(at: origin)
             return modifyLine(origin) { line in
-                guard let next = line.next() else {
-                    line.running -= 1
-                    return nil
-                }
-                next.originPlace = .running
-                return next
+                line.running -= 1
+                if place == .responding { line.responding -= 1 }
+                return line.admit(upTo: bound)
             }
         }
+    }
+
+    private mutating func remember(_ origin: Origin, multiplexes: Bool) {
+        if self.multiplexes.count >= rememberedOrigins { self.multiplexes.removeAll() }
+        self.multiplexes[origin] = multiplexes
     }
 
     /// Runs `body` on the line of `origin` and forgets the line once it is idle.

@@ -1,5 +1,6 @@
-/// Requests per origin: at most `maximumConnectionsPerHost` run at once, the others wait in
-/// line (see ``OriginLimiter``).
+/// Requests per origin: at most `maximumConnectionsPerHost` run at once on an origin that
+/// serves one per connection, more on one that multiplexes; the others wait in line (see
+/// ``OriginLimiter``).
 extension Session {
     /// Starts counting `state`'s deadline, then starts its first task, or queues it when its
     /// origin has no free slot. Every request of every kind comes in through here.
@@ -21,10 +22,21 @@ extension Session {
     func release(_ state: TaskState) {
         if state.deadline != nil { deadlines.remove(state) }
         guard let origin = state.origin else { return }
-        limiter.withLock { limiter in
-            guard let next = limiter.leave(state, at: origin) else { return }
-            // Queued under the lock, so that `cancelAll` (which reads the queue under it)
-            // finds `next` either still waiting or already on its way to the delegate.
+        limiter.withLock { start($0.leave(state, at: origin)) }
+    }
+
+    /// Tells the line that the head of `state`'s response arrived from the origin it entered
+    /// on, which may prove that origin multiplexes and let waiting requests in.
+    func heard(_ state: TaskState) {
+        guard let origin = state.origin else { return }
+        limiter.withLock { start($0.responded(state, at: origin)) }
+    }
+
+    /// Starts the requests the line let in. Called under the limiter's lock, so that
+    /// `cancelAll` (which reads the queue under it) finds each either still waiting or already
+    /// on its way to the delegate.
+    private func start(_ admitted: [TaskState]) {
+        for next in admitted {
             control.async { [self] in send(next.urlRequest, for: next) }
         }
     }

@@ -13,8 +13,8 @@
 /// when one is set.
 ///
 /// A session runs at most ``Configuration-swift.struct/maximumConnectionsPerHost`` requests
-/// at once per origin (scheme, host and port), 4 by default, and queues the others in the
-/// order they came; see that setting for why.
+/// at once per origin (scheme, host and port) over HTTP/1.1, 4 by default, up to 100 over
+/// HTTP/2, and queues the others in the order they came; see that setting for how and why.
 public final class Session: RequestPerforming {
     /// The version of Fetch, sent in the default `User-Agent`.
     public static let version = "0.1.0"

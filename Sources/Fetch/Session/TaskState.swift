@@ -131,11 +131,13 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             ended = task
             if asksBytesSent { sent = task.countOfBytesSent }
         }
-        let (effects, marks, heardReply) = lock.withLock { () -> ([Machine.Effect], ResponseMetrics?, URLResponse?) in
+        let (effects, marks, heardReply, heardBy) = lock.withLock {
+            () -> ([Machine.Effect], ResponseMetrics?, URLResponse?, Session?) in
             let effects = machine.handle(event)
             let endedReply = note(event, sent: sent, reply: reply)
-            return (effects, self.marks, endedReply)
+            return (effects, self.marks, endedReply, firstOriginHeard(event))
         }
+        heardBy?.heard(self)
         for effect in effects {
             switch effect {
             case .resume(let task):
@@ -206,6 +208,15 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             break
         }
         return nil
+    }
+
+    /// The owner whose line is to hear of `event`: a head that its running task received
+    /// from the origin the request entered on (before any redirect). Under the lock.
+    private func firstOriginHeard(_ event: Machine.Event) -> Session? {
+        guard case .responded(let task, _, _) = event, machine.hops == 0,
+            case .running(let running, let owner) = machine.phase, running === task
+        else { return nil }
+        return owner
     }
 
     /// The time since the request was admitted.

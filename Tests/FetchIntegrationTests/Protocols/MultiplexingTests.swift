@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import Fetch
+
+/// A default session sends many requests at once to an origin that speaks HTTP/2, and no more
+/// than `maximumConnectionsPerHost` at once to one that speaks HTTP/1.1, counted at the server
+/// (Servers/http2_server.py) and in the session's line, never timed.
+@Suite(.loopbackServers, .http2Servers)
+struct MultiplexingTests {
+    /// The tests that run in a child process that trusts the servers' CA.
+    static let trusted = "MultiplexingTests/trusted"
+
+    /// Sends `count` GETs of `url` at once through `session` and waits for them all.
+    /// - Returns: each one's status.
+    static func burst(_ count: Int, of url: URL, through session: Session) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await session.response(for: BasicRequest(url: url)).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Sends `count` GETs of `url` at once through `session`, looking at the session's line
+    /// until they have all completed.
+    /// - Returns: each one's status, and the most requests the line ran at once on the origin.
+    static func burstWatchingTheLine(
+        _ count: Int, of url: URL, through session: Session
+    ) async throws -> (statuses: [Int], mostRunning: Int) {
+        let origin = try #require(Origin(url))
+        let sending = Task { try await burst(count, of: url, through: session) }
+        let finished = Locked(false)
+        Task {
+            _ = await sending.result
+            finished.withLock { $0 = true }
+        }
+        var mostRunning = 0
+        while !finished.withLock({ $0 }) {
+            mostRunning = max(mostRunning, session.limiter.withLock { $0.runningCount(at: origin) })
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return (try await sending.value, mostRunning)
+    }
+
+    @Test func overTLSWithTheServersCATrusted() async throws {
+        // Given a child process whose system trust store holds only the servers' CA
+        let servers = try HTTP2Servers.require()
+        // When it runs the tests below against the HTTP/2 and the HTTP/1.1-only TLS ports
+        let outcome = try await IsolatedRun.run(
+            Self.trusted, faultServer: try LoopbackServers.require().faults,
+            launcher: IsolatedRun.trusting(caFile: servers.caFile))
+        // Then each of them ran and passed there
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(outcome.output.contains("trustedSixteenAtOnceOverHTTP2() passed"), "\(outcome.output)")
+        #expect(outcome.output.contains("trustedHTTP1OverTLSRunsNoMoreThanTheLimit() passed"), "\(outcome.output)")
+    }
+
+    @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
+    func trustedSixteenAtOnceOverHTTP2() async throws {
+        // Given a default session and an HTTPS origin that speaks HTTP/2, each answer held
+        // until 16 requests of its burst are in flight at once (at most 10 s)
+        let servers = try HTTP2Servers.require()
+        let session = Session()
+        let tags = ["first", "second"].map { "h2-\($0)-\(UUID().uuidString)" }
+        for tag in tags {
+            // When 16 GETs are sent at once, on the cold origin and again once it has answered
+            let statuses = try await Self.burst(16, of: try servers.delay(.h2, tag: tag, until: 16), through: session)
+            // Then all 16 were in flight at once, over HTTP/2, and every one succeeded
+            let stats = try await servers.stats(tag)
+            #expect(statuses == Array(repeating: 200, count: 16))
+            #expect(stats.peakInFlight == 16, "\(tag): \(stats)")
+            #expect(stats.protocols == ["2": 16])
+            #expect(stats.connections <= session.configuration.maximumConnectionsPerHost)
+        }
+    }
+
+    @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
+    func trustedHTTP1OverTLSRunsNoMoreThanTheLimit() async throws {
+        // Given a default session that has sent a first burst to an HTTPS origin speaking
+        // HTTP/1.1 only, with more requests than its limit of 4
+        let servers = try HTTP2Servers.require()
+        let session = Session()
+        let warm = "http1-warm-\(UUID().uuidString)"
+        _ = try await Self.burst(8, of: try servers.delay(.http1, tag: warm), through: session)
+        // When 16 more GETs are sent at once, each answered after 100 ms
+        let tag = "http1-\(UUID().uuidString)"
+        let url = try servers.delay(.http1, tag: tag, milliseconds: 100)
+        let (statuses, mostRunning) = try await Self.burstWatchingTheLine(16, of: url, through: session)
+        // Then the session ran no more than 4 at once, so none waited inside URLSession where
+        // waiting counts against the idle timeout, and all of them succeeded over HTTP/1.1 on
+        // at most 4 connections
+        #expect(statuses == Array(repeating: 200, count: 16))
+        #expect(mostRunning == 4)
+        let stats = try await servers.stats(tag)
+        #expect(stats.protocols == ["1.1": 16])
+        #expect(stats.connections <= 4, "\(stats)")
+        #expect(stats.peakInFlight <= 4, "\(stats)")
+    }
+
+    @Test func plainHTTPRunsNoMoreThanTheLimitFromTheFirstRequest() async throws {
+        // Given a default session and a plain-HTTP origin it never reached (libcurl speaks
+        // HTTP/2 only over TLS)
+        let servers = try HTTP2Servers.require()
+        let session = Session()
+        let tag = "plain-\(UUID().uuidString)"
+        let url = try servers.delay(.plain, tag: tag, milliseconds: 100)
+        // When 16 GETs are sent at once, each answered after 100 ms
+        let (statuses, mostRunning) = try await Self.burstWatchingTheLine(16, of: url, through: session)
+        // Then at most 4 ran at once, from the first burst on, all succeeding on at most 4 connections
+        #expect(statuses == Array(repeating: 200, count: 16))
+        #expect(mostRunning == 4)
+        let stats = try await servers.stats(tag)
+        #expect(stats.connections <= 4, "\(stats)")
+        #expect(stats.protocols == ["1.1": 16])
+    }
+}
