@@ -58,7 +58,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         var held: [PendingCall] = []
         var fractions: [Double] = [0.5]
         /// The calls as tests await them (``nextCall(timeout:scheduler:)``).
-        var arrivals = CallArrivals()
+        var arrivals = CallArrivals<PendingCall, Waiter>()
     }
 
     // `lock` guards `state`, and the state of every call the spy makes (`PendingCall`);
@@ -151,12 +151,14 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         let call = PendingCall(
             RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination),
             lock: lock, completion: completion)
-        defer { arrived(call) }
-        let answer: Answer? = withState { state in
+        let (number, answer): (Int, Answer?) = withState { state in
             state.calls.append(call)
-            guard case .success = checked, !state.answers.isEmpty else { return nil }
-            return state.answers.removeFirst()
+            let number = state.arrivals.arrive(call)
+            guard case .success = checked, !state.answers.isEmpty else { return (number, nil) }
+            return (number, state.answers.removeFirst())
         }
+        // Handed to a waiting test once held or answered (its completion returned), in order.
+        defer { settle(number) }
         if case .failure(let refusal) = checked {
             // Refused before anything would be sent: recorded, but the script is left as it is.
             call.complete(with: .failure(refusal))

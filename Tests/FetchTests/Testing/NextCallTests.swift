@@ -44,6 +44,22 @@ import FetchTesting
         #expect(!second.isFinished)
     }
 
+    @Test func aCallSentWhileAnotherIsAnsweredIsHandedOutAfterIt() async throws {
+        // Given a call whose answer's completion sends the next call, as a refresh's resend does
+        let spy = SpyPerformer([.status(401), .hold])
+        spy.perform(get("https://x/first")) { _ in spy.perform(get("https://x/resend")) { _ in } }
+
+        // When the test asks for calls twice
+        let first = try await spy.nextCall()
+        let second = try await spy.nextCall()
+
+        // Then it gets them in the order they reached the spy: the first, answered, then the resend
+        #expect(first.request.url.path == "/first")
+        #expect(first.isFinished)
+        #expect(second.request.url.path == "/resend")
+        #expect(!second.isFinished)
+    }
+
     @Test func noCallFailsAfterTheTimeoutRatherThanHanging() async throws {
         // Given a spy that receives no call, and a timeout on a clock that runs at once
         let spy = SpyPerformer()
