@@ -91,8 +91,11 @@ extension SpyPerformer {
     /// #expect(try await load.value.name == "Ada")
     /// ```
     ///
-    /// Every call is handed out once, held (``PendingCall/respond(_:)`` completes it) or
-    /// already answered (its ``PendingCall/isFinished`` is then `true`). The `Task` that sends
+    /// Every call is handed out once, in the order calls reached the spy, held
+    /// (``PendingCall/respond(_:)`` completes it) or already answered (its
+    /// ``PendingCall/isFinished`` is then `true`). A call being answered is handed out once its
+    /// completion has returned, so a call sent from inside that completion (a refresh's
+    /// resend) comes after the call that caused it. The `Task` that sends
     /// the call starts at high priority: one of default priority waits, at each of its hops,
     /// behind every test that the run queues on the concurrency pool, for most of the
     /// 10 seconds on 2 busy cores.

@@ -38,7 +38,8 @@ struct RefusedConfigurationTests {
             }
             switch self {
             case .userAgentWithCRLF, .urlCache: return Session(configuration: configuration)
-            case .additionalHeaderWithCRLF, .additionalHeaderNotText: return try Session(urlSessionConfiguration: settings)
+            case .additionalHeaderWithCRLF, .additionalHeaderNotText:
+                return try Session(urlSessionConfiguration: settings)
             }
         }
 
