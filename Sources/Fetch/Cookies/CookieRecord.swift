@@ -45,7 +45,8 @@ extension CookieRecord {
         // Max-Age wins over Expires; zero or less expires the cookie at once.
         expires =
             cookie.maxAge.map { $0 <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval($0)) } ?? cookie.expires
-        if let attribute = cookie.domain, !(attribute == host && (CookieRules.isPublicSuffix(host) || CookieRules.isIPAddress(host))) {
+        let ownHostOnly = CookieRules.isPublicSuffix(host) || CookieRules.isIPAddress(host)
+        if let attribute = cookie.domain, !(attribute == host && ownHostOnly) {
             guard !CookieRules.isPublicSuffix(attribute), CookieRules.domainMatches(host, attribute) else { return nil }
             (domain, hostOnly) = (attribute, false)
         } else {

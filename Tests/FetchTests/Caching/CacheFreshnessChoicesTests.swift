@@ -52,8 +52,7 @@ import FetchTesting
         (["Cache-Control": "max-age=0, max-age=3600"] as HTTPHeaders, .revalidated),
         (HTTPHeaders([("Cache-Control", "max-age=0"), ("Cache-Control", "max-age=3600")]), .revalidated),
     ])
-    func aConflictingDuplicateMaxAgeKeepsTheFirstRFC9111Section4_2_1(_ headers: HTTPHeaders, _ expected: CacheStatus)
-    {
+    func aConflictingDuplicateMaxAgeKeepsTheFirstRFC9111Section4_2_1(_ headers: HTTPHeaders, _ expected: CacheStatus) {
         // Given a response with two max-age values, on one line or two
         // When it is asked for again at once
         // Then the first one counts, as Chrome and Safari read it
