@@ -11,7 +11,7 @@ import Fetch
 /// sends the next (a refresh's resend). Waiters are served in the order they came.
 struct CallArrivals<Call, Waiter> {
     /// Every call in the order it arrived.
-    private var calls: [Call] = []
+    private(set) var calls: [Call] = []
     /// Whether each call of `calls` is settled.
     private var settled: [Bool] = []
     /// How many calls were handed out: always the first ones.
@@ -19,9 +19,6 @@ struct CallArrivals<Call, Waiter> {
     /// The waiters still waiting, in the order they came.
     private var waiters: [(id: Int, waiter: Waiter)] = []
     private var lastID = 0
-
-    /// How many calls arrived.
-    var count: Int { calls.count }
 
     /// How many waiters wait.
     var waiting: Int { waiters.count }
@@ -118,7 +115,7 @@ extension SpyPerformer {
                 }
                 if Task.isCancelled { return stopWaiting(id, with: CancellationError()) }
                 timer = scheduler.schedule(after: timeout) { [self] in
-                    let count = withState { $0.arrivals.count }
+                    let count = withState { $0.arrivals.calls.count }
                     stopWaiting(
                         id,
                         with: NoCallArrived(

@@ -52,12 +52,11 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     struct State {
         /// The script's answers not used yet.
         var answers: [Answer]
-        /// Every call, in the order it reached the spy.
-        var calls: [PendingCall] = []
         /// The calls answered with ``Answer/hold``.
         var held: [PendingCall] = []
         var fractions: [Double] = [0.5]
-        /// The calls as tests await them (``nextCall(timeout:scheduler:)``).
+        /// Every call, in the order it reached the spy, as tests await them
+        /// (``nextCall(timeout:scheduler:)``).
         var arrivals = CallArrivals<PendingCall, Waiter>()
     }
 
@@ -90,7 +89,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     }
 
     /// Every call so far, in order.
-    public var calls: [RecordedCall] { withState { $0.calls }.map(\.recorded) }
+    public var calls: [RecordedCall] { withState { $0.arrivals.calls }.map(\.recorded) }
 
     /// Every request so far, in order, as the caller passed it.
     public var requests: [any Request] { calls.map(\.request) }
@@ -152,7 +151,6 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
             RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination),
             lock: lock, completion: completion)
         let (number, answer): (Int, Answer?) = withState { state in
-            state.calls.append(call)
             let number = state.arrivals.arrive(call)
             guard case .success = checked, !state.answers.isEmpty else { return (number, nil) }
             return (number, state.answers.removeFirst())
