@@ -28,18 +28,19 @@ protocol OriginLimited: AnyObject {
 ///   where waiting counts against its idle timeout.
 /// - An origin that multiplexes (HTTP/2) runs up to ``multiplexedLimit`` at once over those
 ///   connections.
-/// - An https origin not known yet runs up to ``multiplexedLimit`` at once too, as URLSession
-///   would send them, until the first verdict.
+/// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once too, as
+///   URLSession would send them, until a verdict.
 ///
 /// Nothing reports the protocol, so the verdict comes from the order in which the delegate
 /// hears heads and ends, all on one serial queue. Over HTTP/1.1 a connection carries one
 /// response at a time, and a request's end is heard before the head of the next response on
 /// its connection; so at most ``limit`` requests can have their head heard and not have
 /// ended. A head heard while more than ``limit`` others are in that state proves the origin
-/// multiplexes. A request that ends while more than ``limit`` requests ran, without that
-/// proof, makes it one-at-a-time; a later proof still wins. Verdicts are kept for the
-/// session's life (up to ``rememberedOrigins`` of them), so a warm origin starts at its
-/// bound.
+/// multiplexes, for the session's life (up to ``rememberedOrigins`` origins), so a warm
+/// origin starts at its bound. A request that ends while more than ``limit`` requests ran,
+/// without that proof, makes the origin one-at-a-time until its line is idle: a server that
+/// answers at once leaves no time for heads to pile up whatever its protocol, so this verdict
+/// is not kept past the burst, and a later proof still wins.
 ///
 /// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
 /// start and tells it when a head arrives and when each has finished. A request holds the
@@ -56,14 +57,16 @@ struct OriginLimiter<Waiter: OriginLimited> {
     let rememberedOrigins = 1024
     /// The origins with requests running or waiting; an idle origin is forgotten.
     private var lines: [Origin: Line] = [:]
-    /// What is known of each origin that answered: whether it multiplexes.
-    private var multiplexes: [Origin: Bool] = [:]
+    /// The origins proven to multiplex.
+    private var multiplexing: Set<Origin> = []
 
     /// The requests of one origin.
     fileprivate struct Line {
         var running = 0
         /// Running requests whose head arrived from the origin.
         var responding = 0
+        /// Whether a request ended with no proof of multiplexing while more than the limit ran.
+        var oneAtATime = false
         /// Waiting requests, oldest first, from `head` on; the slots before it were let in
         /// and emptied. Letting one in costs O(1), amortised: a batch of thousands of requests
         /// to one origin must not move the whole queue each time a slot frees.
@@ -107,11 +110,8 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     /// The most requests that may run at once on `origin` now.
     func bound(at origin: Origin) -> Int {
-        switch multiplexes[origin] {
-        case true?: multiplexedLimit
-        case false?: limit
-        case nil: origin.scheme == "https" ? multiplexedLimit : limit
-        }
+        if multiplexing.contains(origin) { return multiplexedLimit }
+        return origin.scheme == "https" && lines[origin]?.oneAtATime != true ? multiplexedLimit : limit
     }
 
     /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
@@ -143,8 +143,9 @@ struct OriginLimiter<Waiter: OriginLimited> {
             line.responding += 1
             return line.responding > limit
         }
-        guard proves, multiplexes[origin] != true else { return [] }
-        remember(origin, multiplexes: true)
+        guard proves, !multiplexing.contains(origin) else { return [] }
+        if multiplexing.count >= rememberedOrigins { multiplexing.removeAll() }
+        multiplexing.insert(origin)
         let bound = multiplexedLimit
         return modifyLine(origin) { $0.admit(upTo: bound) }
     }
@@ -164,22 +165,15 @@ struct OriginLimiter<Waiter: OriginLimited> {
             }
             return []
         case .running, .responding:
-            let ranMore = modifyLine(origin) { $0.running } > limit
-            if place == .responding, ranMore, multiplexes[origin] == nil {
-                remember(origin, multiplexes: false)
-            }
-            let bound = bound(at: origin)
-            return modifyLine(origin) { line in
+            let limit = self.limit
+            modifyLine(origin) { line in
+                if place == .responding, line.running > limit { line.oneAtATime = true }
                 line.running -= 1
                 if place == .responding { line.responding -= 1 }
-                return line.admit(upTo: bound)
             }
+            let bound = bound(at: origin)
+            return modifyLine(origin) { $0.admit(upTo: bound) }
         }
-    }
-
-    private mutating func remember(_ origin: Origin, multiplexes: Bool) {
-        if self.multiplexes.count >= rememberedOrigins { self.multiplexes.removeAll() }
-        self.multiplexes[origin] = multiplexes
     }
 
     /// Runs `body` on the line of `origin` and forgets the line once it is idle.
@@ -198,6 +192,9 @@ struct OriginLimiter<Waiter: OriginLimited> {
     func runningCount(at origin: Origin) -> Int { lines[origin]?.running ?? 0 }
 
     func waitingCount(at origin: Origin) -> Int { lines[origin]?.waiting.count ?? 0 }
+
+    /// Whether `origin` was proven to multiplex.
+    func isMultiplexing(_ origin: Origin) -> Bool { multiplexing.contains(origin) }
 
     var originCount: Int { lines.count }
 }

@@ -18,12 +18,12 @@ struct OriginLimiterMultiplexingTests {
         return (limiter, entries)
     }
 
-    /// Makes `limiter` judge `origin` one-at-a-time: `limit + 1` requests run, the first one
-    /// is answered and ends, then the others end.
-    static func judgeOneAtATime(_ limiter: inout OriginLimiter<Entry>, _ origin: Origin) {
-        let entries = OriginLimiterTests.entries("j", limiter.limit + 1)
+    /// Makes `limiter` judge `origin` multiplexing and leaves its line idle: `limit + 1`
+    /// requests run, all of their heads arrive, then they end.
+    static func proveMultiplexing(_ limiter: inout OriginLimiter<Entry>, _ origin: Origin) {
+        let entries = OriginLimiterTests.entries("p", limiter.limit + 1)
         for entry in entries { _ = limiter.enter(entry, at: origin) }
-        _ = limiter.responded(entries[0], at: origin)
+        for entry in entries { _ = limiter.responded(entry, at: origin) }
         for entry in entries { _ = limiter.leave(entry, at: origin) }
     }
 
@@ -82,72 +82,81 @@ struct OriginLimiterMultiplexingTests {
     @Test func noVerdictWhileNoMoreThanTheLimitRan() {
         // Given 2 requests running on an https origin under a limit of 2
         var (limiter, entries) = Self.running(2)
-        // When each is answered and ends in turn
-        for entry in entries {
-            _ = limiter.responded(entry, at: Self.secure)
-            _ = limiter.leave(entry, at: Self.secure)
-        }
+        // When the first is answered and ends while the other runs
+        _ = limiter.responded(entries[0], at: Self.secure)
+        _ = limiter.leave(entries[0], at: Self.secure)
         // Then nothing is known: so few could not show more than one response per connection
         #expect(limiter.bound(at: Self.secure) == limiter.multiplexedLimit)
+        #expect(limiter.runningCount(at: Self.secure) == 1)
     }
 
     @Test func anHTTP1OrderNeverProvesMultiplexing() {
         // Given 40 requests on an https origin under a limit of 2, the first burst running
         var (limiter, entries) = Self.running(40)
         // When the origin answers as HTTP/1.1 over 2 connections: at most 2 responses open at
-        // once, each ending before the next head on its connection
-        for pair in stride(from: 0, to: 40, by: 2) {
+        // once, each ending before the next head on its connection, up to the last two
+        for pair in stride(from: 0, to: 38, by: 2) {
             for entry in entries[pair..<pair + 2] { _ = limiter.responded(entry, at: Self.secure) }
             for entry in entries[pair..<pair + 2] { _ = limiter.leave(entry, at: Self.secure) }
         }
-        // Then the origin is judged one-at-a-time
+        // Then the origin is one-at-a-time, never proven to multiplex
         #expect(limiter.bound(at: Self.secure) == 2)
+        #expect(!limiter.isMultiplexing(Self.secure))
     }
 
-    @Test func aVerdictOutlivesTheIdleLine() {
-        // Given one https origin proven to multiplex and another judged one-at-a-time, both idle
-        var (limiter, entries) = Self.running(3)
-        for entry in entries { _ = limiter.responded(entry, at: Self.secure) }
-        for entry in entries { _ = limiter.leave(entry, at: Self.secure) }
-        Self.judgeOneAtATime(&limiter, Self.other)
+    @Test func multiplexingOutlivesTheIdleLineAndOneAtATimeDoesNot() {
+        // Given an https origin proven to multiplex, and another judged one-at-a-time, both
+        // lines idle again
+        var limiter = OriginLimiter<Entry>(limit: 2)
+        Self.proveMultiplexing(&limiter, Self.secure)
+        let entries = OriginLimiterTests.entries("o", 4)
+        for entry in entries { _ = limiter.enter(entry, at: Self.other) }
+        _ = limiter.responded(entries[0], at: Self.other)
+        _ = limiter.leave(entries[0], at: Self.other)
+        #expect(limiter.bound(at: Self.other) == 2)
+        for entry in entries { _ = limiter.leave(entry, at: Self.other) }
         #expect(limiter.originCount == 0)
         // When new bursts of 10 arrive on each
         let multiplexed = OriginLimiterTests.entries("m", 10).map { limiter.enter($0, at: Self.secure) }
-        let serial = OriginLimiterTests.entries("s", 10).map { limiter.enter($0, at: Self.other) }
-        // Then all run at once on the first, and 2 at a time on the second
-        #expect(multiplexed.allSatisfy { $0 })
-        #expect(serial.filter { $0 }.count == 2)
+        let other = OriginLimiterTests.entries("s", 10).map { limiter.enter($0, at: Self.other) }
+        // Then all run at once on both: the first is known to multiplex, and the second's
+        // verdict ended with its burst (a server that answered at once showed nothing)
+        #expect(multiplexed.allSatisfy { $0 } && other.allSatisfy { $0 })
+        #expect(limiter.isMultiplexing(Self.secure))
+        #expect(!limiter.isMultiplexing(Self.other))
     }
 
     @Test func aHeadOfARequestNotRunningCountsForNothing() {
-        // Given an https origin judged one-at-a-time, 2 running and 1 waiting
-        var limiter = OriginLimiter<Entry>(limit: 2)
-        Self.judgeOneAtATime(&limiter, Self.secure)
-        let entries = OriginLimiterTests.entries("r", 3)
-        for entry in entries { _ = limiter.enter(entry, at: Self.secure) }
-        // When heads are reported twice for one running request, and for the waiting one
+        // Given an https origin judged one-at-a-time, 3 of its first burst still running under
+        // a limit of 2, and a newcomer waiting
+        var (limiter, entries) = Self.running(4)
         _ = limiter.responded(entries[0], at: Self.secure)
-        let twice = limiter.responded(entries[0], at: Self.secure)
-        let waiting = limiter.responded(entries[2], at: Self.secure)
-        let second = limiter.responded(entries[1], at: Self.secure)
+        _ = limiter.leave(entries[0], at: Self.secure)
+        let newcomer = Entry("new")
+        _ = limiter.enter(newcomer, at: Self.secure)
+        // When heads are reported twice for one running request, and for the waiting one
+        _ = limiter.responded(entries[1], at: Self.secure)
+        let twice = limiter.responded(entries[1], at: Self.secure)
+        let waiting = limiter.responded(newcomer, at: Self.secure)
+        let second = limiter.responded(entries[2], at: Self.secure)
         // Then only the two running requests count: nothing is proven
         #expect(twice.isEmpty && waiting.isEmpty && second.isEmpty)
-        #expect(limiter.bound(at: Self.secure) == 2)
-        #expect(entries[2].originPlace == .waiting)
+        #expect(!limiter.isMultiplexing(Self.secure))
+        #expect(newcomer.originPlace == .waiting)
     }
 
-    @Test func rememberedVerdictsAreBounded() {
-        // Given a limiter that judged as many origins as it remembers
+    @Test func rememberedOriginsAreBounded() {
+        // Given a limiter that proved as many origins to multiplex as it remembers
         var limiter = OriginLimiter<Entry>(limit: 1)
-        Self.judgeOneAtATime(&limiter, Self.secure)
+        Self.proveMultiplexing(&limiter, Self.secure)
         for index in 1..<limiter.rememberedOrigins {
-            Self.judgeOneAtATime(&limiter, Origin(URL(string: "https://o\(index).example/")!)!)
+            Self.proveMultiplexing(&limiter, Origin(URL(string: "https://o\(index).example/")!)!)
         }
-        #expect(limiter.bound(at: Self.secure) == 1)
-        // When one more origin is judged
-        Self.judgeOneAtATime(&limiter, Self.other)
-        // Then the oldest verdicts are forgotten rather than kept without end
-        #expect(limiter.bound(at: Self.secure) == limiter.multiplexedLimit)
-        #expect(limiter.bound(at: Self.other) == 1)
+        #expect(limiter.isMultiplexing(Self.secure))
+        // When one more origin is proven
+        Self.proveMultiplexing(&limiter, Self.other)
+        // Then the older ones are forgotten rather than kept without end
+        #expect(!limiter.isMultiplexing(Self.secure))
+        #expect(limiter.isMultiplexing(Self.other))
     }
 }
