@@ -26,9 +26,10 @@ extension Session {
     }
 
     /// Tells the line that the head of `state`'s response arrived from the origin it entered
-    /// on, which may prove that origin multiplexes and let waiting requests in.
+    /// on, which may prove that origin multiplexes and let waiting requests in. A plain-http
+    /// head is not counted: libcurl speaks HTTP/2 only over TLS.
     func heard(_ state: TaskState) {
-        guard let origin = state.origin else { return }
+        guard let origin = state.origin, origin.scheme == "https" else { return }
         limiter.withLock { start($0.responded(state, at: origin)) }
     }
 
