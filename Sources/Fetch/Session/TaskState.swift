@@ -138,6 +138,10 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             return (effects, self.marks, endedReply, firstOriginHeard(event))
         }
         heardBy?.heard(self)
+        // The slot and the deadline are given back before the completion is queued: a caller
+        // that sends its next request from the completion finds its origin's line as the
+        // finished request left it.
+        for case .release(let owner) in effects { owner.release(self) }
         for effect in effects {
             switch effect {
             case .resume(let task):
@@ -182,8 +186,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
                 }
                 if let soloLane, delegate.tasksInFlight.isEmpty, soloLane.async(deliver) { continue }
                 queue.async(execute: deliver)
-            case .release(let owner):
-                owner.release(self)
+            case .release:
+                break
             }
         }
     }
