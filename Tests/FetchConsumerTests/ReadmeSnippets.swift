@@ -373,7 +373,7 @@ func cachingBlock() async throws {
     let api = Session().caching()                       // 10 MiB in memory
     let tuned = Session().caching(CacheConfiguration(
         storage: MemoryCacheStorage(capacity: 50 * 1024 * 1024),
-        heuristicFraction: 0.1                          // guess freshness from Last-Modified (off by default)
+        heuristicFraction: nil                          // guess no freshness from Last-Modified (0.1 by default)
     ))
     let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
     use(tuned, feed)

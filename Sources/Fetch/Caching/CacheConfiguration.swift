@@ -7,10 +7,11 @@ public struct CacheConfiguration: Sendable {
     /// with it (and with the `Date` the server sent), so tests can move it forward.
     public var clock: @Sendable () -> Date
     /// The fraction of the time since `Last-Modified` a response without explicit
-    /// freshness (no `max-age`, no `Expires`) stays fresh, for the statuses RFC 9111 lets a
-    /// cache guess about (200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501); `nil`, the
-    /// default, guesses nothing: such a response is stored only to be revalidated. 0.1 is
-    /// the usual choice.
+    /// freshness (no `max-age`, no `Expires`) stays fresh (RFC 9111 section 4.2.2), for the
+    /// statuses heuristically cacheable by default (200, 203, 204, 206, 300, 301, 308, 404,
+    /// 405, 410, 414, 501). 0.1 by default: the 10 % RFC 9111 names as typical, and what
+    /// Chrome, Firefox, Apple's `URLCache` and OkHttp use. `nil` or 0 guesses nothing: such a
+    /// response is stored only to be revalidated.
     public var heuristicFraction: Double?
     /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that carry
     /// credentials (an API key, a session header): the cache keeps the responses to requests
@@ -28,11 +29,11 @@ public struct CacheConfiguration: Sendable {
     /// Makes a configuration.
     /// - Parameters:
     ///   - storage: where responses are kept; a 10 MiB ``MemoryCacheStorage`` by default.
-    ///   - heuristicFraction: see ``heuristicFraction``; `nil` by default.
+    ///   - heuristicFraction: see ``heuristicFraction``; 0.1 by default, `nil` or 0 for none.
     ///   - sensitiveHeaders: see ``sensitiveHeaders``; none by default.
     ///   - clock: the current time; the system clock by default.
     public init(
-        storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = nil,
+        storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = 0.1,
         sensitiveHeaders: Set<String> = [], clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage

@@ -1,11 +1,12 @@
 /// The directives of `Cache-Control` header fields (RFC 9111 section 5.2), for a request or
-/// a response, read leniently: unknown directives are ignored, and a malformed or repeated
-/// value of a directive that sets a time makes that time ``invalid`` rather than failing.
+/// a response, read leniently: unknown directives are ignored, a malformed value of a
+/// directive that sets a time makes that time ``invalid`` rather than failing, and a repeated
+/// one keeps its first value.
 /// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
 struct CacheDirectives: Equatable {
     /// A directive's number of seconds: a valid delta-seconds value is at most 2^31 (RFC 9111
-    /// section 1.2.2); one that is not digits, negative, or repeated with another value is
-    /// invalid, and the most restrictive reading applies.
+    /// section 1.2.2); one that is not digits or negative is invalid, and the most restrictive
+    /// reading applies.
     typealias Seconds = FieldReading<Int>
 
     var noStore = false
@@ -58,9 +59,12 @@ struct CacheDirectives: Equatable {
         }
     }
 
-    /// A repeated directive keeps its value only when both agree.
+    /// A repeated directive keeps its first value, on one field line or on two (which
+    /// URLSession joins into one with ", "). RFC 9111 section 4.2.1 lets a cache use the first
+    /// occurrence of a directive with more than one value, or consider the response stale;
+    /// Chrome and Safari use the first, and so does this cache.
     private static func merge(_ old: Seconds, _ new: Seconds) -> Seconds {
-        old == .absent || old == new ? new : .invalid
+        old == .absent ? new : old
     }
 
     /// Reads delta-seconds: digits only; a value too large for an `Int` or above 2^31 counts as 2^31.

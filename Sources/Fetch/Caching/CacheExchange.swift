@@ -15,8 +15,7 @@ struct CacheExchange: Sendable {
     /// The response `stored` gives to `request`, served at `now` without asking the server.
     static func hit(_ stored: CachedResponse, answering request: any Request, at now: Date) -> Response {
         // RFC 9111 section 5.1: a stored response goes out with its age.
-        let age = stored.currentAge(at: now).map { Int(min($0, Double(Int32.max))) }
-        let headers = age.map(stored.headers(withAge:)) ?? stored.servedHeaders
+        let headers = stored.headers(withAge: Int(min(stored.currentAge(at: now), Double(Int32.max))))
         var metrics = ResponseMetrics()
         metrics.start = now
         metrics.total = .zero

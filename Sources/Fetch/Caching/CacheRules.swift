@@ -36,20 +36,18 @@ enum CacheRules {
         // A stale response is served when it allows it (its `no-cache` made it `mustValidate`)
         // and the policy or the request's `max-stale` asks for it.
         var staleAllowed = !directives.mustRevalidate && (policy == .returnCacheElseLoad || policy == .onlyIfCached)
-        // A malformed `Age` makes the response stale, by an unknown amount.
-        if let age = stored.currentAge(at: now) {
-            let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
-            var fresh = age < lifetime && requestDirectives.maxAge != .invalid
-            if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
-            if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) {
-                fresh = false
-            }
-            if fresh { return .serve }
-            if case .value(let maxStale) = requestDirectives.maxStale,
-                maxStale == Int.max || age - lifetime <= Double(maxStale)
-            {
-                staleAllowed = !directives.mustRevalidate
-            }
+        let age = stored.currentAge(at: now)
+        let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
+        var fresh = age < lifetime && requestDirectives.maxAge != .invalid
+        if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
+        if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) {
+            fresh = false
+        }
+        if fresh { return .serve }
+        if case .value(let maxStale) = requestDirectives.maxStale,
+            maxStale == Int.max || age - lifetime <= Double(maxStale)
+        {
+            staleAllowed = !directives.mustRevalidate
         }
         return staleAllowed ? .serve : stored.hasValidator ? .revalidate : .unusable
     }

@@ -21,18 +21,17 @@ extension CachedResponse {
         return max(0, min(dateValue.timeIntervalSince(modified) * fraction, Double(CacheDirectives.greatestSeconds)))
     }
 
-    /// The statuses whose freshness a cache may guess (RFC 9110 section 15.1).
-    static let heuristicStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+    /// The statuses heuristically cacheable by default, whose freshness a cache may guess
+    /// (RFC 9110 section 15.1).
+    static let heuristicStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The `Date` the server sent, or when the response arrived when it sent none that parses.
     var dateValue: Date {
         serverDate ?? responseTime
     }
 
-    /// How old the response is at `now`, in seconds (RFC 9111 section 4.2.3); `nil` when its
-    /// `Age` field is malformed, which makes it stale.
-    func currentAge(at now: Date) -> Double? {
-        guard let ageValue else { return nil }
+    /// How old the response is at `now`, in seconds (RFC 9111 section 4.2.3).
+    func currentAge(at now: Date) -> Double {
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

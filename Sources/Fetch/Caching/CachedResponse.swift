@@ -45,8 +45,8 @@ public struct CachedResponse: Sendable {
     var serverDate: Date? { stored.serverDate }
     /// Its `Expires`: invalid when not a date (`0`), or several that disagree (already expired).
     var expires: FieldReading<Date> { stored.expires }
-    /// Its `Age` in seconds: 0 when absent, `nil` when malformed.
-    var ageValue: Double? { stored.ageValue }
+    /// Its `Age` in seconds: 0 when absent or malformed.
+    var ageValue: Double { stored.ageValue }
     /// Its header fields as served without revalidation: without those its
     /// `no-cache="..."` names (RFC 9111 section 5.2.2.4).
     var servedHeaders: HTTPHeaders { stored.servedHeaders }
@@ -75,7 +75,7 @@ public struct CachedResponse: Sendable {
         let servedHeaders: HTTPHeaders
         let serverDate: Date?
         let expires: FieldReading<Date>
-        let ageValue: Double?
+        let ageValue: Double
         /// The header fields last served, with the age they say.
         private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
 
@@ -94,11 +94,16 @@ public struct CachedResponse: Sendable {
                 ? .absent
                 : Set(expiresFields).count == 1
                     ? HTTPDate.parse(expiresFields[0]).map { .value($0) } ?? .invalid : .invalid
-            // An `Age` that is absent counts as 0; one that is malformed as none.
-            ageValue =
-                headers.first("Age").map { age in
-                    CacheDirectives.seconds(Substring(age).trimmingSpaces).valid.map(Double.init)
-                } ?? 0
+            ageValue = Self.age(headers.first("Age"))
+        }
+
+        /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (the
+        /// RFC's rule for a list, and how two `Age` lines arrive, joined with ", " by
+        /// URLSession). A value that is not a non-negative integer (`abc`, `-7200`, `7200.0`)
+        /// is ignored, as the RFC asks, and counts as an absent one: 0.
+        static func age(_ field: String?) -> Double {
+            guard let field else { return 0 }
+            return Double(CacheDirectives.seconds(field.prefix { $0 != "," }.trimmingSpaces).valid ?? 0)
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {

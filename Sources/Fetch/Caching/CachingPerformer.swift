@@ -17,8 +17,8 @@
 ///   404, 405, 410, 414 and 501 only with explicit freshness (`max-age`, `Expires`, `public`,
 ///   `private`). Never a `206`, a `304`, or a response with `Vary: *`.
 /// - **Fresh** while its age is below its lifetime: `max-age`, else `Expires` minus `Date`,
-///   else no lifetime at all unless ``CacheConfiguration/heuristicFraction`` asks for a
-///   guess. Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
+///   else 10 % of the time since `Last-Modified` (``CacheConfiguration/heuristicFraction``,
+///   for the statuses heuristically cacheable by default). Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
 ///   `Pragma: no-cache`), `no-store` and `only-if-cached` are honoured.
 /// - **Served fresh**: on the queue the performer below calls back on
 ///   (``RequestPerforming/completionQueue(for:)``: the call's own, else `Session`'s), or
@@ -52,9 +52,9 @@
 ///   A relative URL that no such base URL resolves (none in the stack, or one hidden below a
 ///   performer of your own) is never cached: the call goes below as it is, and fails there.
 ///
-/// Malformed input never fails a call: a malformed or repeated `max-age`, an `Expires` that
-/// is not a date (`0`), or a malformed `Age` make the response stale; a `Date` that is not a
-/// date counts as the moment the response arrived; a `max-age` above 2^31 s counts as 2^31 s;
+/// Malformed input never fails a call: a malformed `max-age`, or an `Expires` that is not a
+/// date (`0`), make the response stale; a repeated directive keeps its first value; an `Age`
+/// that is not a non-negative integer is ignored; a `Date` that is not a date counts as the moment the response arrived; a `max-age` above 2^31 s counts as 2^31 s;
 /// a `304` to a call that was not conditional is delivered as it is, and not stored.
 ///
 /// The layer sees requests as the layers above it made them: put it below the enhancers

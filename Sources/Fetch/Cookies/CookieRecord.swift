@@ -36,14 +36,17 @@ extension CookieRecord {
     /// suffix, or the URL has no host. An expired record (`Max-Age` of zero or less, or a past
     /// `Expires`) is returned: storing it removes the cookie it replaces.
     ///
-    /// `Max-Age` wins over `Expires`. A `Domain` equal to the host, or an IP address, makes a
-    /// host-only cookie.
+    /// `Max-Age` wins over `Expires`. Any `Domain` that domain-matches the host makes a domain
+    /// cookie, sent to its subdomains too, also one equal to the host (§5.3 step 6); only a
+    /// public suffix equal to the host (step 5), an IP address equal to the host (which
+    /// domain-matches nothing but itself), and no `Domain` at all make a host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {
         guard let host = CookieRules.canonicalHost(of: url) else { return nil }
         // Max-Age wins over Expires; zero or less expires the cookie at once.
         expires =
             cookie.maxAge.map { $0 <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval($0)) } ?? cookie.expires
-        if let attribute = cookie.domain, attribute != host {
+        let ownHostOnly = CookieRules.isPublicSuffix(host) || CookieRules.isIPAddress(host)
+        if let attribute = cookie.domain, !(attribute == host && ownHostOnly) {
             guard !CookieRules.isPublicSuffix(attribute), CookieRules.domainMatches(host, attribute) else { return nil }
             (domain, hostOnly) = (attribute, false)
         } else {

@@ -603,6 +603,29 @@ BEHAVIOURS.update({
 })
 
 
+# Headers FoundationNetworking on Linux cannot take: routes kept together in this block.
+
+
+def odd_header(handler, method, query, *_):
+    """Answers 200 with one header FoundationNetworking fails the call on: `kind=latin1`
+    (the default) `X-Note: caf\\xe9`, `kind=cookie` a Set-Cookie whose value is Latin-1,
+    `kind=nul` a NUL byte in `X-Note`, `kind=encoding` a Content-Encoding nobody knows; or
+    with `kind=utf8`, `X-Note: café` in UTF-8, which it reads."""
+    field = {
+        "utf8": "X-Note: café".encode(),
+        "latin1": b"X-Note: caf\xe9",
+        "cookie": b"Set-Cookie: name=Jos\xe9; Path=/",
+        "nul": b"X-Note: a\x00b",
+        "encoding": b"Content-Encoding: x-unknown",
+    }[query.get("kind", "latin1")]
+    body = b"body"
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n" % len(body)
+                            + field + b"\r\n\r\n" + (b"" if method == "HEAD" else body))
+
+
+BEHAVIOURS["/odd-header"] = odd_header
+
+
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True

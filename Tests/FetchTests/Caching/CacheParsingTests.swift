@@ -41,8 +41,9 @@ import Testing
         #expect(CacheDirectives.seconds(Substring(text)) == expected, "\(text)")
     }
 
-    @Test func aDirectiveRepeatedWithAnotherValueIsInvalid() {
-        #expect(CacheDirectives(fieldValue: "max-age=5, max-age=6").maxAge == .invalid)
+    @Test func aDirectiveRepeatedWithAnotherValueKeepsTheFirstRFC9111Section4_2_1() {
+        #expect(CacheDirectives(fieldValue: "max-age=5, max-age=6").maxAge == .value(5))
+        #expect(CacheDirectives(fieldValue: "min-fresh=6, min-fresh=5").minFresh == .value(6))
         #expect(CacheDirectives(fieldValue: "max-age=5, max-age=5").maxAge == .value(5))
         #expect(CacheDirectives(fieldValue: "max-age").maxAge == .invalid)
     }

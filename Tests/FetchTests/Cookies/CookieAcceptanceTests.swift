@@ -27,11 +27,17 @@ struct CookieAcceptanceTests {
         Scope(text: "a=1", url: "http://www.example.com/", domain: "www.example.com"),
         Scope(text: "a=1; Domain=example.com", url: "http://www.example.com/", domain: "example.com", hostOnly: false),
         Scope(text: "a=1; Domain=.EXAMPLE.com", url: "http://www.example.com/", domain: "example.com", hostOnly: false),
-        Scope(text: "a=1; Domain=www.example.com", url: "http://www.example.com/", domain: "www.example.com"),
+        // §5.3 step 6: a Domain equal to the host makes a domain cookie, with or without a dot
+        Scope(
+            text: "a=1; Domain=www.example.com", url: "http://www.example.com/", domain: "www.example.com",
+            hostOnly: false),
+        Scope(
+            text: "a=1; Domain=.www.example.com", url: "http://www.example.com/", domain: "www.example.com",
+            hostOnly: false),
         Scope(text: "a=1; Domain=other.com", url: "http://www.example.com/", domain: nil),  // not its domain
         Scope(text: "a=1; Domain=sub.www.example.com", url: "http://www.example.com/", domain: nil),  // a child
         Scope(text: "a=1; Domain=com", url: "http://www.example.com/", domain: nil),  // a public suffix
-        Scope(text: "a=1; Domain=localhost", url: "http://localhost/", domain: "localhost"),  // the host itself
+        Scope(text: "a=1; Domain=localhost", url: "http://localhost/", domain: "localhost"),  // step 5: a public suffix
         Scope(text: "a=1; Domain=127.0.0.1", url: "http://127.0.0.1/", domain: "127.0.0.1"),  // an IP: host-only
         Scope(text: "a=1; Domain=0.0.1", url: "http://127.0.0.1/", domain: nil),
         Scope(text: "a=1", url: "http://example.com/account/login", domain: "example.com", path: "/account"),

@@ -35,6 +35,22 @@ struct CookieJarTests {
         #expect(try Self.field(jar, "http://www.example.com/account/x") == "")
     }
 
+    @Test func aDomainEqualToTheHostReachesItsSubdomainsRFC6265Section5_3Step6() throws {
+        // Given cookies whose Domain is the host that sets them, with and without a dot, and
+        // one set by an IP address with its own address as Domain
+        let (jar, _) = try Self.jar()
+        jar.store(["a=1; Domain=home.example.org"], from: try #require(URL(string: "http://home.example.org/")))
+        jar.store(["b=2; Domain=.home.example.org"], from: try #require(URL(string: "http://home.example.org/")))
+        jar.store(["c=3; Domain=192.0.2.1"], from: try #require(URL(string: "http://192.0.2.1/")))
+        // When requests go to the host, a subdomain, and a name that only ends like it
+        // Then the host and its subdomain get both, the other name neither; the address only itself
+        #expect(try Self.field(jar, "http://home.example.org/") == "a=1; b=2")
+        #expect(try Self.field(jar, "http://subdomain.home.example.org/") == "a=1; b=2")
+        #expect(try Self.field(jar, "http://otherhome.example.org/") == "")
+        #expect(try Self.field(jar, "http://192.0.2.1/") == "c=3")
+        #expect(try Self.field(jar, "http://1.192.0.2.1/") == "")
+    }
+
     @Test func maxAgeExpiresOnTheClock() throws {
         // Given a cookie with Max-Age=60
         let (jar, clock) = try Self.jar()
