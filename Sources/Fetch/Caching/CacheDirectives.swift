@@ -23,6 +23,12 @@ struct CacheDirectives: Equatable {
     var minFresh = Seconds.absent
     /// `max-stale`: `.value(Int.max)` when present without a value (any staleness).
     var maxStale = Seconds.absent
+    /// `stale-while-revalidate` (RFC 5861 section 3): how long past its lifetime a response
+    /// is served while it is revalidated in the background.
+    var staleWhileRevalidate = Seconds.absent
+    /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served
+    /// when revalidating it fails or meets a 500, 502, 503 or 504.
+    var staleIfError = Seconds.absent
 
     /// The largest delta-seconds a cache has to represent; larger values count as this one.
     static let greatestSeconds = 1 << 31
@@ -54,6 +60,9 @@ struct CacheDirectives: Equatable {
             case "min-fresh": minFresh = Self.merge(minFresh, Self.seconds(argument))
             case "max-stale":
                 maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))
+            case "stale-while-revalidate":
+                staleWhileRevalidate = Self.merge(staleWhileRevalidate, Self.seconds(argument))
+            case "stale-if-error": staleIfError = Self.merge(staleIfError, Self.seconds(argument))
             default: break
             }
         }

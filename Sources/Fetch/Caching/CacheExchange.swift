@@ -25,12 +25,13 @@ struct CacheExchange: Sendable {
             body: stored.body, url: stored.url, metrics: metrics)
     }
 
-    /// Sends the request below, conditional on `stale`'s validators when there is one, as
-    /// the step of `call`; stores what comes back and completes `call`.
+    /// Sends the request below, conditional on the validators of `stale` (the stored response
+    /// it may replace) when it has some, as the step of `call`; stores what comes back and
+    /// completes `call`.
     func send(to base: any RequestPerforming, revalidating stale: CachedResponse?, in call: LayerCall) {
         let requestTime = configuration.clock()
         var sent = request
-        if let stale {
+        if let stale, stale.hasValidator {
             // The built request made conditional, and the enhancer that does it again for a
             // later attempt built below (a retry).
             let conditional = ConditionalHeaders(stale)
@@ -43,9 +44,12 @@ struct CacheExchange: Sendable {
         }
         call.run {
             base.perform(sent) { result in
-                guard case .success(let response) = result else { return call.finish(result) }
                 let responseTime = configuration.clock()
-                guard let stale, response.status == 304 else {
+                if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
+                    return call.finish(.success(served))
+                }
+                guard case .success(let response) = result else { return call.finish(result) }
+                guard let stale, stale.hasValidator, response.status == 304 else {
                     return call.finish(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
                 }
                 if let tag = response.headers.first("ETag"), !tag.hasPrefix("W/"), tag != stale.entityTag {
@@ -57,6 +61,34 @@ struct CacheExchange: Sendable {
                     .success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
             }
         }
+    }
+
+    /// Revalidates `stale`, a response already served stale (`stale-while-revalidate`, RFC
+    /// 5861 section 3), with a request of its own through `base`: the first call that serves
+    /// it sends one, and the calls that serve it while that one is in flight send none.
+    func revalidateInBackground(_ stale: CachedResponse, through base: any RequestPerforming) {
+        let (key, configuration) = (self.key, self.configuration)
+        guard configuration.revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        let call = LayerCall(request: request, through: base) { _ in
+            configuration.revalidating.withLock { _ = $0.remove(key) }
+        }
+        send(to: base, revalidating: stale, in: call)
+    }
+
+    /// `stale` as a hit at `now`, when `result`, the answer to the request that revalidates
+    /// it, is an error (other than a cancellation) or a 500, 502, 503 or 504, and its
+    /// `stale-if-error` window (RFC 5861 section 4) still covers it; otherwise `nil`.
+    private func servedIfError(_ stale: CachedResponse, after result: Result<Response, any Error>, at now: Date)
+        -> Response?
+    {
+        switch result {
+        case .success(let response): guard [500, 502, 503, 504].contains(response.status) else { return nil }
+        case .failure(let error): guard (error as? FetchError)?.code != .cancelled else { return nil }
+        }
+        let staleness =
+            stale.currentAge(at: now) - stale.freshnessLifetime(heuristicFraction: configuration.heuristicFraction)
+        guard CacheRules.isWithin(stale.directives.staleIfError, stale: staleness, of: stale) else { return nil }
+        return Self.hit(stale, answering: request, at: now)
     }
 
     /// The stored response `stale` confirmed by the `304` `notModified`: stored again with

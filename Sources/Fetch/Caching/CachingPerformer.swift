@@ -105,6 +105,8 @@ public struct CachingPerformer: RequestPerforming {
         let key = partition.key(method, url)
         let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
         var stale: CachedResponse?
+        // Served stale already: the request below only revalidates (`stale-while-revalidate`).
+        var servedStale = false
         if policy != .reload, let stored = configuration.storage.response(for: key) {
             let now = configuration.clock()
             switch CacheRules.use(
@@ -117,6 +119,10 @@ public struct CachingPerformer: RequestPerforming {
                 base.callBack(
                     completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
                 return NothingToCancel()
+            case .serveAndRevalidate:
+                base.callBack(
+                    completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
+                (stale, servedStale) = (stored, true)
             case .revalidate: stale = stored
             case .unusable: break
             }
@@ -130,10 +136,16 @@ public struct CachingPerformer: RequestPerforming {
         }
         let (sent, checked) = CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove)
         // A request that fails its checks fails below with the reason it carries.
-        guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
+        guard case .success(let checked) = checked else {
+            return servedStale ? NothingToCancel() : base.perform(sent, completion: completion)
+        }
         let exchange = CacheExchange(
             request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
+        if servedStale, let stale {
+            exchange.revalidateInBackground(stale, through: base)
+            return NothingToCancel()
+        }
         let call = LayerCall(request: request, through: base, completion: completion)
         exchange.send(to: base, revalidating: stale, in: call)
         return call
