@@ -25,16 +25,22 @@ struct CacheExchange: Sendable {
             body: stored.body, url: stored.url, metrics: metrics)
     }
 
-    /// Sends the request below, conditional on the validators of `stale` (the stored response
-    /// it may replace) when it has some, as the step of `call`; stores what comes back and
-    /// completes `call`.
-    func send(to base: any RequestPerforming, revalidating stale: CachedResponse?, in call: LayerCall) {
+    /// Sends the request below, as the step of `call`, conditional on the validators of
+    /// `stale` (the stored response it may replace) when it has some, else on the entity tags
+    /// of `variants` (stored variants that do not match the request; a `304` naming one of
+    /// them selects it, RFC 9111 section 4.3.1); stores what comes back and completes `call`.
+    func send(
+        to base: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
+        in call: LayerCall
+    ) {
         let requestTime = configuration.clock()
         var sent = request
-        if let stale, stale.hasValidator {
+        let conditional =
+            stale?.hasValidator == true
+            ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
+        if let conditional {
             // The built request made conditional, and the enhancer that does it again for a
             // later attempt built below (a retry).
-            let conditional = ConditionalHeaders(stale)
             var conditioned = urlRequest
             conditional.enhance(&conditioned, for: request)
             request.attemptLog?.sent(conditioned)
@@ -49,18 +55,34 @@ struct CacheExchange: Sendable {
                     return call.finish(.success(served))
                 }
                 guard case .success(let response) = result else { return call.finish(result) }
-                guard let stale, stale.hasValidator, response.status == 304 else {
+                guard conditional != nil, response.status == 304 else {
                     return call.finish(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
                 }
-                if let tag = response.headers.first("ETag"), !tag.hasPrefix("W/"), tag != stale.entityTag {
+                guard let confirmed = Self.confirmed(by: response, stale, variants) else {
                     // RFC 9111 section 4.3.4: a 304 for another representation updates nothing.
-                    configuration.storage.removeResponse(for: key)
+                    if stale != nil { CacheVariants.removeAll(under: key, in: configuration.storage) }
                     return send(to: base, revalidating: nil, in: call)
                 }
                 call.finish(
-                    .success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
+                    .success(revalidated(confirmed, by: response, requestTime: requestTime, responseTime: responseTime))
+                )
             }
         }
+    }
+
+    /// The stored response a `304` confirms (RFC 9111 section 4.3.4): `stale`, unless it names
+    /// another strong entity tag; else the one of `variants` whose entity tag it names (the
+    /// only one, when it names none).
+    private static func confirmed(by notModified: Response, _ stale: CachedResponse?, _ variants: [CachedResponse])
+        -> CachedResponse?
+    {
+        let tag = notModified.headers.first("ETag")
+        if let stale {
+            guard let tag, !tag.hasPrefix("W/"), tag != stale.entityTag else { return stale }
+            return nil
+        }
+        guard let tag else { return variants.count == 1 ? variants[0] : nil }
+        return variants.first { $0.entityTag == tag }
     }
 
     /// Revalidates `stale`, a response already served stale (`stale-while-revalidate`, RFC
@@ -103,9 +125,9 @@ struct CacheExchange: Sendable {
             varying: stale.varying, requestTime: requestTime, responseTime: responseTime
         )
         if updated.directives.noStore || directives.noStore || !isInPartition(notModified.urlRequest) {
-            configuration.storage.removeResponse(for: key)
+            CacheVariants.removeAll(under: key, in: configuration.storage)
         } else {
-            configuration.storage.store(updated, for: key)
+            CacheVariants.store(updated, under: key, in: configuration.storage)
         }
         var metrics = notModified.metrics
         metrics.cache = .revalidated
@@ -124,15 +146,15 @@ struct CacheExchange: Sendable {
             toStore: response, for: urlRequest, requestDirectives: directives,
             sentInPartition: isInPartition(response.urlRequest))
         if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
-            configuration.storage.store(
+            CacheVariants.store(
                 CachedResponse(
                     status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
                     url: response.url, sentRequest: response.urlRequest, varying: varying,
                     requestTime: requestTime, responseTime: responseTime
-                ), for: key)
+                ), under: key, in: configuration.storage)
         } else if response.status < 500 {
-            // A newer answer that may not be stored supersedes the stored one.
-            configuration.storage.removeResponse(for: key)
+            // A newer answer that may not be stored supersedes the stored ones.
+            CacheVariants.removeAll(under: key, in: configuration.storage)
         }
         return delivered
     }
