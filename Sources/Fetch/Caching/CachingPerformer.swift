@@ -111,7 +111,9 @@ public struct CachingPerformer: RequestPerforming {
             fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
         let partition = CachePartition.of(fields, request, configuration)
         let key = partition.key(method, url)
-        let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
+        // A request's `no-store` goes to the server, as in Firefox: RFC 9111 section 5.2.1.5
+        // forbids storing the answer, and a stored response is not used either.
+        let policy = directives.onlyIfCached ? .onlyIfCached : directives.noStore ? .reload : options.cachePolicy
         var stale: CachedResponse?
         // Stored variants of the URL that do not match the request but have an entity tag.
         var variants: [CachedResponse] = []
