@@ -12,13 +12,15 @@ let package = Package(
         .target(name: "Fetch"),
         .target(name: "FetchTesting", dependencies: ["Fetch"]),
         .executableTarget(name: "Example", dependencies: ["Fetch", "FetchTesting"], path: "Example"),
-        .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchTesting"]),
+        // What every test target shares: bounded waits, so no test can hang.
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchTesting", "TestSupport"]),
         // Written as an app's test target would be: `import Fetch` and `import FetchTesting`
         // only (no FoundationNetworking), a service holding `any RequestPerforming`.
-        .testTarget(name: "FetchConsumerTests", dependencies: ["Fetch", "FetchTesting"]),
+        .testTarget(name: "FetchConsumerTests", dependencies: ["Fetch", "FetchTesting", "TestSupport"]),
         .testTarget(
             name: "FetchIntegrationTests",
-            dependencies: ["Fetch", "FetchTesting"],
+            dependencies: ["Fetch", "FetchTesting", "TestSupport"],
             exclude: ["Servers"]
         ),
     ],

@@ -1,25 +1,41 @@
 import Fetch
 
 /// The calls a ``SpyPerformer`` received, handed one by one to tests that await them with
-/// ``SpyPerformer/nextCall(timeout:scheduler:)``: every call in order, how many were handed
-/// out, and who waits for the next one. Part of the spy's state, changed under its lock.
-struct CallArrivals {
-    typealias Waiter = CheckedContinuation<PendingCall, any Error>
-
-    private var calls: [PendingCall] = []
+/// ``SpyPerformer/nextCall(timeout:scheduler:)``. Part of the spy's state, changed under its
+/// lock; pure, so that its rules are tested without a spy, a clock or a `Task`.
+///
+/// A call's place is fixed when it reaches the spy (``arrive(_:)``, in the lock section
+/// that records it), but it is handed out only once it is settled (``settle(_:)``: held, or
+/// answered and its completion returned): a waiter never gets a call the script is still
+/// completing, and never a later call before an earlier one, even when completing one call
+/// sends the next (a refresh's resend). Waiters are served in the order they came.
+struct CallArrivals<Call, Waiter> {
+    /// Every call in the order it arrived.
+    private(set) var calls: [Call] = []
+    /// Whether each call of `calls` is settled.
+    private var settled: [Bool] = []
+    /// How many calls were handed out: always the first ones.
     private var handedOut = 0
-    private var waiters: [(id: Int, continuation: Waiter)] = []
+    /// The waiters still waiting, in the order they came.
+    private var waiters: [(id: Int, waiter: Waiter)] = []
     private var lastID = 0
 
-    /// How many calls arrived.
-    var count: Int { calls.count }
+    /// How many waiters wait.
+    var waiting: Int { waiters.count }
 
-    /// A call arrived: the first waiter, to hand it to, if any.
-    mutating func add(_ call: PendingCall) -> Waiter? {
+    /// A call reached the spy: its number, to ``settle(_:)`` it by.
+    mutating func arrive(_ call: Call) -> Int {
         calls.append(call)
-        guard !waiters.isEmpty else { return nil }
-        handedOut += 1
-        return waiters.removeFirst().continuation
+        settled.append(false)
+        return calls.count - 1
+    }
+
+    /// Call `number` is held or answered: the waiters that get a call now, each with its call.
+    mutating func settle(_ number: Int) -> [(waiter: Waiter, call: Call)] {
+        settled[number] = true
+        var served: [(waiter: Waiter, call: Call)] = []
+        while !waiters.isEmpty, let call = nextReady() { served.append((waiters.removeFirst().waiter, call)) }
+        return served
     }
 
     /// A new waiter's identity.
@@ -28,20 +44,25 @@ struct CallArrivals {
         return lastID
     }
 
-    /// The first call not handed out yet; if there is none, `continuation` waits for the next.
-    mutating func next(for id: Int, _ continuation: Waiter) -> PendingCall? {
-        guard handedOut < calls.count else {
-            waiters.append((id, continuation))
-            return nil
-        }
-        handedOut += 1
-        return calls[handedOut - 1]
+    /// The first call not handed out yet, if it is settled and no earlier waiter waits;
+    /// otherwise `waiter` waits for it, after those that came before.
+    mutating func wait(_ id: Int, _ waiter: Waiter) -> Call? {
+        if waiters.isEmpty, let call = nextReady() { return call }
+        waiters.append((id, waiter))
+        return nil
     }
 
-    /// Waiter `id`, no longer waiting, unless it got a call already.
+    /// Waiter `id`, no longer waiting, unless it got a call already (or never waited).
     mutating func stopWaiting(_ id: Int) -> Waiter? {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return waiters.remove(at: index).continuation
+        return waiters.remove(at: index).waiter
+    }
+
+    /// Hands out the first call not handed out yet, if it is settled.
+    private mutating func nextReady() -> Call? {
+        guard handedOut < calls.count, settled[handedOut] else { return nil }
+        handedOut += 1
+        return calls[handedOut - 1]
     }
 }
 
@@ -67,8 +88,11 @@ extension SpyPerformer {
     /// #expect(try await load.value.name == "Ada")
     /// ```
     ///
-    /// Every call is handed out once, held (``PendingCall/respond(_:)`` completes it) or
-    /// already answered (its ``PendingCall/isFinished`` is then `true`). The `Task` that sends
+    /// Every call is handed out once, in the order calls reached the spy, held
+    /// (``PendingCall/respond(_:)`` completes it) or already answered (its
+    /// ``PendingCall/isFinished`` is then `true`). A call being answered is handed out once its
+    /// completion has returned, so a call sent from inside that completion (a refresh's
+    /// resend) comes after the call that caused it. The `Task` that sends
     /// the call starts at high priority: one of default priority waits, at each of its hops,
     /// behind every test that the run queues on the concurrency pool, for most of the
     /// 10 seconds on 2 busy cores.
@@ -82,14 +106,16 @@ extension SpyPerformer {
         timeout: Duration = .seconds(10), scheduler: any Scheduler = DispatchQueueScheduler()
     ) async throws -> PendingCall {
         let id = withState { $0.arrivals.newWaiter() }
+        var timer: (any Cancellable)?
+        defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CallArrivals.Waiter) in
-                if let ready = withState({ $0.arrivals.next(for: id, continuation) }) {
+            try await withCheckedThrowingContinuation { (continuation: Waiter) in
+                if let ready = withState({ $0.arrivals.wait(id, continuation) }) {
                     return continuation.resume(returning: ready)
                 }
                 if Task.isCancelled { return stopWaiting(id, with: CancellationError()) }
-                scheduler.schedule(after: timeout) { [self] in
-                    let count = withState { $0.arrivals.count }
+                timer = scheduler.schedule(after: timeout) { [self] in
+                    let count = withState { $0.arrivals.calls.count }
                     stopWaiting(
                         id,
                         with: NoCallArrived(
@@ -101,13 +127,17 @@ extension SpyPerformer {
         }
     }
 
+    /// A test waiting in ``nextCall(timeout:scheduler:)``.
+    typealias Waiter = CheckedContinuation<PendingCall, any Error>
+
     /// Ends waiter `id` with `error`, unless it got a call already.
     private func stopWaiting(_ id: Int, with error: any Error) {
         withState { $0.arrivals.stopWaiting(id) }?.resume(throwing: error)
     }
 
-    /// Hands `call`, answered or held, to the first test that waits for a call, if any.
-    func arrived(_ call: PendingCall) {
-        withState { $0.arrivals.add(call) }?.resume(returning: call)
+    /// Call `number` is held or answered: hands it, and any settled call after it, to the
+    /// tests that wait for a call, in order.
+    func settle(_ number: Int) {
+        for (waiter, call) in withState({ $0.arrivals.settle(number) }) { waiter.resume(returning: call) }
     }
 }

@@ -52,13 +52,12 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     struct State {
         /// The script's answers not used yet.
         var answers: [Answer]
-        /// Every call, in the order it reached the spy.
-        var calls: [PendingCall] = []
         /// The calls answered with ``Answer/hold``.
         var held: [PendingCall] = []
         var fractions: [Double] = [0.5]
-        /// The calls as tests await them (``nextCall(timeout:scheduler:)``).
-        var arrivals = CallArrivals()
+        /// Every call, in the order it reached the spy, as tests await them
+        /// (``nextCall(timeout:scheduler:)``).
+        var arrivals = CallArrivals<PendingCall, Waiter>()
     }
 
     // `lock` guards `state`, and the state of every call the spy makes (`PendingCall`);
@@ -90,7 +89,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     }
 
     /// Every call so far, in order.
-    public var calls: [RecordedCall] { withState { $0.calls }.map(\.recorded) }
+    public var calls: [RecordedCall] { withState { $0.arrivals.calls }.map(\.recorded) }
 
     /// Every request so far, in order, as the caller passed it.
     public var requests: [any Request] { calls.map(\.request) }
@@ -151,12 +150,13 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         let call = PendingCall(
             RecordedCall(request: request, urlRequest: try? checked.get(), kind: kind, destination: destination),
             lock: lock, completion: completion)
-        defer { arrived(call) }
-        let answer: Answer? = withState { state in
-            state.calls.append(call)
-            guard case .success = checked, !state.answers.isEmpty else { return nil }
-            return state.answers.removeFirst()
+        let (number, answer): (Int, Answer?) = withState { state in
+            let number = state.arrivals.arrive(call)
+            guard case .success = checked, !state.answers.isEmpty else { return (number, nil) }
+            return (number, state.answers.removeFirst())
         }
+        // Handed to a waiting test once held or answered (its completion returned), in order.
+        defer { settle(number) }
         if case .failure(let refusal) = checked {
             // Refused before anything would be sent: recorded, but the script is left as it is.
             call.complete(with: .failure(refusal))

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// `Session` against httpbin and the fault server, both on 127.0.0.1.
 @Suite(.loopbackServers, .timeLimit(.minutes(2)))
@@ -163,14 +164,16 @@ struct SessionCoreTests {
         let total = 200
         let tally = Tally(total)
         // When they are all started at once with callbacks
-        await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
-            tally.onAllDone { allDone.resume() }
-            for index in 0..<total {
-                let request = BasicRequest(
-                    url: servers.httpbin.url("/get"),
-                    queryItems: [URLQueryItem(name: "i", value: "\(index)")])
-                session.perform(request, as: Echo.self) { result in
-                    tally.record(index, echoed: (try? result.get())?.args["i"], error: result.failureDescription)
+        try await within(.seconds(90), "the 200 completions") {
+            await withCheckedContinuation { (allDone: CheckedContinuation<Void, Never>) in
+                tally.onAllDone { allDone.resume() }
+                for index in 0..<total {
+                    let request = BasicRequest(
+                        url: servers.httpbin.url("/get"),
+                        queryItems: [URLQueryItem(name: "i", value: "\(index)")])
+                    session.perform(request, as: Echo.self) { result in
+                        tally.record(index, echoed: (try? result.get())?.args["i"], error: result.failureDescription)
+                    }
                 }
             }
         }

@@ -14,7 +14,7 @@ extension FetchError {
 
     private static func classify(_ error: URLError) -> (Code, String) {
         let detail = error.localizedDescription
-        if let tls = TLSFailure.reported(by: error) { return (.tls, "\(tls.reason) (\(detail))") }
+        if let failure = NamedFailure.reported(by: error) { return (failure.code, "\(failure.reason) (\(detail))") }
         switch error.code {
         case .cancelled: return (.cancelled, "cancelled")
         case .timedOut: return (.timedOut, "timed out waiting for the server")
@@ -37,9 +37,6 @@ extension FetchError {
         case .badURL: return (.invalidRequest, "invalid URL")
         case .dataLengthExceedsMaximum: return (.invalidRequest, "the request cannot be sent: \(detail)")
         case .resourceUnavailable: return (.badServerResponse, "resource unavailable: \(detail)")
-        case .unknown where detail.contains("transfer closed"):
-            // libcurl: Content-Length promised more bytes than arrived before the close.
-            return (.connectionLost, "the connection closed before the body was complete: \(detail)")
         default:
             return (.transport, "transfer failed (URLError \(error.code.rawValue)): \(detail)")
         }

@@ -45,7 +45,9 @@ extension Session {
         /// flight a private serial one, which starts its thread sooner (completions may run
         /// side by side either way). Never the transport's own queue.
         public var completionQueue: DispatchQueue?
-        /// The `User-Agent` sent unless a request sets its own.
+        /// The `User-Agent` sent unless a request sets its own. A value that cannot be sent (a
+        /// CR, LF or NUL in it) refuses the session: every call fails with
+        /// ``FetchError/Code-swift.enum/invalidRequest``, whatever its request sets.
         public var userAgent: String = "Fetch/\(Session.version)"
         /// A cookie store to read and write cookies with; none by default, so no cookie is
         /// kept, shared between sessions or written under the home folder. For an in-memory

@@ -33,8 +33,9 @@ public final class Session: RequestPerforming {
     /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configuration cannot be used (a User-Agent or header field that cannot be
-    /// sent, a setting this platform ignores), checked once; every request fails with it.
-    let userAgentError: FetchError?
+    /// sent, a setting this platform ignores), checked once; every call fails with it, whatever
+    /// its request sets, before anything is built or sent.
+    let configurationRefusal: FetchError?
     /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
     /// How many times ``cancelAll()`` was called: a form upload still being encoded stops
@@ -60,9 +61,9 @@ public final class Session: RequestPerforming {
             try HeaderRules.validate(name: "User-Agent", value: configuration.userAgent)
             try Self.validateAdditionalHeaders(of: settings)
             try Self.refuseUnsupportedSettings(of: nil, configuration)
-            userAgentError = nil
+            configurationRefusal = nil
         } catch {
-            userAgentError = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
+            configurationRefusal = error as? FetchError ?? FetchError(.invalidRequest, reason: "\(error)")
             // FoundationNetworking stops the process on a header value that is not a string.
             settings.httpAdditionalHeaders = nil
         }
@@ -225,12 +226,11 @@ public final class Session: RequestPerforming {
     /// Builds and checks the `URLRequest` for `request`, unless a layer above built it for
     /// this attempt.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
+        if let refusal = configurationRefusal { throw refusal.naming(request) }
         var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
         if fields.field(named: "User-Agent") == nil {
-            // Checked once, in `init`; set with the fields as a whole, as `setValue` costs
-            // 10,000 instructions a call on Linux.
-            if let error = userAgentError { throw error.naming(request) }
+            // Set with the fields as a whole, as `setValue` costs 10,000 instructions a call on Linux.
             fields["User-Agent"] = configuration.userAgent
             urlRequest.allHTTPHeaderFields = fields
         }

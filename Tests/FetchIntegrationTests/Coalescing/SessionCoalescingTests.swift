@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// Identical calls through `.coalescing()` over a `Session` reach the server once.
 @Suite(.loopbackServers, .timeLimit(.minutes(2)))
@@ -28,24 +29,26 @@ struct SessionCoalescingTests {
     }
 
     @Test func theSharedRequestIsCancelledOnlyWhenEveryCallerLeft() async throws {
-        // Given two callers sharing a slow request
+        // Given two callers sharing a request that the server answers only when the test lets
+        // it (each caller has joined when `perform` returns: joining is part of the call)
         let servers = try LoopbackServers.require()
         let tag = uniqueTag()
         let api = Session().coalescing()
-        let sanitized = ProcessMemory.underThreadSanitizer
-        let request = BasicRequest(url: servers.faults.url("/slow?seconds=\(sanitized ? 2 : 0.5)&tag=\(tag)"))
-        let first = Task { try await api.perform(request, as: String.self) }
-        let second = Task { try await api.perform(request, as: String.self) }
-        // (a fixed wait: both callers have joined, and the shared request has most of its
-        // time to go; four times as long under the thread sanitizer)
-        try await Task.sleep(for: .milliseconds(sanitized ? 400 : 100))
+        let request = BasicRequest(url: servers.faults.url("/gate?tag=\(tag)"))
+        let (firstEnds, firstEnded) = AsyncStream.makeStream(of: Result<String, any Error>.self)
+        let (secondEnds, secondEnded) = AsyncStream.makeStream(of: Result<String, any Error>.self)
+        let first = api.perform(request, as: String.self) { firstEnded.yield($0) }
+        api.perform(request, as: String.self) { secondEnded.yield($0) }
 
-        // When the first caller cancels
+        // When the first caller cancels, and only then the server answers
         first.cancel()
+        let firstEnd = try await within("the first caller's completion") { await firstEnds.first { _ in true } }
+        try await servers.faults.openGate(tag: tag)
+        let secondEnd = try await within("the second caller's completion") { await secondEnds.first { _ in true } }
 
-        // Then it fails with cancelled, and the second still gets the body from the one request
-        await #expect(throws: FetchError.self) { try await first.value }
-        #expect(try await second.value == "slow")
+        // Then the first failed with cancelled, and the second still got the body of the one request
+        #expect((firstEnd?.failure as? FetchError)?.code == .cancelled)
+        #expect(try secondEnd?.get() == "gate")
         #expect(try await servers.faults.seen(tag: tag).count == 1)
         #expect(api.inFlightCount == 0)
     }

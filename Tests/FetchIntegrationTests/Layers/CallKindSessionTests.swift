@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// Streams through the cache, coalescing and a verifier over a real `Session`, against the
 /// fault server (which logs every request with its tag) and httpbin.
@@ -11,10 +12,7 @@ import Fetch
 struct CallKindSessionTests {
     /// Reads a whole stream of `request` through `api`.
     private func streamed(_ api: some RequestPerforming, _ request: any Request) async throws -> Data {
-        let stream = try await api.stream(request)
-        var body = Data()
-        for try await chunk in stream.chunks { body.append(chunk) }
-        return body
+        try await api.stream(request).chunks.collected(within: standardBound, "the stream").reduce(Data(), +)
     }
 
     @Test func aStreamThroughTheCacheLeavesNothingForALaterGet() async throws {
@@ -78,8 +76,7 @@ struct CallKindSessionTests {
 
         // When the lines are streamed
         let stream = try await api.stream(BasicRequest(url: servers.httpbin.url("/stream/3")))
-        var lines = 0
-        for try await line in stream.lines where !line.isEmpty { lines += 1 }
+        let lines = try await stream.lines.collected(within: standardBound, "the lines").filter { !$0.isEmpty }.count
 
         // Then all three arrived after a head marked as streamed
         #expect(lines == 3)

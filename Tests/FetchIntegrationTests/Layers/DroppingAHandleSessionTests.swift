@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// The rule for dropping a handle, over a real `Session` against the fault server's `/bytes`
 /// (sent at 1 MiB/s, so a transfer is still under way when its handle goes): a `Transfer` or
@@ -63,12 +64,7 @@ struct DroppingAHandleSessionTests {
         // file is left at the destination or beside it
         let aborted = try #require(try await Self.aborted(tag: tag))
         #expect((aborted.sent ?? .max) < 20_000_000)
-        var logged: String?
-        for await line in lines {
-            logged = line
-            break
-        }
-        let line = try #require(logged)
+        let line = try #require(try await lines.next(within: standardBound, "the log line"))
         #expect(
             line.contains("handle dropped: its \(kind == .download ? "Transfer" : "ResponseStream") was dropped after"))
         #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -84,11 +80,7 @@ struct DroppingAHandleSessionTests {
         api.download(BasicRequest(url: URL(string: "bytes?n=300000&rate=1")!), to: .file(file)) { end.yield($0) }
 
         // When it ends
-        var outcome: Result<DownloadedFile, any Error>?
-        for await result in ended {
-            outcome = result
-            break
-        }
+        let outcome = try await ended.next(within: standardBound, "the download's completion")
 
         // Then the whole body is in the file
         let downloaded = try #require(try outcome?.get())

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// Every way a call can fail over a real `Session` under a `BaseURL`, with callbacks and
 /// with async/await: the error names the method and the absolute URL that was, or would
@@ -74,41 +75,42 @@ struct ErrorNamesTheCallSessionTests {
             let handle = api.stream(request, onResponse: { _ in head.yield() }, onChunk: { _ in }) {
                 end.yield($0.map { _ in })
             }
-            for await _ in opened { break }
+            _ = try await opened.next(within: standardBound, "the stream's head")
             handle.cancel()
-            var last: Result<Void, any Error>?
-            for await outcome in ended {
-                last = outcome
-                break
-            }
-            result = try #require(last)
+            result = try #require(try await ended.next(within: standardBound, "the stream's end"))
         case (.async, .streamLoop):
             let stream = try await api.stream(request)
             stream.cancel()
-            result = await caught { for try await _ in stream.events {} }
+            result = await caught { try await within("the cancelled stream") { for try await _ in stream.events {} } }
         case (.callback, .download):
-            result = await withCheckedContinuation { continuation in
-                api.download(request, to: .file(file)) { continuation.resume(returning: $0.map { _ in }) }.cancel()
+            result = try await within("the download's completion") {
+                await withCheckedContinuation { continuation in
+                    api.download(request, to: .file(file)) { continuation.resume(returning: $0.map { _ in }) }.cancel()
+                }
             }
         case (.async, .download):
             let transfer = api.downloading(request, to: .file(file))
             transfer.cancel()
-            result = await caught { _ = try await transfer.value }
+            result = await caught { _ = try await within("the download") { try await transfer.value } }
         case (.callback, .upload):
-            result = await withCheckedContinuation { continuation in
-                api.upload(request) { continuation.resume(returning: $0.map { _ in }) }
+            result = try await within("the upload's completion") {
+                await withCheckedContinuation { continuation in
+                    api.upload(request) { continuation.resume(returning: $0.map { _ in }) }
+                }
             }
         case (.async, .upload):
             result = await caught { _ = try await api.upload(request) }
         case (.callback, _):
-            result = await withCheckedContinuation { continuation in
-                let handle = api.perform(request) { continuation.resume(returning: $0.map { _ in }) }
-                if cancels { handle.cancel() }
+            result = try await within("the call's completion") {
+                await withCheckedContinuation { continuation in
+                    let handle = api.perform(request) { continuation.resume(returning: $0.map { _ in }) }
+                    if cancels { handle.cancel() }
+                }
             }
         case (.async, _):
             let call = Task { await caught { _ = try await api.response(for: request) } }
             if cancels { call.cancel() }
-            result = await call.value
+            result = try await call.value(within: standardBound, "the async call")
         }
         guard case .failure(let error) = result else {
             Issue.record("the call succeeded")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Fetch
+import TestSupport
 
 /// The stack from the README (base URL, bearer auth, retry, refresh-and-resume, logging)
 /// over a real `Session`, against httpbin on 127.0.0.1.
@@ -152,9 +153,11 @@ struct FullStackTests {
         let api = makeStack(servers, store: TokenStore("valid"), probe: probe)
 
         // When a download keeps getting 503, through the callback API
-        let result = await withCheckedContinuation { continuation in
-            api.download(BasicRequest(url: URL(string: "status/503")!), to: .file(folder.file("x"))) { result in
-                continuation.resume(returning: result)
+        let result = try await within("the download's completion") {
+            await withCheckedContinuation { continuation in
+                api.download(BasicRequest(url: URL(string: "status/503")!), to: .file(folder.file("x"))) { result in
+                    continuation.resume(returning: result)
+                }
             }
         }
 
@@ -180,8 +183,10 @@ struct FullStackTests {
 
         // When it is uploaded through the stack, once async and once with callbacks
         let async = try await api.upload(request, progress: progress.record)
-        let callback = try await withCheckedThrowingContinuation { continuation in
-            api.upload(request) { continuation.resume(with: $0) }
+        let callback = try await within("the upload's completion") {
+            try await withCheckedThrowingContinuation { continuation in
+                api.upload(request) { continuation.resume(with: $0) }
+            }
         }
 
         // Then httpbin saw the base URL, the token and the whole body both times

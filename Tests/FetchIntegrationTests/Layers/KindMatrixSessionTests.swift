@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// Every layer with every kind of call, over a real `Session` against the fault server's
 /// `/bytes` (byte i of the body is i % 256): the caller gets exactly the bytes the server
@@ -56,10 +57,8 @@ struct KindMatrixSessionTests {
             defer { try? FileManager.default.removeItem(at: file.fileURL) }
             return try Data(contentsOf: file.fileURL)
         case .stream:
-            let stream = try await performer.stream(request)
-            var body = Data()
-            for try await chunk in stream.chunks { body.append(chunk) }
-            return body
+            return try await performer.stream(request).chunks.collected(within: standardBound, "the stream").reduce(
+                Data(), +)
         }
     }
 

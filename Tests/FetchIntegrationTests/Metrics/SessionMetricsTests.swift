@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// `Session` fills in every response's metrics: timings, redirects and byte counts.
 @Suite(.loopbackServers, .timeLimit(.minutes(2)))
@@ -130,10 +131,12 @@ struct SessionMetricsTests {
             }
         }
         let pair = Pair()
-        return try await withCheckedThrowingContinuation { continuation in
-            pair.lock.withLock { pair.continuation = continuation }
-            session.perform(request) { pair.record(0, $0) }
-            session.perform(request) { pair.record(1, $0) }
+        return try await within("the two completions") {
+            try await withCheckedThrowingContinuation { continuation in
+                pair.lock.withLock { pair.continuation = continuation }
+                session.perform(request) { pair.record(0, $0) }
+                session.perform(request) { pair.record(1, $0) }
+            }
         }
     }
 }

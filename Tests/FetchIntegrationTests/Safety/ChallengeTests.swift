@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// A 401 completes at once as the caller's response, with its head and body, whatever its
 /// `WWW-Authenticate` says and whatever kind of call got it; no credential is ever sent.
@@ -45,8 +46,10 @@ struct ChallengeTests {
         let request = BasicRequest(url: url)
         switch kind {
         case .callback:
-            return try await withCheckedThrowingContinuation { continuation in
-                session.perform(request) { continuation.resume(with: $0) }
+            return try await within("the call's completion") {
+                try await withCheckedThrowingContinuation { continuation in
+                    session.perform(request) { continuation.resume(with: $0) }
+                }
             }
         case .async:
             return try await session.response(for: request)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// A session runs at most `maximumConnectionsPerHost` requests at once per origin and
 /// queues the others: queued requests can be cancelled and run out of time like running
@@ -40,11 +41,13 @@ struct OriginLimitTests {
             }
         }
 
-        /// Waits until `count` completions have arrived, 20 s at most.
-        func wait(for count: Int) async throws {
-            let limit = ContinuousClock.now + .seconds(20)
-            while lock.withLock({ entries.count }) < count && ContinuousClock.now < limit {
-                try await Task.sleep(for: .milliseconds(20))
+        /// Waits until `count` completions have arrived.
+        /// - Throws: ``DidNotFinish`` when they have not within 20 s.
+        func wait(for count: Int, file: StaticString = #filePath, line: UInt = #line) async throws {
+            try await within(.seconds(20), "\(count) completions", file: file, line: line) {
+                while self.lock.withLock({ self.entries.count }) < count {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
             }
         }
     }
@@ -59,21 +62,34 @@ struct OriginLimitTests {
     }
 
     /// A session running one request at a time, its slot taken by a request to the fault
-    /// server's `path`, whose completion is recorded as `name`.
+    /// server's `/gate`, which answers when the test opens it, and whose completion is
+    /// recorded as `"gate"`.
     struct OneSlotTaken {
         let servers: LoopbackServers
         let session = OriginLimitTests.session(limit: 1)
         let finishes = Finishes()
         /// The tag of ``echo``, to ask the server whether it saw it.
         let tag = uniqueTag()
+        private let gateTag = uniqueTag()
 
-        init(by path: String, named name: String) throws {
+        init() throws {
             servers = try LoopbackServers.require()
-            session.perform(BasicRequest(url: servers.faults.url(path)), completion: finishes.completion(name))
+            session.perform(
+                BasicRequest(url: servers.faults.url("/gate?tag=\(gateTag)")), completion: finishes.completion("gate"))
         }
 
         /// A request the server logs under ``tag``.
         var echo: BasicRequest { BasicRequest(url: servers.faults.url("/echo?tag=\(tag)")) }
+
+        /// Lets the request holding the slot answer.
+        func openGate() async throws { try await servers.faults.openGate(tag: gateTag) }
+
+        /// Queues a request behind everything queued so far, recorded as `"last"`: the one slot
+        /// lets it in only after every request queued before it has ended.
+        func queueLast() {
+            session.perform(
+                BasicRequest(url: servers.faults.url("/status?code=200")), completion: finishes.completion("last"))
+        }
 
         /// Whether the server never saw a request with ``tag``.
         func serverSawNoEcho() async throws -> Bool {
@@ -101,43 +117,47 @@ struct OriginLimitTests {
     }
 
     @Test func cancelledQueuedRequestEndsAtOnceAndNeverReachesTheServer() async throws {
-        // Given a session running one request at a time, busy with a slow request, and a
-        // second request queued behind it
-        let busy = try OneSlotTaken(by: "/slow?seconds=1", named: "slow")
+        // Given a session running one request at a time, busy with a request the server holds,
+        // a second request queued behind it, and a last one queued after that
+        let busy = try OneSlotTaken()
         let finishes = busy.finishes
         let queued = busy.session.perform(busy.echo, completion: finishes.completion("queued"))
-        // When the queued request is cancelled
+        busy.queueLast()
+        // When the queued request is cancelled, and then the running one is let go
         queued.cancel()
-        try await finishes.wait(for: 2)
-        // Then it completes with cancelled before the running one ends, which still succeeds
-        #expect(finishes.names == ["queued", "slow"])
+        try await finishes.wait(for: 1)
+        try await busy.openGate()
+        try await finishes.wait(for: 3)
+        // Then it completed with cancelled before the running one ended, which still succeeds
+        #expect(finishes.names == ["queued", "gate", "last"])
         #expect(finishes.outcome("queued") == FetchError.Code.cancelled.rawValue)
-        #expect(finishes.outcome("slow") == "ok")
-        // And the server never saw it, not even after the slot was free
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(finishes.outcome("gate") == "ok")
+        // And the server never saw it, although the request queued after it has been sent and answered
+        #expect(finishes.outcome("last") == "ok")
         #expect(try await busy.serverSawNoEcho())
     }
 
     @Test func queuedRequestRunsOutOfTimeWhileWaiting() async throws {
-        // Given a session running one request at a time, busy for 3 s (12 s under the thread
-        // sanitizer), and a request with a 0.5 s deadline queued behind it
-        let busy = try OneSlotTaken(by: "/slow?seconds=\(ProcessMemory.underThreadSanitizer ? 12 : 3)", named: "slow")
+        // Given a session running one request at a time, busy with a request the server holds,
+        // and a request with a 0.5 s deadline queued behind it
+        let busy = try OneSlotTaken()
         var request = busy.echo
         request.options.deadline = .milliseconds(500)
         let clock = ContinuousClock()
         let start = clock.now
         let ended = LockedBox<(elapsed: Duration, error: FetchError?)?>(nil)
         let queued = busy.finishes.completion("queued") as @Sendable (Result<Response, any Error>) -> Void
-        // When it waits (its end and the running request's are recorded on the session's one
-        // serial completion queue, in the order they happen, whenever this test runs again)
+        // When it waits, and only once it has ended the running request is let go
         busy.session.perform(request) { result in
             let error: FetchError? = if case .failure(let error as FetchError) = result { error } else { nil }
             ended.withLock { $0 = (clock.now - start, error) }
             queued(result)
         }
+        try await busy.finishes.wait(for: 1)
+        try await busy.openGate()
         try await busy.finishes.wait(for: 2)
         // Then its deadline ended it while the first request still ran, naming its URL
-        #expect(busy.finishes.names == ["queued", "slow"], "the deadline fired only after the running request ended")
+        #expect(busy.finishes.names == ["queued", "gate"])
         let (elapsed, error) = try #require(ended.withLock { $0 })
         #expect(error?.code == .deadlineExceeded)
         #expect(error?.url == request.url)
@@ -147,22 +167,23 @@ struct OriginLimitTests {
     }
 
     @Test func cancelAllEndsQueuedRequestsToo() async throws {
-        // Given a session running one request at a time, stuck on a server that never
-        // answers, with three requests queued behind it
-        let busy = try OneSlotTaken(by: "/stall?seconds=10", named: "stalled")
+        // Given a session running one request at a time, busy with a request the server
+        // holds, with three requests queued behind it
+        let busy = try OneSlotTaken()
         let finishes = busy.finishes
         for index in 0..<3 { busy.session.perform(busy.echo, completion: finishes.completion("queued \(index)")) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        // When everything is cancelled
+        // When everything is cancelled (and then one more request is queued)
         busy.session.cancelAll()
-        try await finishes.wait(for: 4)
-        // Then all four end with cancelled, long before the server's 10 s stall would end
-        // them, and none of the queued ones ever reached the server
-        #expect(finishes.names.count == 4)
-        for name in finishes.names { #expect(finishes.outcome(name) == FetchError.Code.cancelled.rawValue) }
-        #expect(clock.now - start < .seconds(8))
-        try await Task.sleep(for: .milliseconds(200))
+        busy.queueLast()
+        try await finishes.wait(for: 5)
+        // Then all four end with cancelled, the held one although the server never answered it
+        #expect(finishes.names.count == 5)
+        for name in finishes.names where name != "last" {
+            #expect(finishes.outcome(name) == FetchError.Code.cancelled.rawValue, "\(name)")
+        }
+        // And none of the queued ones ever reached the server, although the request queued
+        // after them has been sent and answered
+        #expect(finishes.outcome("last") == "ok")
         #expect(try await busy.serverSawNoEcho())
     }
 

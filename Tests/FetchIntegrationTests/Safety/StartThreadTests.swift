@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Fetch
+import TestSupport
 
 /// Where a request's task is made: on the caller's thread when no task of any session is in
 /// flight, on the session's control thread otherwise, so a caller never waits for a
@@ -14,13 +15,13 @@ struct StartThreadTests {
     final class HeldControl: Sendable {
         private let release = DispatchSemaphore(value: 0)
 
-        init(_ session: Session) {
+        init(_ session: Session) throws {
             let held = DispatchSemaphore(value: 0)
             session.control.async { [release] in
                 held.signal()
-                release.wait()
+                _ = release.wait(timeout: .now() + 60)  // (the test frees it long before)
             }
-            held.wait()
+            try held.wait(within: standardBound, "the session's control thread")
         }
 
         func free() { release.signal() }
@@ -40,10 +41,10 @@ struct StartThreadTests {
     /// as soon as the call completes), on a thread of its own
     /// (a task made on the caller's thread waits for URLSession's work queue, which another
     /// test may hold: that must never be a thread of the Swift concurrency pool).
-    static func performWithControlHeld(_ session: Session, url: URL, held: Duration) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let control = HeldControl(session)
+    static func performWithControlHeld(_ session: Session, url: URL, held: Duration) async throws -> Outcome {
+        try await within("the call made with the control thread held") {
+            try await offThePool {
+                let control = try HeldControl(session)
                 let done = DispatchSemaphore(value: 0)
                 let result = Locked("none")
                 session.perform(BasicRequest(url: url)) { outcome in
@@ -61,11 +62,9 @@ struct StartThreadTests {
                     done.wait(timeout: .now() + .milliseconds(Int(held.components.seconds * 1000))) == .success
                 control.free()
                 if !completedWhileHeld { _ = done.wait(timeout: .now() + 10) }
-                continuation.resume(
-                    returning: Outcome(
-                        registeredAtReturn: registered, completedWhileHeld: completedWhileHeld,
-                        result: result.withLock { $0 }
-                    ))
+                return Outcome(
+                    registeredAtReturn: registered, completedWhileHeld: completedWhileHeld,
+                    result: result.withLock { $0 })
             }
         }
     }
@@ -75,7 +74,7 @@ struct StartThreadTests {
         // Given a session whose count of tasks in flight is its own and empty
         let session = Session(configuration: .init(), tasksInFlight: TasksInFlight())
         // When a request is performed while its control thread is held busy
-        let outcome = await Self.performWithControlHeld(
+        let outcome = try await Self.performWithControlHeld(
             session, url: servers.faults.url("/status?code=204"), held: .seconds(10))
         // Then its task was made and counted before `perform` returned, and the call
         // completed without the control thread
@@ -92,7 +91,7 @@ struct StartThreadTests {
         inFlight.add()
         let session = Session(configuration: .init(), tasksInFlight: inFlight)
         // When a request is performed while its control thread is held busy
-        let outcome = await Self.performWithControlHeld(
+        let outcome = try await Self.performWithControlHeld(
             session, url: servers.faults.url("/status?code=204"), held: .seconds(1))
         // Then no task was made on the caller's thread: the call waited for the control
         // thread, and completed once it was free
@@ -113,8 +112,8 @@ struct StartThreadTests {
             owner: session, request: request, urlRequest: urlRequest, deadline: nil, bodyFile: nil, carrier: nil
         ) { _ in }
         // (Tasks are made on a thread of their own: making one waits for URLSession's work queue.)
-        let counts: [Int] = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+        let counts: [Int] = try await within("the delegate's counts") {
+            try await offThePool {
                 let first = session.urlSession.dataTask(with: urlRequest)
                 let second = session.urlSession.dataTask(with: urlRequest)
                 // When the first is registered twice and the second once
@@ -129,7 +128,7 @@ struct StartThreadTests {
                 let afterEnding = count.current
                 first.cancel()
                 second.cancel()
-                continuation.resume(returning: [registered, afterForgetting, afterEnding])
+                return [registered, afterForgetting, afterEnding]
             }
         }
         // Then each task counted once, until it left the table

@@ -15,6 +15,7 @@ tell whether a slow request waited in the client or in the server.
 """
 import json
 import os
+import select
 import socket
 import socketserver
 import struct
@@ -44,10 +45,27 @@ def seconds(query, name, default):
     return min(float(query.get(name, default)), MAX_STALL)
 
 
+def hold(sock, limit):
+    """Keeps `sock` open until the client closes it, `limit` seconds at most: a stall that
+    ends on its own ends the connection with no answer ("Empty reply from server"), which a
+    slow client can take for the fault the test is about."""
+    until = time.monotonic() + limit
+    poller = select.poll()  # not select.select: it refuses descriptors past 1023
+    poller.register(sock, select.POLLIN)
+    while (left := until - time.monotonic()) > 0:
+        try:
+            if poller.poll(left * 1000) and not sock.recv(65536):
+                return
+        except OSError:
+            return
+
+
 class Handler(socketserver.BaseRequestHandler):
     def read_request(self):
         data = b""
-        self.request.settimeout(10)
+        # (a loaded client can connect seconds before it writes its request: a read that gave
+        # up sooner would close the connection unanswered, "Empty reply from server")
+        self.request.settimeout(MAX_STALL)
         while b"\r\n\r\n" not in data:
             chunk = self.request.recv(65536)
             if not chunk:
@@ -102,8 +120,8 @@ class Handler(socketserver.BaseRequestHandler):
 
 
 def stall(handler, method, query, *_):
-    """Reads the request and never answers (for `seconds`, 30 at most)."""
-    time.sleep(seconds(query, "seconds", MAX_STALL))
+    """Reads the request and never answers, until the client leaves (or `seconds`, 30 at most)."""
+    hold(handler.request, seconds(query, "seconds", MAX_STALL))
 
 
 def five_then_stall(handler, method, query, *_):
@@ -113,7 +131,7 @@ def five_then_stall(handler, method, query, *_):
         handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n12345")
     else:
         handler.request.sendall(b"HTTP/")
-    time.sleep(seconds(query, "seconds", MAX_STALL))
+    hold(handler.request, seconds(query, "seconds", MAX_STALL))
 
 
 def trickle(handler, method, query, *_):
@@ -237,6 +255,19 @@ def slow(handler, method, query, *_):
     reply(handler.request, 200, b"slow", {"Content-Type": "text/plain"}, method=method)
 
 
+def gate(handler, method, query, *_):
+    """Answers `gate` once `/_open?tag=<tag>` is requested (or after 30 s): a response the
+    test lets go when it is ready, so what it does meanwhile races no clock."""
+    handler.server.gate(query.get("tag", "")).wait(MAX_STALL)
+    reply(handler.request, 200, b"gate", {"Content-Type": "text/plain"}, method=method)
+
+
+def open_gate(handler, method, query, *_):
+    """Lets the `/gate` requests of `tag` answer."""
+    handler.server.gate(query.get("tag", "")).set()
+    reply(handler.request, 200, b"{}", {"Content-Type": "application/json"})
+
+
 def most_at_once(handler, method, query, *_):
     """The most requests of `group` that /slow ran at the same time."""
     body = json.dumps({"most": handler.server.most(query.get("group", ""))}).encode()
@@ -278,7 +309,9 @@ def send_bytes(handler, method, query, *_):
 
 def ranged(handler, method, query, headers, body):
     """A resource that honours ranges: 206 for `bytes=a-` (off by `shift` bytes in its
-    Content-Range when given), 416 with `bytes */n` past the end."""
+    Content-Range when given), 416 with `bytes */n` past the end. The first request of a tag
+    stops after `cut` bytes: it closes the connection, or with `hold=1` keeps it open until
+    the client leaves."""
     serve_ranged(handler, query, headers, version=0, honours_range=True)
 
 
@@ -324,6 +357,8 @@ def serve_ranged(handler, query, headers, version, honours_range, counted=False)
     if chunked and cut is None:
         payload += b"0\r\n\r\n"
     handler.request.sendall(head.encode("latin-1") + payload)
+    if cut is not None and query.get("hold") == "1":
+        hold(handler.request, MAX_STALL)  # the cut part stays all there is until the client leaves
 
 # Streams
 
@@ -473,7 +508,7 @@ class Sink:
 
     def drain(self, connection):
         with connection:
-            connection.settimeout(2)
+            connection.settimeout(MAX_STALL)  # as long as Handler waits for a request
             data = b""
             try:
                 while b"\r\n\r\n" not in data:
@@ -518,6 +553,8 @@ BEHAVIOURS = {
     "/chunked-cut": chunked_cut,
     "/long-line": long_line,
     "/chain": chain,
+    "/gate": gate,
+    "/_open": open_gate,
     "/_most-at-once": most_at_once,
     "/_seen": requests_seen,
     "/_sink": open_sink,
@@ -566,6 +603,29 @@ BEHAVIOURS.update({
 })
 
 
+# Headers FoundationNetworking on Linux cannot take: routes kept together in this block.
+
+
+def odd_header(handler, method, query, *_):
+    """Answers 200 with one header FoundationNetworking fails the call on: `kind=latin1`
+    (the default) `X-Note: caf\\xe9`, `kind=cookie` a Set-Cookie whose value is Latin-1,
+    `kind=nul` a NUL byte in `X-Note`, `kind=encoding` a Content-Encoding nobody knows; or
+    with `kind=utf8`, `X-Note: café` in UTF-8, which it reads."""
+    field = {
+        "utf8": "X-Note: café".encode(),
+        "latin1": b"X-Note: caf\xe9",
+        "cookie": b"Set-Cookie: name=Jos\xe9; Path=/",
+        "nul": b"X-Note: a\x00b",
+        "encoding": b"Content-Encoding: x-unknown",
+    }[query.get("kind", "latin1")]
+    body = b"body"
+    handler.request.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n" % len(body)
+                            + field + b"\r\n\r\n" + (b"" if method == "HEAD" else body))
+
+
+BEHAVIOURS["/odd-header"] = odd_header
+
+
 class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -579,6 +639,7 @@ class Server(socketserver.ThreadingTCPServer):
         self.active = {}
         self.peak = {}
         self.attempts = {}
+        self.gates = {}
         self.accepted = threading.local()  # when the connection this thread serves was accepted
         path = os.environ.get("FAULT_SERVER_TIMING_LOG")
         self.timing_log = open(path, "a") if path else None
@@ -613,6 +674,11 @@ class Server(socketserver.ThreadingTCPServer):
         with self.lock:
             self.attempts[tag] = self.attempts.get(tag, 0) + 1
             return self.attempts[tag]
+
+    def gate(self, tag):
+        """The event that lets the `/gate` requests of `tag` answer."""
+        with self.lock:
+            return self.gates.setdefault(tag, threading.Event())
 
     def enter(self, group):
         with self.lock:

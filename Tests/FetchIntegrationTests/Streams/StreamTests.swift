@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import TestSupport
 
 /// Streams through `Session` against httpbin and the fault server: chunks, lines and
 /// Server-Sent Events as they arrive, and every way a stream ends.
@@ -25,10 +26,9 @@ struct StreamTests {
 
         // When it is streamed as lines
         let stream = try await Self.session().stream(Self.get(servers.httpbin, "/stream/5"))
-        var ids: [Int] = []
-        for try await line in stream.lines where !line.isEmpty {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            ids.append(object?["id"] as? Int ?? -1)
+        let lines = try await stream.lines.collected(within: standardBound, "the lines").filter { !$0.isEmpty }
+        let ids = try lines.map { line in
+            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int ?? -1
         }
 
         // Then the head came first with its headers, then every line in order
@@ -43,8 +43,7 @@ struct StreamTests {
 
         // When it is streamed as chunks
         let stream = try await Self.session().stream(Self.get(servers.httpbin, "/drip?numbytes=4&duration=1&delay=0"))
-        var received = 0
-        for try await chunk in stream.chunks { received += chunk.count }
+        let received = try await stream.chunks.collected(within: standardBound, "the drip").reduce(0) { $0 + $1.count }
 
         // Then all 4 bytes came after a 200 head
         #expect(stream.response.status == 200)
@@ -57,8 +56,7 @@ struct StreamTests {
 
         // When it is streamed and the first chunk read
         let stream = try await Self.session().stream(Self.get(servers.faults, "/five-then-stall?part=body"))
-        var iterator = stream.chunks.makeAsyncIterator()
-        let first = try await iterator.next()
+        let first = try await stream.chunks.next(within: standardBound, "the first chunk")
 
         // Then the head and the first bytes are here long before the body could be complete
         #expect(stream.response.headers.first("Content-Length") == "100")
@@ -74,8 +72,7 @@ struct StreamTests {
 
         // When it is streamed as events
         let stream = try await Self.session().stream(Self.get(servers.faults, "/sse"))
-        var events: [ServerSentEvent] = []
-        for try await event in stream.events { events.append(event) }
+        let events = try await stream.events.collected(within: standardBound, "the events")
 
         // Then exactly the complete events came, as the standard says
         #expect(stream.response.mediaType == "text/event-stream")
@@ -180,11 +177,14 @@ struct StreamTests {
         let received = LockedBox(0)
 
         // When it is streamed with callbacks
-        let result: Result<Response, any Error> = await withCheckedContinuation { done in
-            Self.session().stream(
-                Self.get(servers.httpbin, "/stream/3"), onChunk: { chunk in received.withLock { $0 += chunk.count } }
-            ) {
-                done.resume(returning: $0)
+        let result: Result<Response, any Error> = try await within("the stream's completion") {
+            await withCheckedContinuation { done in
+                Self.session().stream(
+                    Self.get(servers.httpbin, "/stream/3"),
+                    onChunk: { chunk in received.withLock { $0 += chunk.count } }
+                ) {
+                    done.resume(returning: $0)
+                }
             }
         }
 

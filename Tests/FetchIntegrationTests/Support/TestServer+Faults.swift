@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Fetch
+import TestSupport
 
 /// What the fault server logged for one request (or one aborted transfer) with a tag.
 struct SeenRequest: Decodable {
@@ -63,6 +64,21 @@ extension TestServer {
     /// How many connections and bytes the listener on `port` has received.
     func sinkStats(port: Int) async throws -> SinkStats {
         try await bookkeeping("/_sink-stats?port=\(port)", as: SinkStats.self)
+    }
+
+    /// Waits until the fault server has logged `count` requests with `tag`.
+    /// - Throws: ``DidNotFinish`` when it has not within 20 s.
+    func waitUntilSeen(_ count: Int = 1, tag: String, file: StaticString = #filePath, line: UInt = #line)
+        async throws
+    {
+        try await within(.seconds(20), "\(count) request(s) reaching the server", file: file, line: line) {
+            while try await self.seen(tag: tag).count < count { try await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    /// Lets the fault server's `/gate` requests of `tag` answer.
+    func openGate(tag: String) async throws {
+        _ = try await bookkeeping("/_open?tag=\(tag)", as: [String: Int].self)
     }
 
     /// The most `/slow` requests of `group` that the server ran at once.

@@ -1,5 +1,6 @@
 import Foundation
 import Fetch
+import TestSupport
 
 /// A Python server on 127.0.0.1 that the tests start: httpbin, the fault server, the transfer
 /// server or the TLS servers.
@@ -44,7 +45,7 @@ final class TestServer: Sendable {
             started[key] = start
             return start
         }
-        return try await start.value
+        return try await start.value(within: .seconds(60), "starting \(script)")
     }
 
     /// Starts `Servers/<script>` with `python3`, and waits for its first line.

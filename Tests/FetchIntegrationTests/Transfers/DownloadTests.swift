@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Fetch
+import TestSupport
 
 extension TransferTests {
     @Suite struct DownloadTests {
@@ -136,12 +137,16 @@ extension TransferTests {
                 BasicRequest(url: server.url("/bytes?size=100000000&delay=0.01")), to: .temporaryFile(in: folder.url)
             )
             // When it is cancelled once bytes have arrived
-            for await progress in transfer.progress where progress.completedBytes > 0 {
-                #expect(try folder.contents().count == 1)
-                transfer.cancel()
-                break  // reports already on their way may still arrive; the partial file goes with the cancel
+            try await within("the first bytes") { () async throws in
+                for await progress in transfer.progress where progress.completedBytes > 0 {
+                    #expect(try folder.contents().count == 1)
+                    transfer.cancel()
+                    break  // reports already on their way may still arrive; the partial file goes with the cancel
+                }
             }
-            let error = await #expect(throws: FetchError.self) { try await transfer.value }
+            let error = await #expect(throws: FetchError.self) {
+                try await within("the download") { try await transfer.value }
+            }
             // Then it fails as cancelled and neither the folder nor the temporary folder keeps a file
             #expect(error?.code == .cancelled)
             #expect(try folder.contents().isEmpty)

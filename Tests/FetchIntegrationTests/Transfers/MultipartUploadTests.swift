@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Fetch
+import TestSupport
 
 extension TransferTests {
     @Suite struct MultipartUploadTests {
@@ -76,7 +77,9 @@ extension TransferTests {
                 BasicRequest(url: server.url("/multipart"), method: .post, body: .multipart(form))
             )
             transfer.cancel()
-            let error = await #expect(throws: FetchError.self) { try await transfer.value }
+            let error = await #expect(throws: FetchError.self) {
+                try await within("the upload") { try await transfer.value }
+            }
             // Then it fails as cancelled and the encoded form is gone
             #expect(error?.code == .cancelled)
             #expect(try await TransferTests.DownloadTests.fetchFilesLeft(besides: temporaryBefore).isEmpty)
@@ -95,7 +98,9 @@ extension TransferTests {
                 BasicRequest(url: server.url("/multipart"), method: .post, body: .multipart(form))
             )
             session.cancelAll()
-            let error = await #expect(throws: FetchError.self) { try await transfer.value }
+            let error = await #expect(throws: FetchError.self) {
+                try await within("the upload") { try await transfer.value }
+            }
             // Then the upload fails as cancelled, without reaching the server, and the encoded form is gone
             #expect(error?.code == .cancelled)
             #expect(try await TransferTests.DownloadTests.fetchFilesLeft(besides: temporaryBefore).isEmpty)

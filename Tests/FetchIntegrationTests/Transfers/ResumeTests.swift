@@ -4,10 +4,11 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Fetch
+import TestSupport
 
 /// Resumable downloads through `Session` against real servers: the fault server's ranged
 /// resources (cut mid-body, ignoring ranges, changing between requests) and httpbin's
-/// `/range/N` and `/drip`.
+/// `/range/N` and `/bytes/N`.
 @Suite(.loopbackServers)
 struct ResumeTests {
     /// Larger than the 256 KiB a download gathers before writing, so a cut leaves bytes that
@@ -158,44 +159,69 @@ struct ResumeTests {
         #expect(try folder.contents() == [])
     }
 
-    @Test func httpbinRangeResumesAfterTheCallerCancelsKeepingThePartialFile() async throws {
-        // Given httpbin's /range/102400, sent slowly
-        let httpbin = try LoopbackServers.require().httpbin
+    @Test func aCancelKeepingThePartialFileLetsTheNextDownloadResumeWhereItStopped() async throws {
+        // Given a resource of 102,400 bytes whose first transfer sends 10,240 of them and then
+        // nothing more until the caller leaves
+        let faults = try LoopbackServers.require().faults
         let folder = try ScratchFolder()
-        let destination = folder.file("range.bin")
-        let request = BasicRequest(url: httpbin.url("/range/102400?chunk_size=1024&duration=3"))
+        let destination = folder.file("ranged.bin")
+        let count = 102_400
+        let request = BasicRequest(url: faults.url("/ranged?n=\(count)&cut=10240&hold=1&tag=\(uniqueTag())"))
         let session = Session()
         // When the caller stops it keeping what it has, from its progress callback once 10 KiB arrived
-        let result = await Self.stopKeepingPartial(session, request, to: destination, after: 10_240)
+        let result = try await within("the stopped download") {
+            await Self.stopKeepingPartial(session, request, to: destination, after: 10_240)
+        }
         #expect((result.failure as? FetchError)?.code == .cancelled)
         let kept = try #require(PartialDownload.existing(for: destination))
-        #expect(kept.receivedBytes >= 10_240)
-        #expect(kept.expectedBytes == 102_400)
+        #expect(kept.receivedBytes == 10_240)
+        #expect(kept.expectedBytes == Int64(count))
 
         // And downloads it again
         let log = ProgressLog()
         let file = try await session.download(request, to: .file(destination), progress: log.record)
 
-        // Then it resumed where it stopped, and the file is httpbin's whole body. (In a slow
-        // process the stop can come after the last byte: a partial file that holds the whole
-        // body asks for its last byte again, to confirm it with the validator.)
-        let resumedAt = kept.receivedBytes == 102_400 ? 102_399 : kept.receivedBytes
+        // Then it resumed where it stopped, and the file is the whole body
         #expect(file.status == 206)
-        #expect(file.response.headers["Content-Range"] == "bytes \(resumedAt)-102399/102400")
-        #expect(log.all.first?.completedBytes == resumedAt)
+        #expect(file.response.headers["Content-Range"] == "bytes 10240-102399/102400")
+        #expect(log.all.first?.completedBytes == 10_240)
+        #expect(try Data(contentsOf: destination) == Self.resource(count))
+        #expect(try folder.contents() == ["ranged.bin"])
+    }
+
+    @Test func httpbinRangeResumesAKeptPartialFile() async throws {
+        // Given the first 10,240 bytes of httpbin's /range/102400 kept with its ETag
+        let httpbin = try LoopbackServers.require().httpbin
+        let folder = try ScratchFolder()
+        let destination = folder.file("range.bin")
+        let request = BasicRequest(url: httpbin.url("/range/102400"))
         let expected = Data((0..<102_400).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        let head = Response(urlRequest: URLRequest(url: request.url), status: 200, headers: ["ETag": "range102400"])
+        #expect(try DownloadDestination.file(destination).keepPartial(expected.prefix(10_240), of: head, for: request))
+
+        // When it is downloaded
+        let log = ProgressLog()
+        let file = try await Session().download(request, to: .file(destination), progress: log.record)
+
+        // Then httpbin sent the rest as a 206, and the file is its whole body
+        #expect(file.status == 206)
+        #expect(file.response.headers["Content-Range"] == "bytes 10240-102399/102400")
+        #expect(log.all.first?.completedBytes == 10_240)
         #expect(try Data(contentsOf: destination) == expected)
         #expect(try folder.contents() == ["range.bin"])
     }
 
     @Test func aResponseWithoutAValidatorIsNeverKept() async throws {
-        // Given httpbin's /drip, which has no ETag or Last-Modified, sent slowly
-        let httpbin = try LoopbackServers.require().httpbin
+        // Given a response with no ETag or Last-Modified that sends 5 of its 100 bytes, then
+        // nothing more until the caller leaves
+        let faults = try LoopbackServers.require().faults
         let folder = try ScratchFolder()
-        let destination = folder.file("drip.bin")
-        let request = BasicRequest(url: httpbin.url("/drip?numbytes=3000&duration=3&delay=0"))
+        let destination = folder.file("five.bin")
+        let request = BasicRequest(url: faults.url("/five-then-stall?part=body"))
         // When the caller stops it keeping what it has, once bytes have arrived
-        let result = await Self.stopKeepingPartial(Session(), request, to: destination, after: 1)
+        let result = try await within("the stopped download") {
+            await Self.stopKeepingPartial(Session(), request, to: destination, after: 1)
+        }
         // Then nothing is kept: without a validator, a resume could mix two versions
         #expect((result.failure as? FetchError)?.code == .cancelled)
         #expect(PartialDownload.existing(for: destination) == nil)
@@ -203,20 +229,29 @@ struct ResumeTests {
     }
 
     /// Downloads `request` to `destination` and cancels it keeping the partial file from its
-    /// progress callback, as soon as `bytes` have arrived.
+    /// progress callback, as soon as `bytes` have arrived (or as soon as the download's handle
+    /// is there, when they arrived before it).
     /// - Returns: the download's result.
     static func stopKeepingPartial(
         _ session: Session, _ request: BasicRequest, to destination: URL,
         after bytes: Int64
     ) async -> Result<DownloadedFile, any Error> {
-        let handle = LockedBox<DownloadHandle?>(nil)
+        let stop = LockedBox<(handle: DownloadHandle?, due: Bool)>((nil, false))
         return await withCheckedContinuation { done in
             let started = session.download(
                 request, to: .file(destination),
                 progress: { progress in
-                    if progress.completedBytes >= bytes { handle.withLock { $0 }?.cancelKeepingPartial() }
+                    guard progress.completedBytes >= bytes else { return }
+                    stop.withLock { stop in
+                        stop.due = true
+                        return stop.handle
+                    }?.cancelKeepingPartial()
                 }, completion: { done.resume(returning: $0) })
-            handle.withLock { $0 = started }
+            let due = stop.withLock { stop in
+                stop.handle = started
+                return stop.due
+            }
+            if due { started.cancelKeepingPartial() }
         }
     }
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// Layers that answer a call themselves call back where the performer below does
 /// (`completionQueue(for:)`), and over the spy, which names no queue, before `perform` returns.
@@ -37,30 +38,32 @@ import FetchTesting
     private static let url = URL(string: "https://api.example.com/items")!
 
     /// Performs `request` and waits for its completion; says whether it ran on `Queued`'s queue.
-    private static func completes(_ performer: any RequestPerforming, _ request: any Request) async -> (
+    private static func completes(_ performer: any RequestPerforming, _ request: any Request) async throws -> (
         onQueue: Bool, outcome: String
     ) {
-        await withCheckedContinuation { continuation in
-            performer.perform(request) { result in
-                continuation.resume(returning: (DispatchQueue.getSpecific(key: key) == true, outcome(result)))
+        try await within("the call's completion") {
+            await withCheckedContinuation { continuation in
+                performer.perform(request) { result in
+                    continuation.resume(returning: (DispatchQueue.getSpecific(key: key) == true, outcome(result)))
+                }
             }
         }
     }
 
-    @Test func aCacheHitOverAPerformerWithAQueueCompletesOnIt() async {
+    @Test func aCacheHitOverAPerformerWithAQueueCompletesOnIt() async throws {
         // Given a cache over a performer whose completions run on its queue, holding a fresh response
         let performer = Queued(SpyPerformer([.response(Self.fresh)])).caching()
-        _ = await Self.completes(performer, BasicRequest(url: Self.url))
+        _ = try await Self.completes(performer, BasicRequest(url: Self.url))
 
         // When the same request is answered from the cache
-        let hit = await Self.completes(performer, BasicRequest(url: Self.url))
+        let hit = try await Self.completes(performer, BasicRequest(url: Self.url))
 
         // Then the hit completed on that queue
         #expect(hit == (true, "200"))
         #expect(performer.base.completionQueue(for: BasicRequest(url: Self.url)) != nil)
     }
 
-    @Test func aCancelledCoalescedCallAndACancelledRetryCompleteOnTheQueueBelow() async {
+    @Test func aCancelledCoalescedCallAndACancelledRetryCompleteOnTheQueueBelow() async throws {
         // Given a held call shared through coalescing, and a retry waiting on a manual scheduler
         let spy = SpyPerformer([.hold, .status(503)])
         let coalesced = Queued(spy).coalescing()
@@ -69,15 +72,19 @@ import FetchTesting
 
         // When a second caller joins and cancels, and the retry is cancelled while it waits
         _ = coalesced.perform(request) { _ in }
-        let left = await withCheckedContinuation { continuation in
-            coalesced.perform(request) { result in
-                continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
-            }.cancel()
+        let left = try await within("the cancelled coalesced call") {
+            await withCheckedContinuation { continuation in
+                coalesced.perform(request) { result in
+                    continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
+                }.cancel()
+            }
         }
-        let stopped = await withCheckedContinuation { continuation in
-            retrying.perform(request) { result in
-                continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
-            }.cancel()
+        let stopped = try await within("the cancelled retry") {
+            await withCheckedContinuation { continuation in
+                retrying.perform(request) { result in
+                    continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
+                }.cancel()
+            }
         }
 
         // Then both cancellations arrived on the queue, not on the canceller's thread

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// One rule for every kind of call and both forms: a call runs as long as its result can
 /// still be received. A callback call runs to its end whatever becomes of its handle; an
@@ -103,7 +104,7 @@ struct DroppingAHandleTests {
         // When the server answers
         let call = try await spy.nextCall()
         Self.answer(call, kind)
-        for await _ in ended {}
+        _ = try await ended.collected(within: standardBound, "the Task's end")
 
         // Then the call ran to its end and the Task got its result
         #expect(!call.isCancelled)
@@ -131,7 +132,7 @@ struct DroppingAHandleTests {
         task.cancel()
 
         // Then the call is cancelled
-        let error = await #expect(throws: FetchError.self) { try await task.value }
+        let error = await #expect(throws: FetchError.self) { try await task.value(within: standardBound) }
         #expect(error?.code == .cancelled)
         #expect(call.isCancelled)
     }
@@ -180,7 +181,7 @@ struct DroppingAHandleTests {
         // When the server answers
         let call = try await spy.nextCall()
         Self.answer(call, kind)
-        for await _ in progress {}
+        _ = try await progress.collected(within: standardBound, "the progress to its end")
 
         // Then the progress sequence kept the transfer going to its end
         #expect(!call.isCancelled)

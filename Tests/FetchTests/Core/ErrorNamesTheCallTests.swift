@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// Every way a call can fail, with callbacks and with async/await, over a spy under a
 /// `BaseURL`: the error names the method and the absolute URL that was, or would have
@@ -115,13 +116,15 @@ struct ErrorNamesTheCallTests {
         let result: Result<Response, any Error>
         switch form {
         case .callback:
-            result = await withCheckedContinuation { continuation in
-                let handle = performer.perform(request) { continuation.resume(returning: $0) }
-                if atOnce { handle.cancel() }
-                if whenSent {
-                    Task {
-                        _ = try await spy.nextCall()
-                        handle.cancel()
+            result = try await within("the call's completion") {
+                await withCheckedContinuation { continuation in
+                    let handle = performer.perform(request) { continuation.resume(returning: $0) }
+                    if atOnce { handle.cancel() }
+                    if whenSent {
+                        Task {
+                            _ = try await spy.nextCall()
+                            handle.cancel()
+                        }
                     }
                 }
             }
@@ -134,7 +137,7 @@ struct ErrorNamesTheCallTests {
                 _ = try await spy.nextCall()
                 call.cancel()
             }
-            result = await call.value
+            result = try await call.value(within: standardBound, "the async call")
         }
         return try #require(result.failure as? FetchError, "\(result)")
     }
@@ -182,7 +185,7 @@ struct ErrorNamesTheCallTests {
             stream.cancel()
             var thrown: (any Error)?
             do {
-                for try await _ in stream.chunks {}
+                try await within("reading the cancelled stream") { for try await _ in stream.chunks {} }
             } catch {
                 thrown = error
             }
@@ -245,7 +248,7 @@ struct ErrorNamesTheCallTests {
         }
 
         // Then the error names the URL as the request gives it
-        let error = try await #require(throws: FetchError.self) { try await task.value }
+        let error = try await #require(throws: FetchError.self) { try await task.value(within: standardBound) }
         #expect(error.code == .cancelled)
         #expect(error.url?.absoluteString == "users/7")
     }

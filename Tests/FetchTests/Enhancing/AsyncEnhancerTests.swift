@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// A token held by an actor, as apps keep them.
 actor TokenActor {
@@ -43,9 +44,8 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
     init() { (startedStream, startedContinuation) = AsyncStream.makeStream(of: Void.self) }
 
     /// Returns once a call is waiting in the enhancer.
-    func waitUntilStarted() async {
-        var iterator = startedStream.makeAsyncIterator()
-        _ = await iterator.next()
+    func waitUntilStarted() async throws {
+        _ = try await startedStream.next(within: standardBound, "a call reaching the enhancer")
     }
 
     var name: String { "Gate" }
@@ -114,7 +114,7 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
 
         // When a call starts, waits in the enhancer, and is cancelled
         let handle = api.perform(get("https://api.example.com/a")) { results.record($0) }
-        await gate.waitUntilStarted()
+        try await gate.waitUntilStarted()
         handle.cancel()
 
         // Then it completed at once with cancelled; letting the enhancer go later sends nothing

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// An error handler that waits before it recovers, replaces, passes or retries.
 @Suite struct AsyncErrorHandlerTests {
@@ -48,8 +49,10 @@ import FetchTesting
 
         // When it is streamed
         let chunks = Recorder<Data>()
-        let end = await withCheckedContinuation { (done: CheckedContinuation<Result<Response, any Error>, Never>) in
-            api.stream(get("https://x/feed"), onChunk: { chunks.record($0) }) { done.resume(returning: $0) }
+        let end = try await within("the stream's completion") {
+            await withCheckedContinuation { (done: CheckedContinuation<Result<Response, any Error>, Never>) in
+                api.stream(get("https://x/feed"), onChunk: { chunks.record($0) }) { done.resume(returning: $0) }
+            }
         }
 
         // Then the handler was asked, but the reader got the chunk, then the failure: the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fetch
+import TestSupport
 
 /// `ResultOnce`, the one bridge from a completion to its waiters: the first result wins, and
 /// every waiter gets it exactly once, whenever it came.
@@ -51,12 +52,14 @@ import Testing
         let value = ResultOnce<Int>()
         let failure = ResultOnce<Int>()
         // When a task waits on each, one before and one after its result
-        async let waited = value.value
+        let waited = Task { try await value.value }
         value.finish(.success(5))
         failure.finish(.failure(Failed(number: 9)))
         // Then they get the value and the error
-        #expect(try await waited == 5)
-        await #expect(throws: Failed(number: 9)) { try await failure.value }
+        #expect(try await waited.value(within: standardBound, "the wait for the value") == 5)
+        await #expect(throws: Failed(number: 9)) {
+            try await within("the wait for the error") { try await failure.value }
+        }
     }
 
     @Test func cancellingTheWaitingTaskCancelsTheWorkWhichEndsTheWait() async throws {
@@ -67,7 +70,7 @@ import Testing
         // When the waiting task is cancelled
         waiter.cancel()
         // Then the work was cancelled and the wait ends with its error
-        await #expect(throws: CancellationError.self) { try await waiter.value }
+        await #expect(throws: CancellationError.self) { try await waiter.value(within: standardBound) }
         #expect(work.isCancelled)
     }
 
@@ -87,7 +90,9 @@ import Testing
             let winner = try #require(try once.result?.get())
             #expect(wins.withLock { $0 } == 1)
             #expect(calls.got.withLock { $0 } == Dictionary(uniqueKeysWithValues: (0..<64).map { ($0, [winner]) }))
-            for waiter in asyncWaiters { #expect(try await waiter.value == winner) }
+            for waiter in asyncWaiters {
+                #expect(try await waiter.value(within: standardBound, "an async waiter") == winner)
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 struct AsyncPerformTests {
     @Test func aTypedRequestNeedsNoAnnotation() async throws {
@@ -48,11 +49,11 @@ struct AsyncPerformTests {
         // Given a spy that holds the call open, and a task awaiting it
         let (api, started) = StartedSignal.over(SpyPerformer([.hold]))
         let task = Task { try await api.perform(GetAccount(id: 7)) }
-        var handles = started.makeAsyncIterator()
-        let call = try #require(await handles.next() as? PendingCall)
+        let call = try #require(
+            try await started.next(within: standardBound, "the call reaching the spy") as? PendingCall)
         // When the task is cancelled while the call is in flight
         task.cancel()
-        let result = await task.result
+        let result = try await within("the cancelled task") { await task.result }
         // Then the held call was cancelled and the task threw one clear cancellation error
         #expect(call.isCancelled)
         #expect(call.isFinished)
@@ -62,7 +63,7 @@ struct AsyncPerformTests {
         #expect(api.spy.pending.isEmpty)
     }
 
-    @Test func aTaskCancelledBeforeTheCallNeverStartsIt() async {
+    @Test func aTaskCancelledBeforeTheCallNeverStartsIt() async throws {
         // Given a spy and a task that is cancelled before it calls
         let spy = SpyPerformer([.status(200)])
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
@@ -74,7 +75,7 @@ struct AsyncPerformTests {
         task.cancel()
         open.yield()
         // When the task goes on to call
-        let result = await task.result
+        let result = try await within("the cancelled task") { await task.result }
         // Then it throws cancelled and the spy saw nothing
         let error = #expect(throws: FetchError.self) { try result.get() }
         #expect(error?.code == .cancelled)
@@ -85,13 +86,12 @@ struct AsyncPerformTests {
         // Given a call held open while a task awaits it
         let (api, started) = StartedSignal.over(SpyPerformer([.hold]))
         let task = Task { try await api.perform(GetAccount(id: 7)) }
-        var handles = started.makeAsyncIterator()
-        _ = await handles.next()
+        _ = try await started.next(within: standardBound, "the call reaching the spy")
         // When the test answers it
         let call = try #require(api.spy.pending.first)
         call.respond(try .json(Account(id: 7, name: "Ada")))
         // Then the task returns the model
-        #expect(try await task.value == Account(id: 7, name: "Ada"))
+        #expect(try await task.value(within: standardBound) == Account(id: 7, name: "Ada"))
         #expect(api.spy.pending.isEmpty)
     }
 }

@@ -2,12 +2,13 @@ import Dispatch
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// Waits as long as a `Duration` can say, which large `maximumRetryAfter` or back-off
 /// maximums let through, must neither trap nor run early.
 @Suite struct LongWaitTests {
     @Test(arguments: [Duration.seconds(Int64.max), .seconds(Int64.max) * 4])
-    func aJobDueFarAwayNeitherTrapsNorBlocksTheQueue(delay: Duration) async {
+    func aJobDueFarAwayNeitherTrapsNorBlocksTheQueue(delay: Duration) async throws {
         // Given a serial queue's scheduler and a job due at Int64.max seconds, or past
         // what seconds in an Int64 can count (made by arithmetic)
         let scheduler = DispatchQueueScheduler(queue: DispatchQueue(label: "long-wait-test"))
@@ -15,10 +16,12 @@ import FetchTesting
         let handle = scheduler.schedule(after: delay) { ran.record("late") }
 
         // When a job with no delay is scheduled after it on the same queue and has run
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            scheduler.schedule(after: .zero) {
-                ran.record("now")
-                continuation.resume()
+        try await within("the job with no delay") {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                scheduler.schedule(after: .zero) {
+                    ran.record("now")
+                    continuation.resume()
+                }
             }
         }
         handle.cancel()

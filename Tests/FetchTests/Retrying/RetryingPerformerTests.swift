@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 @Suite struct RetryingPerformerTests {
     private let policy = RetryPolicy.exponential(maxAttempts: 3, initial: .seconds(1), jitter: .none)
@@ -216,7 +217,7 @@ import FetchTesting
         #expect(recorders.allSatisfy { $0.count == 1 })
     }
 
-    @Test func cancellingTheCallersTaskCancelsThePendingWait() async {
+    @Test func cancellingTheCallersTaskCancelsThePendingWait() async throws {
         // Given an async caller whose call waits for a retry on a manual scheduler
         // (the spy answers the first attempt before the signal fires, so the wait is queued by then)
         let spy = SpyPerformer([.status(503), .status(200)])
@@ -224,13 +225,12 @@ import FetchTesting
         let scheduler = ManualScheduler()
         let performer = signal.retrying(policy, scheduler: scheduler)
         let task = Task { await asyncOutcome(performer, get("http://x")) }
-        var startedCalls = started.makeAsyncIterator()
-        _ = await startedCalls.next()
+        _ = try await started.next(within: standardBound, "the call reaching the spy")
         #expect(scheduler.pendingCount == 1)
 
         // When the task is cancelled
         task.cancel()
-        let result = await task.value
+        let result = try await task.value(within: standardBound)
 
         // Then the caller got a cancellation, the wait is gone, and nothing more was sent
         #expect(result == "cancelled")

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import Fetch
+import TestSupport
 
 struct DeliveryQueueTests {
-    @Test func addingNeverWaitsWhileAnotherCallbackRuns() {
+    @Test func addingNeverWaitsWhileAnotherCallbackRuns() throws {
         // Given a delivery queue running a callback on another thread, until it is let go
         let queue = DeliveryQueue()
         let ran = Recorder<Int>()
-        let running = RunningCallback(on: queue) { ran.record(0) }
+        let running = try RunningCallback(on: queue) { ran.record(0) }
         // When URLSession's thread adds a thousand more meanwhile
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -17,7 +18,7 @@ struct DeliveryQueueTests {
         // Then every `addOperation` returned while the first callback still ran, and once it
         // ends they all run, in order
         let neverWaited = returned.wait(timeout: .now() + 10) == .success
-        running.finish()
+        try running.finish()
         queue.waitUntilAllOperationsAreFinished()
         queue.serial.sync {}
         #expect(neverWaited)
@@ -39,12 +40,12 @@ struct DeliveryQueueTests {
         }
     }
 
-    @Test func callbacksAddedWhileOneRunsQueueInOrderOnTheSerialQueueAndKnowIt() {
+    @Test func callbacksAddedWhileOneRunsQueueInOrderOnTheSerialQueueAndKnowIt() throws {
         // Given a delivery queue running a callback on another thread
         let queue = DeliveryQueue()
         let ran = Recorder<Int>()
         let inside = Recorder<Bool>()
-        let running = RunningCallback(on: queue) { ran.record(0) }
+        let running = try RunningCallback(on: queue) { ran.record(0) }
         // When more callbacks are added meanwhile, and an Operation the other way
         for index in 1..<100 {
             queue.addOperation {
@@ -53,7 +54,7 @@ struct DeliveryQueueTests {
             }
         }
         queue.addOperation(BlockOperation { ran.record(100) })
-        running.finish()
+        try running.finish()
         queue.waitUntilAllOperationsAreFinished()
         queue.serial.sync {}
         // Then they ran one by one in the order they came, after the running one, each
@@ -72,23 +73,23 @@ private struct RunningCallback {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the callback and returns once it runs; `last` runs when it is let go.
-    init(on queue: DeliveryQueue, then last: @escaping @Sendable () -> Void) {
+    init(on queue: DeliveryQueue, then last: @escaping @Sendable () -> Void) throws {
         let started = DispatchSemaphore(value: 0)
         let (release, finished) = (release, finished)
         Thread.detachNewThread {
             queue.addOperation {
                 started.signal()
-                release.wait()
+                _ = release.wait(timeout: .now() + 60)  // (the test lets it go long before)
                 last()
             }
             finished.signal()
         }
-        started.wait()
+        try started.wait(within: standardBound, "the running callback's start")
     }
 
     /// Lets the callback end, and waits until `addOperation` on its thread has returned.
-    func finish() {
+    func finish() throws {
         release.signal()
-        finished.wait()
+        try finished.wait(within: standardBound, "addOperation's return on the running callback's thread")
     }
 }

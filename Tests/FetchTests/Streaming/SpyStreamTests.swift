@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// Streams over the spy: scripted chunks, events and failures, through the async and the
 /// callback API and through layers, synchronous for callbacks.
@@ -53,16 +54,16 @@ struct SpyStreamTests {
 
         // When the stream is opened and its events read
         let stream = try await spy.stream(Feed())
-        var events: [ServerSentEvent] = []
+        let events = Recorder<ServerSentEvent>()
         await #expect(throws: FetchError.self) {
-            for try await event in stream.events { events.append(event) }
+            try await within("the events") { for try await event in stream.events { events.record(event) } }
         }
 
         // Then the head says text/event-stream, both events arrived before the error
         #expect(stream.response.mediaType == "text/event-stream")
         #expect(stream.response.request is Feed)
-        #expect(events.map(\.data) == ["one", "two"])
-        #expect(events.map(\.id) == ["1", "1"])
+        #expect(events.all.map(\.data) == ["one", "two"])
+        #expect(events.all.map(\.id) == ["1", "1"])
     }
 
     @Test func linesAreSplitAcrossChunks() async throws {
@@ -70,8 +71,7 @@ struct SpyStreamTests {
         let spy = SpyPerformer([.stream([Data("{\"a\":1}\r\n{\"b\"".utf8), Data(":2}\n{\"c\":3}".utf8)])])
 
         // When read as lines
-        var lines: [String] = []
-        for try await line in try await spy.stream(Feed()).lines { lines.append(line) }
+        let lines = try await spy.stream(Feed()).lines.collected(within: standardBound, "the lines")
 
         // Then every line is whole
         #expect(lines == ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"])
@@ -82,8 +82,7 @@ struct SpyStreamTests {
         let spy = SpyPerformer([.text("whole body")])
 
         // When streamed
-        var chunks: [Data] = []
-        for try await chunk in try await spy.stream(Feed()).chunks { chunks.append(chunk) }
+        let chunks = try await spy.stream(Feed()).chunks.collected(within: standardBound, "the chunks")
 
         // Then the body is one chunk
         #expect(chunks == [Data("whole body".utf8)])
@@ -96,8 +95,7 @@ struct SpyStreamTests {
         // When streamed normally, then accepting any status
         let error = await #expect(throws: FetchError.self) { _ = try await spy.stream(Feed()) }
         let accepted = try await spy.stream(Feed(), acceptingAnyStatus: true)
-        var body = Data()
-        for try await chunk in accepted.chunks { body.append(chunk) }
+        let body = try await accepted.chunks.collected(within: standardBound, "the body").reduce(Data(), +)
 
         // Then the first throws httpStatus quoting the body, the second delivers it
         #expect(error?.code == .httpStatus)
@@ -111,37 +109,37 @@ struct SpyStreamTests {
         // Given a held stream call
         let spy = SpyPerformer([.hold])
         let opening = Task { try await spy.stream(Feed()) }
-        while spy.pending.isEmpty { await Task.yield() }
-        let call = try #require(spy.pending.first)
+        let call = try await spy.nextCall()
         let sink = try #require(call.sink)
         sink.open(Response(status: 200))
         sink.receive(Data("first".utf8))
-        let stream = try await opening.value
+        let stream = try await opening.value(within: standardBound, "the opening stream")
 
         // When the loop leaves after the first chunk
-        for try await _ in stream.chunks { break }
+        try await within("the first chunk") { for try await _ in stream.chunks { break } }
 
         // Then the call was cancelled, and what still arrives is dropped
         #expect(call.isCancelled)
         sink.receive(Data("late".utf8))
-        await #expect(throws: FetchError.self) { for try await _ in stream.chunks {} }
+        await #expect(throws: FetchError.self) {
+            try await within("the dropped rest") { for try await _ in stream.chunks {} }
+        }
     }
 
     @Test func cancellingTheReadingTaskCancelsTheCall() async throws {
         // Given a held stream call with its head
         let spy = SpyPerformer([.hold])
         let opening = Task { try await spy.stream(Feed()) }
-        while spy.pending.isEmpty { await Task.yield() }
-        let call = try #require(spy.pending.first)
+        let call = try await spy.nextCall()
         call.sink?.open(Response(status: 200))
-        let stream = try await opening.value
+        let stream = try await opening.value(within: standardBound, "the opening stream")
 
         // When the task reading it is cancelled while it waits for a chunk
         let reading = Task { for try await _ in stream.chunks {} }
         reading.cancel()
 
         // Then the loop throws cancelled and the call is cancelled
-        let error = await #expect(throws: FetchError.self) { try await reading.value }
+        let error = await #expect(throws: FetchError.self) { try await reading.value(within: standardBound) }
         #expect(error?.code == .cancelled)
         #expect(call.isCancelled)
     }

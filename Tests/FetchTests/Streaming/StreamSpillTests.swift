@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fetch
+import TestSupport
 
 /// A stream's sink keeps what its reader has not taken (in memory, then in an unlinked
 /// temporary file) and never asks the performer to wait; a reader too far behind gets
@@ -31,7 +32,7 @@ struct StreamSpillTests {
         for chunk in Self.chunks(600) { sink.receive(chunk) }
         sink.finish(.success(Response(status: 200)))
         var received = Data()
-        while let chunk = try await sink.next() { received.append(chunk) }
+        while let chunk = try await sink.nextChunk() { received.append(chunk) }
 
         // Then every byte came, in order, and the call was never stopped
         #expect(received == Self.chunks(600).reduce(Data(), +))
@@ -46,7 +47,7 @@ struct StreamSpillTests {
         for chunk in Self.chunks(600) { sink.receive(chunk) }
         var received = Data()
         let error = await #expect(throws: FetchError.self) {
-            while let chunk = try await sink.next() { received.append(chunk) }
+            while let chunk = try await sink.nextChunk() { received.append(chunk) }
         }
 
         // Then the call was stopped at once, the reader got the first 302,000 bytes whole and
@@ -55,7 +56,7 @@ struct StreamSpillTests {
         #expect(received == Self.chunks(302).reduce(Data(), +))
         #expect(error?.code == .bodyTooLarge)
         #expect(error?.reason.contains("fell behind") == true)
-        #expect(try await sink.next() == nil)
+        #expect(try await sink.nextChunk() == nil)
     }
 
     @Test func aSpillLimitOfZeroEndsTheStreamOnceMemoryIsFull() async throws {
@@ -65,13 +66,13 @@ struct StreamSpillTests {
         // When two chunks arrive, and the end after them
         for chunk in Self.chunks(2) { sink.receive(chunk) }
         sink.finish(.success(Response(status: 200)))
-        let first = try await sink.next()
+        let first = try await sink.nextChunk()
 
         // Then the first is read, the second overflowed, and the end is the overflow, not
         // the call's success
         #expect(first == Self.chunks(1)[0])
         #expect(call.isCancelled)
-        await #expect(throws: FetchError.self) { _ = try await sink.next() }
+        await #expect(throws: FetchError.self) { _ = try await sink.nextChunk() }
     }
 
     @Test func aSpillFileThatCannotBeMadeEndsTheStreamWithAFileErrorAfterTheMemory() async throws {
@@ -80,8 +81,8 @@ struct StreamSpillTests {
 
         // When enough arrives to be written to the file
         for chunk in Self.chunks(300) { sink.receive(chunk) }
-        let first = try await sink.next()
-        let error = await #expect(throws: FetchError.self) { _ = try await sink.next() }
+        let first = try await sink.nextChunk()
+        let error = await #expect(throws: FetchError.self) { _ = try await sink.nextChunk() }
 
         // Then the chunk in memory came, then the file error; the call was stopped
         #expect(first == Self.chunks(1)[0])
@@ -101,7 +102,7 @@ struct StreamSpillTests {
 
         // Then the call is stopped and the reader gets cancelled, not the kept bytes
         #expect(call.isCancelled)
-        let error = await #expect(throws: FetchError.self) { _ = try await sink.next() }
+        let error = await #expect(throws: FetchError.self) { _ = try await sink.nextChunk() }
         #expect(error?.code == .cancelled)
         #expect(sink.hasEnded)
     }
@@ -162,5 +163,12 @@ struct StreamSpillTests {
         #expect(call.isCancelled)
         #expect(received.all == [1000, 1000, 1000])
         #expect(ends.all == [.bodyTooLarge])
+    }
+}
+
+extension StreamSink {
+    /// The reader's next chunk (`nil` at the end), or ``DidNotFinish`` when none came in time.
+    func nextChunk(file: StaticString = #filePath, line: UInt = #line) async throws -> Data? {
+        try await within(standardBound, "the stream's next chunk", file: file, line: line) { try await self.next() }
     }
 }

@@ -44,6 +44,82 @@ import FetchTesting
         #expect(!second.isFinished)
     }
 
+    @Test func aCallSentWhileAnotherIsAnsweredIsHandedOutAfterIt() async throws {
+        // Given a call whose answer's completion sends the next call, as a refresh's resend does
+        let spy = SpyPerformer([.status(401), .hold])
+        spy.perform(get("https://x/first")) { _ in spy.perform(get("https://x/resend")) { _ in } }
+
+        // When the test asks for calls twice
+        let first = try await spy.nextCall()
+        let second = try await spy.nextCall()
+
+        // Then it gets them in the order they reached the spy: the first, answered, then the resend
+        #expect(first.request.url.path == "/first")
+        #expect(first.isFinished)
+        #expect(second.request.url.path == "/resend")
+        #expect(!second.isFinished)
+    }
+
+    @Test func aWaiterGetsTheCallWhoseAnswerSentTheNextBeforeThatNext() async throws {
+        // Given a test already waiting for a call (its timeout on a clock that never moves)
+        let spy = SpyPerformer([.status(401), .hold])
+        let clock = ManualScheduler()
+        let first = Task { try await spy.nextCall(scheduler: clock) }
+        await untilWaiting(on: clock, count: 1)
+
+        // When a call arrives whose answer's completion sends the next, as a refresh's resend does
+        spy.perform(get("https://x/first")) { _ in spy.perform(get("https://x/resend")) { _ in } }
+        let second = try await spy.nextCall(scheduler: clock)
+
+        // Then the waiter got the first call, and the resend came next
+        #expect(try await first.value.request.url.path == "/first")
+        #expect(second.request.url.path == "/resend")
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func aWaitThatEndsWhileACallIsAnsweredLeavesThatCallForTheNextWait() async throws {
+        // Given a test waiting for a call, its timeout on a manual clock
+        let spy = SpyPerformer([.status(200)])
+        let clock = ManualScheduler()
+        let waiting = Task { try await spy.nextCall(timeout: .seconds(5), scheduler: clock) }
+        await untilWaiting(on: clock, count: 1)
+
+        // When the timeout passes while the call that arrived is still being answered
+        spy.perform(get("https://x/slow-answer")) { _ in clock.advance(by: .seconds(5)) }
+
+        // Then the wait fails, and the call goes to the next wait
+        await #expect(throws: SpyPerformer.NoCallArrived.self) { try await waiting.value }
+        #expect(try await spy.nextCall(scheduler: clock).request.url.path == "/slow-answer")
+    }
+
+    @Test func callsSentFromManyThreadsAreHandedOutInTheOrderTheyArrived() async throws {
+        // Given 4 threads sending 50 calls each, every other one answered and sending a resend
+        // from its completion, the others held
+        let spy = SpyPerformer(match: { $0.url.path.hasPrefix("/held") ? .hold : .status(200) })
+        let senders = (0..<4).map { thread in
+            Task.detached {
+                for index in 0..<50 {
+                    guard index.isMultiple(of: 2) else {
+                        spy.perform(get("https://x/held/\(thread)/\(index)")) { _ in }
+                        continue
+                    }
+                    spy.perform(get("https://x/answered/\(thread)/\(index)")) { _ in
+                        spy.perform(get("https://x/held/\(thread)/\(index)/resend")) { _ in }
+                    }
+                }
+            }
+        }
+
+        // When the test takes every call, one after another, while they arrive
+        var paths: [String] = []
+        for _ in 0..<300 { paths.append(try await spy.nextCall().request.url.path) }
+        for sender in senders { await sender.value }
+
+        // Then it got each call once, in the order the spy recorded them
+        #expect(paths == spy.requests.map(\.url.path))
+        #expect(Set(paths).count == 300)
+    }
+
     @Test func noCallFailsAfterTheTimeoutRatherThanHanging() async throws {
         // Given a spy that receives no call, and a timeout on a clock that runs at once
         let spy = SpyPerformer()
@@ -100,5 +176,18 @@ import FetchTesting
         // Then each completed with what the helper made
         let statuses = try results.all.map { try $0.get().status }
         #expect(statuses == [200, 404, 200])
+    }
+}
+
+/// Returns once `count` waits have scheduled their timeout on `clock`: each does so when it
+/// starts waiting for a call that has not arrived. Gives up, failing the test, after 10 s.
+private func untilWaiting(on clock: ManualScheduler, count: Int) async {
+    let end = ContinuousClock.now + .seconds(10)
+    while clock.pendingCount < count {
+        guard ContinuousClock.now < end else {
+            Issue.record("\(count) wait(s) never started")
+            return
+        }
+        await Task.yield()
     }
 }

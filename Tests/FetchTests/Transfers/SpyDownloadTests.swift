@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 struct SpyDownloadTests {
     let request = BasicRequest(url: URL(string: "https://example.com/files/report.pdf")!)
@@ -110,9 +111,8 @@ struct SpyDownloadTests {
         spy.progressFractions = [0.25, 0.5, 0.75]
         // When the download is started and its progress read as a sequence
         let transfer = spy.downloading(request, to: .file(folder.file("r.bin")))
-        var seen: [Int64] = []
-        for await progress in transfer.progress { seen.append(progress.completedBytes) }
-        let file = try await transfer.value
+        let seen = try await transfer.progress.collected(within: standardBound, "the progress").map(\.completedBytes)
+        let file = try await within("the download") { try await transfer.value }
         // Then every report arrives in order, ending with the full size
         #expect(seen == [25, 50, 75, 100])
         #expect(file.status == 200)
@@ -127,7 +127,7 @@ struct SpyDownloadTests {
         // When the task is cancelled
         task.cancel()
         // Then the download fails as cancelled and the spy's call is closed
-        let error = await #expect(throws: FetchError.self) { try await task.value }
+        let error = await #expect(throws: FetchError.self) { try await task.value(within: standardBound) }
         #expect(error?.code == .cancelled)
         #expect(spy.pending.isEmpty)
         #expect(try folder.contents().isEmpty)

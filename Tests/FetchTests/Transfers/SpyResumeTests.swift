@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+import TestSupport
 
 /// Resumable downloads over the spy: a cut first attempt, then a 206 for the rest, all
 /// before the call returns.
@@ -283,7 +284,9 @@ struct SpyResumeTests {
         // When the transfer is cancelled keeping what it has
         transfer.cancelKeepingPartial()
         // Then it ends cancelled, and the partial download is still there
-        await #expect { _ = try await transfer.value } throws: { ($0 as? FetchError)?.code == .cancelled }
+        await #expect { _ = try await within("the download") { try await transfer.value } } throws: {
+            ($0 as? FetchError)?.code == .cancelled
+        }
         #expect(PartialDownload.existing(for: destination)?.receivedBytes == 400)
         #expect(PartialDownload.discard(for: destination))
         #expect(try folder.contents() == [])
