@@ -109,7 +109,8 @@ struct SpyStreamTests {
         // Given a held stream call
         let spy = SpyPerformer([.hold])
         let opening = Task { try await spy.stream(Feed()) }
-        let call = try await spy.nextCall()
+        // (the opening Task waits behind the run's queued tests: over 10 s at a load average of 20)
+        let call = try await spy.nextCall(timeout: .seconds(60))
         let sink = try #require(call.sink)
         sink.open(Response(status: 200))
         sink.receive(Data("first".utf8))
@@ -130,7 +131,8 @@ struct SpyStreamTests {
         // Given a held stream call with its head
         let spy = SpyPerformer([.hold])
         let opening = Task { try await spy.stream(Feed()) }
-        let call = try await spy.nextCall()
+        // (the opening Task waits behind the run's queued tests: over 10 s at a load average of 20)
+        let call = try await spy.nextCall(timeout: .seconds(60))
         call.sink?.open(Response(status: 200))
         let stream = try await opening.value(within: standardBound, "the opening stream")
 
