@@ -138,11 +138,11 @@ struct CallArrivalsWalkTests {
     }
 
     @Test func everyOrderOfArrivalsAndWaitsHandsEachCallOutOnceInOrder() {
-        // Given 2,000 walks of 40 steps, picking among the events possible at each step
+        // Given 1,000 walks of 40 steps, picking among the events possible at each step
         var random = TaskMachineWalkTests.SeededGenerator(state: 33)
         var seen: Set<String> = []
         var failures: [String] = []
-        for walk in 0..<2_000 {
+        for walk in 0..<1_000 {
             var world = World()
             var steps: [String] = []
             // When each walk runs, then settles every call and waits for each one left
