@@ -25,6 +25,10 @@ public struct CacheConfiguration: Sendable {
     private(set) var extraCredentialNames: Set<String>
     /// The identifiers of the sets of credentials met, shared by the copies of this configuration.
     let partitions = Locked(CachePartition.Identifiers())
+    /// The keys whose stale response is being revalidated in the background
+    /// (`stale-while-revalidate`), shared by the copies of this configuration: one request
+    /// per key at a time, whatever the number of calls it served meanwhile.
+    let revalidating = Locked(Set<String>())
 
     /// Makes a configuration.
     /// - Parameters:

@@ -23,6 +23,12 @@ struct CacheDirectives: Equatable {
     var minFresh = Seconds.absent
     /// `max-stale`: `.value(Int.max)` when present without a value (any staleness).
     var maxStale = Seconds.absent
+    /// `stale-while-revalidate` (RFC 5861 section 3): how long past its lifetime a response
+    /// is served while it is revalidated in the background.
+    var staleWhileRevalidate = Seconds.absent
+    /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served
+    /// when revalidating it fails or meets a 500, 502, 503 or 504.
+    var staleIfError = Seconds.absent
 
     /// The largest delta-seconds a cache has to represent; larger values count as this one.
     static let greatestSeconds = 1 << 31
@@ -50,10 +56,13 @@ struct CacheDirectives: Equatable {
             case "public": isPublic = true
             case "private": isPrivate = true
             case "only-if-cached": onlyIfCached = true
-            case "max-age": maxAge = Self.merge(maxAge, Self.seconds(argument))
-            case "min-fresh": minFresh = Self.merge(minFresh, Self.seconds(argument))
+            case "max-age": maxAge = Self.merge(maxAge, Self.directiveSeconds(argument))
+            case "min-fresh": minFresh = Self.merge(minFresh, Self.directiveSeconds(argument))
             case "max-stale":
-                maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.seconds(argument))
+                maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.directiveSeconds(argument))
+            case "stale-while-revalidate":
+                staleWhileRevalidate = Self.merge(staleWhileRevalidate, Self.directiveSeconds(argument))
+            case "stale-if-error": staleIfError = Self.merge(staleIfError, Self.directiveSeconds(argument))
             default: break
             }
         }
@@ -73,6 +82,17 @@ struct CacheDirectives: Equatable {
         let digits = text.drop { $0 == "0" }
         guard digits.count <= 10, let value = Int(digits.isEmpty ? "0" : digits) else { return .value(greatestSeconds) }
         return .value(min(value, greatestSeconds))
+    }
+
+    /// A directive's delta-seconds, read as ``seconds(_:)`` reads them, except that digits with
+    /// a decimal fraction (`3600.0`, `3600.5`) count their whole seconds, as Firefox and Safari
+    /// read them. (An `Age` gets no such leniency: RFC 9111 section 5.1 has a cache ignore one
+    /// that is not an integer.)
+    static func directiveSeconds(_ text: Substring?) -> Seconds {
+        guard let text, let dot = text.firstIndex(of: "."), dot != text.startIndex else { return seconds(text) }
+        let fraction = text[text.index(after: dot)...]
+        guard !fraction.isEmpty, fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return .invalid }
+        return seconds(text[..<dot])
     }
 
     /// Splits a field value into lowercased directive names and their arguments (quotes removed).

@@ -25,15 +25,22 @@ struct CacheExchange: Sendable {
             body: stored.body, url: stored.url, metrics: metrics)
     }
 
-    /// Sends the request below, conditional on `stale`'s validators when there is one, as
-    /// the step of `call`; stores what comes back and completes `call`.
-    func send(to base: any RequestPerforming, revalidating stale: CachedResponse?, in call: LayerCall) {
+    /// Sends the request below, as the step of `call`, conditional on the validators of
+    /// `stale` (the stored response it may replace) when it has some, else on the entity tags
+    /// of `variants` (stored variants that do not match the request; a `304` naming one of
+    /// them selects it, RFC 9111 section 4.3.1); stores what comes back and completes `call`.
+    func send(
+        to base: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
+        in call: LayerCall
+    ) {
         let requestTime = configuration.clock()
         var sent = request
-        if let stale {
+        let conditional =
+            stale?.hasValidator == true
+            ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
+        if let conditional {
             // The built request made conditional, and the enhancer that does it again for a
             // later attempt built below (a retry).
-            let conditional = ConditionalHeaders(stale)
             var conditioned = urlRequest
             conditional.enhance(&conditioned, for: request)
             request.attemptLog?.sent(conditioned)
@@ -43,20 +50,67 @@ struct CacheExchange: Sendable {
         }
         call.run {
             base.perform(sent) { result in
-                guard case .success(let response) = result else { return call.finish(result) }
                 let responseTime = configuration.clock()
-                guard let stale, response.status == 304 else {
+                if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
+                    return call.finish(.success(served))
+                }
+                guard case .success(let response) = result else { return call.finish(result) }
+                guard conditional != nil, response.status == 304 else {
                     return call.finish(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
                 }
-                if let tag = response.headers.first("ETag"), !tag.hasPrefix("W/"), tag != stale.entityTag {
+                guard let confirmed = Self.confirmed(by: response, stale, variants) else {
                     // RFC 9111 section 4.3.4: a 304 for another representation updates nothing.
-                    configuration.storage.removeResponse(for: key)
+                    if stale != nil { CacheVariants.removeAll(under: key, in: configuration.storage) }
                     return send(to: base, revalidating: nil, in: call)
                 }
                 call.finish(
-                    .success(revalidated(stale, by: response, requestTime: requestTime, responseTime: responseTime)))
+                    .success(revalidated(confirmed, by: response, requestTime: requestTime, responseTime: responseTime))
+                )
             }
         }
+    }
+
+    /// The stored response a `304` confirms (RFC 9111 section 4.3.4): `stale`, unless it names
+    /// another strong entity tag; else the one of `variants` whose entity tag it names (the
+    /// only one, when it names none).
+    private static func confirmed(by notModified: Response, _ stale: CachedResponse?, _ variants: [CachedResponse])
+        -> CachedResponse?
+    {
+        let tag = notModified.headers.first("ETag")
+        if let stale {
+            guard let tag, !tag.hasPrefix("W/"), tag != stale.entityTag else { return stale }
+            return nil
+        }
+        guard let tag else { return variants.count == 1 ? variants[0] : nil }
+        return variants.first { $0.entityTag == tag }
+    }
+
+    /// Revalidates `stale`, a response already served stale (`stale-while-revalidate`, RFC
+    /// 5861 section 3), with a request of its own through `base`: the first call that serves
+    /// it sends one, and the calls that serve it while that one is in flight send none.
+    func revalidateInBackground(_ stale: CachedResponse, through base: any RequestPerforming) {
+        let (key, configuration) = (self.key, self.configuration)
+        guard configuration.revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        let call = LayerCall(request: request, through: base) { _ in
+            configuration.revalidating.withLock { _ = $0.remove(key) }
+        }
+        send(to: base, revalidating: stale, in: call)
+    }
+
+    /// `stale` as a hit at `now`, when `result`, the answer to the request that revalidates
+    /// it, is an error (other than a cancellation) or a 500, 502, 503 or 504, and its
+    /// `stale-if-error` window (RFC 5861 section 4) still covers it; otherwise `nil`.
+    private func servedIfError(_ stale: CachedResponse, after result: Result<Response, any Error>, at now: Date)
+        -> Response?
+    {
+        switch result {
+        case .success(let response): guard [500, 502, 503, 504].contains(response.status) else { return nil }
+        case .failure(let error): guard (error as? FetchError)?.code != .cancelled else { return nil }
+        }
+        let staleness =
+            stale.currentAge(at: now) - stale.freshnessLifetime(heuristicFraction: configuration.heuristicFraction)
+        guard CacheRules.isWithin(stale.directives.staleIfError, stale: staleness, of: stale) else { return nil }
+        return Self.hit(stale, answering: request, at: now)
     }
 
     /// The stored response `stale` confirmed by the `304` `notModified`: stored again with
@@ -71,9 +125,9 @@ struct CacheExchange: Sendable {
             varying: stale.varying, requestTime: requestTime, responseTime: responseTime
         )
         if updated.directives.noStore || directives.noStore || !isInPartition(notModified.urlRequest) {
-            configuration.storage.removeResponse(for: key)
+            CacheVariants.removeAll(under: key, in: configuration.storage)
         } else {
-            configuration.storage.store(updated, for: key)
+            CacheVariants.store(updated, under: key, in: configuration.storage)
         }
         var metrics = notModified.metrics
         metrics.cache = .revalidated
@@ -92,15 +146,15 @@ struct CacheExchange: Sendable {
             toStore: response, for: urlRequest, requestDirectives: directives,
             sentInPartition: isInPartition(response.urlRequest))
         if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
-            configuration.storage.store(
+            CacheVariants.store(
                 CachedResponse(
                     status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
                     url: response.url, sentRequest: response.urlRequest, varying: varying,
                     requestTime: requestTime, responseTime: responseTime
-                ), for: key)
+                ), under: key, in: configuration.storage)
         } else if response.status < 500 {
-            // A newer answer that may not be stored supersedes the stored one.
-            configuration.storage.removeResponse(for: key)
+            // A newer answer that may not be stored supersedes the stored ones.
+            CacheVariants.removeAll(under: key, in: configuration.storage)
         }
         return delivered
     }

@@ -10,9 +10,12 @@ enum CacheRules {
     enum Use: Equatable {
         /// Serve it as it is.
         case serve
-        /// Revalidate it with a conditional request first.
+        /// Serve it as it is, and revalidate it in the background (`stale-while-revalidate`).
+        case serveAndRevalidate
+        /// Ask the server first: conditionally when it has a validator. It may still answer
+        /// when that fails (`stale-if-error`).
         case revalidate
-        /// It cannot serve this request (another variant, or stale with no validator).
+        /// It cannot serve this request: another variant.
         case unusable
     }
 
@@ -32,7 +35,7 @@ enum CacheRules {
         guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
         let mustValidate =
             directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request))
-        guard !mustValidate else { return stored.hasValidator ? .revalidate : .unusable }
+        guard !mustValidate else { return .revalidate }
         // A stale response is served when it allows it (its `no-cache` made it `mustValidate`)
         // and the policy or the request's `max-stale` asks for it.
         var staleAllowed = !directives.mustRevalidate && (policy == .returnCacheElseLoad || policy == .onlyIfCached)
@@ -49,7 +52,20 @@ enum CacheRules {
         {
             staleAllowed = !directives.mustRevalidate
         }
-        return staleAllowed ? .serve : stored.hasValidator ? .revalidate : .unusable
+        if staleAllowed { return .serve }
+        // RFC 5861 section 3, for a request that asks for no fresher response than usual.
+        let whileRevalidating =
+            requestDirectives.maxAge == .absent && requestDirectives.minFresh == .absent
+            && isWithin(directives.staleWhileRevalidate, stale: age - lifetime, of: stored)
+        return whileRevalidating ? .serveAndRevalidate : .revalidate
+    }
+
+    /// Whether `stored` may still be served `stale` seconds past its lifetime, by the window
+    /// `directive` gives (`stale-while-revalidate`, `stale-if-error`: RFC 5861); never when
+    /// it says `must-revalidate` (RFC 9111 section 5.2.2.2).
+    static func isWithin(_ directive: CacheDirectives.Seconds, stale: Double, of stored: CachedResponse) -> Bool {
+        guard case .value(let window) = directive, !stored.directives.mustRevalidate else { return false }
+        return stale <= Double(window)
     }
 
     /// `Pragma: no-cache` counts only when the request has no `Cache-Control` (RFC 9111 section 5.4).

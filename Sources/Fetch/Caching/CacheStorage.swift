@@ -2,7 +2,9 @@
 /// the URL without its fragment (`GET https://api.example.com/me`); for a request with
 /// credentials, a space and a UUID follow: drawn at random for each set of credentials the
 /// cache meets, so no key holds or reveals a credential, and the entries of requests with
-/// credentials are not found again by another process.
+/// credentials are not found again by another process. The second to fourth variants of a
+/// response that varies (`Vary`) are kept under the key followed by a space and `#1`, `#2`
+/// or `#3`.
 ///
 /// Fetch's own is ``MemoryCacheStorage``, in memory, bounded in bytes. Conform a type of
 /// your own to keep responses elsewhere, on disk for instance. Every method may be called

@@ -12,7 +12,8 @@
 ///   makes a status storable, `s-maxage` is ignored. A response sent with credentials that a
 ///   layer below added is not stored: a later call cannot be matched to them before it goes
 ///   below.
-/// - **Stored**: final responses to GET and HEAD (one per method, URL and credentials)
+/// - **Stored**: final responses to GET and HEAD (one per method, URL and credentials, or up
+///   to four variants of one when the response has `Vary`)
 ///   unless either side says `no-store`; statuses other than 200, 203, 204, 300, 301, 308,
 ///   404, 405, 410, 414 and 501 only with explicit freshness (`max-age`, `Expires`, `public`,
 ///   `private`). Never a `206`, a `304`, or a response with `Vary: *`.
@@ -32,9 +33,15 @@
 ///   stored, unless it is a 5xx, which leaves the entry as it was). A response with
 ///   `no-cache="field, ..."` is served fresh without the fields it names, and with them
 ///   once revalidated.
-/// - **Vary**: the stored response answers only a request with the same values of the
-///   fields it names, as this layer sees them; a request that differs goes below and its
-///   response replaces the stored one.
+/// - **Served stale** within `stale-while-revalidate`, revalidated in the background by one
+///   request through the performer below; within `stale-if-error`, when revalidating fails
+///   or meets a 500, 502, 503 or 504 (RFC 5861). Never with `must-revalidate`.
+/// - **Vary**: a stored variant answers only a request with the same values of the fields
+///   it names, as this layer sees them. Up to four variants of a URL are kept; when none
+///   matches, the request below names their entity tags in `If-None-Match`, and a `304`
+///   naming one of them answers with it (RFC 9111 section 4.3.1).
+/// - **Ranges**: a call with one byte range in `Range` is answered `206` from a stored whole
+///   `200` that is fresh; any other `Range` goes below as it is and is not stored.
 /// - **Invalidated**: a 2xx or 3xx answer to any method other than GET, HEAD, OPTIONS and
 ///   TRACE removes what is stored for its URL, and for its `Location` and
 ///   `Content-Location` on the same origin, for the call's credentials and for calls without
@@ -95,7 +102,8 @@ public struct CachingPerformer: RequestPerforming {
         }
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
-        if !fields.isEmpty, Self.isConditional(fields) {
+        let (conditional, range) = fields.isEmpty ? (false, nil) : Self.ownConditions(fields)
+        if conditional {
             return base.perform(
                 CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
         }
@@ -103,20 +111,54 @@ public struct CachingPerformer: RequestPerforming {
             fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
         let partition = CachePartition.of(fields, request, configuration)
         let key = partition.key(method, url)
-        let policy = directives.onlyIfCached ? .onlyIfCached : options.cachePolicy
+        // A request's `no-store` goes to the server, as in Firefox: RFC 9111 section 5.2.1.5
+        // forbids storing the answer, and a stored response is not used either.
+        let policy = directives.onlyIfCached ? .onlyIfCached : directives.noStore ? .reload : options.cachePolicy
         var stale: CachedResponse?
-        if policy != .reload, let stored = configuration.storage.response(for: key) {
-            let now = configuration.clock()
-            switch CacheRules.use(
+        // Stored variants of the URL that do not match the request but have an entity tag.
+        var variants: [CachedResponse] = []
+        // Served stale already: the request below only revalidates (`stale-while-revalidate`).
+        var servedStale = false
+        let now = configuration.clock()
+        func use(_ stored: CachedResponse) -> CacheRules.Use {
+            CacheRules.use(
                 stored, for: urlRequest, hasFields: !fields.isEmpty, requestDirectives: directives, policy: policy,
                 at: now, heuristicFraction: configuration.heuristicFraction)
+        }
+        var found = policy == .reload ? nil : configuration.storage.response(for: key).map { ($0, use($0)) }
+        if policy != .reload, found == nil || found?.1 == .unusable {
+            // Another variant of the URL may match (RFC 9111 section 4.1); when none does, the
+            // request below names the stored ones' entity tags (section 4.3.1).
+            let all = (found.map { [$0.0] } ?? []) + CacheVariants.others(of: key, in: configuration.storage)
+            if let match = all.first(where: { use($0) != .unusable }) {
+                found = (match, use(match))
+            } else {
+                variants = all.filter { $0.entityTag != nil }
+            }
+        }
+        if let range {
+            // A range comes from a fresh whole response, or from the server as the caller asked.
+            if let (stored, decision) = found, decision == .serve,
+                let partial = CacheRange.partial(of: CacheExchange.hit(stored, answering: request, at: now), range)
             {
+                base.callBack(completion, with: .success(partial), for: request)
+                return NothingToCancel()
+            }
+            return base.perform(
+                CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
+        }
+        if let (stored, decision) = found {
+            switch decision {
             case .serve:
                 // Where the performer below would call back: never on the caller's thread
                 // unless it does too (the spy).
                 base.callBack(
                     completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
                 return NothingToCancel()
+            case .serveAndRevalidate:
+                base.callBack(
+                    completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
+                (stale, servedStale) = (stored, true)
             case .revalidate: stale = stored
             case .unusable: break
             }
@@ -130,12 +172,18 @@ public struct CachingPerformer: RequestPerforming {
         }
         let (sent, checked) = CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove)
         // A request that fails its checks fails below with the reason it carries.
-        guard case .success(let checked) = checked else { return base.perform(sent, completion: completion) }
+        guard case .success(let checked) = checked else {
+            return servedStale ? NothingToCancel() : base.perform(sent, completion: completion)
+        }
         let exchange = CacheExchange(
             request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
+        if servedStale, let stale {
+            exchange.revalidateInBackground(stale, through: base)
+            return NothingToCancel()
+        }
         let call = LayerCall(request: request, through: base, completion: completion)
-        exchange.send(to: base, revalidating: stale, in: call)
+        exchange.send(to: base, revalidating: stale, variants: variants, in: call)
         return call
     }
 
@@ -162,8 +210,8 @@ public struct CachingPerformer: RequestPerforming {
                 // Only on the same origin: another origin's responses are not this one's to drop.
                 for target in [url] + named.filter({ Origin($0) == Origin(url) }) {
                     for partition in partitions {
-                        storage.removeResponse(for: partition.key(.get, target))
-                        storage.removeResponse(for: partition.key(.head, target))
+                        CacheVariants.removeAll(under: partition.key(.get, target), in: storage)
+                        CacheVariants.removeAll(under: partition.key(.head, target), in: storage)
                     }
                 }
             }
@@ -201,14 +249,18 @@ public struct CachingPerformer: RequestPerforming {
         }
     }
 
-    /// Whether the caller made the request conditional or partial itself.
-    private static func isConditional(_ fields: [String: String]) -> Bool {
-        fields.keys.contains { name in
+    /// Whether the caller made the request conditional itself (such a call goes below as it
+    /// is), and the `Range` it asks for, if any.
+    private static func ownConditions(_ fields: [String: String]) -> (conditional: Bool, range: String?) {
+        var range: String?
+        for (name, value) in fields {
             switch name.lowercased() {
-            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range": true
-            default: false
+            case "if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range": return (true, nil)
+            case "range": range = value
+            default: continue
             }
         }
+        return (false, range)
     }
 }
 

@@ -1,6 +1,8 @@
 /// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1):
-/// `If-None-Match` with its `ETag`, `If-Modified-Since` with its `Last-Modified`.
+/// `If-None-Match` with its `ETag`, `If-Modified-Since` with its `Last-Modified`; or on the
+/// entity tags of several stored variants, in one `If-None-Match`.
 struct ConditionalHeaders: Enhancer {
+    /// The `If-None-Match` value.
     let entityTag: String?
     let lastModified: String?
 
@@ -9,6 +11,13 @@ struct ConditionalHeaders: Enhancer {
     init(_ stored: CachedResponse) {
         entityTag = stored.entityTag
         lastModified = stored.lastModified
+    }
+
+    /// Conditional on the entity tags of `variants` (each has one), for a request none of
+    /// them matches: the server may answer `304` naming the one it selects.
+    init(variants: [CachedResponse]) {
+        entityTag = variants.compactMap(\.entityTag).joined(separator: ", ")
+        lastModified = nil
     }
 
     func enhance(_ urlRequest: inout URLRequest, for request: any Request) {

@@ -59,6 +59,14 @@ import FetchTesting
         #expect(Self.servedAgainAtOnce(headers) == expected, "\(headers)")
     }
 
+    @Test(arguments: ["max-age=3600.0", "max-age=3600.5"])
+    func aDecimalMaxAgeCountsItsWholeSeconds(_ cacheControl: String) {
+        // Given a response whose max-age has a decimal fraction
+        // When it is asked for again at once
+        // Then it is fresh, as Firefox and Safari read it
+        #expect(Self.servedAgainAtOnce(["Cache-Control": cacheControl]) == .hit, "\(cacheControl)")
+    }
+
     /// A cache with the default configuration over a spy that answers `status` with a
     /// `Last-Modified` ten days old and no explicit freshness, asked for it again after
     /// `seconds`; and how it served that second call.

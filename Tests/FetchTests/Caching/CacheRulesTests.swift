@@ -392,4 +392,19 @@ import FetchTesting
         // Then nothing was stored
         #expect(fixture.storage.count == 0)
     }
+
+    @Test func aRequestWithNoStoreIsNotAnsweredFromStorageRFC9111Section5_2_1_5() {
+        // Given a fresh stored response
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60", "ETag": "\"v1\""]))
+        _ = fixture.get()
+
+        // When a request that says no-store asks for it
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"], body: "from the server"))
+        let response = fixture.get(resource(headers: ["Cache-Control": "no-store"]))
+
+        // Then the server answered, asked without conditions
+        #expect(response?.text == "from the server" && response?.metrics.cache == .miss)
+        #expect(fixture.sentHeader("If-None-Match", of: 1) == nil)
+    }
 }

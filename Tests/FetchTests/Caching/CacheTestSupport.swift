@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Fetch
 import FetchTesting
+import Testing
 
 /// A clock for a cache or a cookie jar that moves only when a test says so.
 final class TestClock: @unchecked Sendable {
@@ -75,9 +76,15 @@ struct CacheFixture {
         return (earlier?.metrics.cache, get()?.metrics.cache)
     }
 
-    /// The header `name` of the `index`th request the spy received.
+    /// The header `name` of the `index`th request the spy received; a recorded issue when
+    /// it received no such request.
     func sentHeader(_ name: String, of index: Int) -> String? {
-        spy.urlRequests[index]?.value(forHTTPHeaderField: name)
+        let sent = spy.urlRequests
+        guard sent.indices.contains(index) else {
+            Issue.record("no request \(index): the spy received \(sent.count)")
+            return nil
+        }
+        return sent[index]?.value(forHTTPHeaderField: name)
     }
 }
 

@@ -1,0 +1,46 @@
+/// The responses a cache keeps for one method, URL and set of credentials when the server
+/// varies them on request header fields (`Vary`, RFC 9111 section 4.1): at most ``limit``,
+/// the first under the storage key itself, the others under that key followed by a space and
+/// `#1`, `#2`, `#3`. All vary on the same fields; a response that varies on other fields, or
+/// on none, replaces them all.
+enum CacheVariants {
+    /// How many variants of one URL are kept.
+    static let limit = 4
+
+    /// The storage key of the variant in `slot`.
+    static func key(_ key: String, slot: Int) -> String {
+        slot == 0 ? key : "\(key) #\(slot)"
+    }
+
+    /// The variants stored under `key` besides the first, which the caller read already.
+    static func others(of key: String, in storage: any CacheStorage) -> [CachedResponse] {
+        (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }
+    }
+
+    /// Stores `response` under `key` as the variant it replaces: the one stored for the same
+    /// values of the fields it varies on, else a free slot, else the first.
+    static func store(_ response: CachedResponse, under key: String, in storage: any CacheStorage) {
+        let names = Set(response.varying.keys)
+        var free: Int?
+        var own: Int?
+        for slot in 0..<limit {
+            guard let stored = storage.response(for: Self.key(key, slot: slot)) else {
+                if free == nil { free = slot }
+                continue
+            }
+            if Set(stored.varying.keys) != names {
+                // Variants of another shape are gone once the server varies otherwise.
+                if slot > 0 { storage.removeResponse(for: Self.key(key, slot: slot)) }
+                if free == nil { free = slot }
+            } else if own == nil, stored.varying == response.varying {
+                own = slot
+            }
+        }
+        storage.store(response, for: Self.key(key, slot: own ?? free ?? 0))
+    }
+
+    /// Removes every variant stored under `key`.
+    static func removeAll(under key: String, in storage: any CacheStorage) {
+        for slot in 0..<limit { storage.removeResponse(for: Self.key(key, slot: slot)) }
+    }
+}
