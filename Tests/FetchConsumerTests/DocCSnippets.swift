@@ -344,16 +344,15 @@ let activity = ActivityCounter { busy in _ = busy }
 func show(_ file: URL) { _ = file }
 
 // ComposingLayers.md
-struct TracingPerformer: RequestPerforming {
-    let base: any RequestPerforming
+struct Tracing: Layer {
     let tracer: Tracer
 
     func perform(
-        _ request: any Request,
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let span = tracer.start(request.url)
-        return base.perform(request) { result in
+        return next.perform(request) { result in
             span.end(result)
             completion(result)
         }
@@ -361,7 +360,7 @@ struct TracingPerformer: RequestPerforming {
 }
 
 extension RequestPerforming {
-    func tracing(with tracer: Tracer) -> TracingPerformer { TracingPerformer(base: self, tracer: tracer) }
+    func tracing(with tracer: Tracer) -> LayeredPerformer { layered(Tracing(tracer: tracer)) }
 }
 
 // RequestsAndModels.md
@@ -539,7 +538,7 @@ enum LayerBlocks {
             .coalescing(ignoringHeaders: ["X-Request-ID"])
             .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store), Accept.json)
             .hooking(pre: preHooks, post: postHooks)
-            .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+            .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
             .handlingErrors(handlers, presenter: banner)
             .logging(.default)
             .reportingActivity(to: activity)
@@ -574,7 +573,7 @@ enum LayerBlocks {
             .caching()                                        // stores only final answers
             .coalescing()                                     // one request for identical calls, one store
             .enhanced(by: BaseURL(base), BearerToken(store))  // every layer below sees the full request
-            .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+            .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
             .logging(.default)                                // once per call, hit or not
         use(api)
     }

@@ -24,7 +24,7 @@ struct ArticleService {
             performer
             .enhanced(by: BaseURL("https://api.example.com"), Accept.json)
         layered = layered.retrying(.exponential(maxAttempts: 2), scheduler: ImmediateScheduler())
-        layered = layered.resuming(with: RefreshTokenHandler { done in done(.success(())) })
+        layered = layered.refreshing(with: RefreshTokenHandler { done in done(.success(())) })
         layered = layered.handlingErrors([CodeErrorHandler(.notConnected) { error, _ in .replace(error) }])
         layered = layered.hooking(pre: [PreRequestHook("pass") { $0 }])
         layered = layered.logging(LogConfiguration(options: .none) { _ in }).coalescing()

@@ -101,7 +101,7 @@ func layersBlock() async throws {
     let api = Session()
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
         .retrying(.exponential(maxAttempts: 3))
-        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+        .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
         .logging(.default)
 
     let user = try await api.perform(GetUser(id: 7))   // GET https://api.example.com/users/7
@@ -153,7 +153,7 @@ func errorHandlerOrderBlock() {
     let guarded = Session()
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
         .retrying(.exponential(maxAttempts: 3))
-        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+        .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
         .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])   // after refresh
         .logging(.default)
     use(guarded)
@@ -217,7 +217,7 @@ struct VaultBearer: AsyncEnhancer {
 func makeAPI(vault: TokenVault, over performer: any RequestPerforming = Session()) -> any RequestPerforming {
     performer
         .enhanced(by: BaseURL("https://api.example.com"), VaultBearer(vault: vault))
-        .resuming(with: RefreshTokenHandler { done in
+        .refreshing(with: RefreshTokenHandler { done in
             Task {
                 do {
                     try await vault.refresh(using: auth)
@@ -292,7 +292,7 @@ func transfersBlock() async throws {
     let api = Session()
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
         .retrying(.exponential(maxAttempts: 3))
-        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+        .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
         .logging(.default)
     let report = try await api.download(GetReport(), to: .file(reportURL))
     use(report)

@@ -66,7 +66,7 @@ let api = Session()
     .caching()                                            // stores final answers only
     .coalescing()                                         // identical calls in flight share one request
     .enhanced(by: BaseURL(base), BearerToken(store))      // every layer below sees the request as sent
-    .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+    .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
     .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])
     .logging(.default)                                    // one line per call, as the caller made it
 

@@ -39,7 +39,7 @@ enum FullStack {
     static func make(over spy: SpyPerformer) -> any RequestPerforming {
         spy.enhanced(by: enhancers())
             .retrying(retryPolicy, scheduler: ImmediateScheduler())
-            .resuming(with: refreshHandler())
+            .refreshing(with: refreshHandler())
             .handlingErrors(errorHandlers())
             .hooking(pre: preHooks, post: postHooks)
             .logging(loggingOff)
@@ -53,7 +53,7 @@ enum FullStack {
             .caching()
             .coalescing()
             .enhanced(by: BaseURL(baseURL), BearerToken(TokenStore("abc123")))
-            .resuming(with: refreshHandler())
+            .refreshing(with: refreshHandler())
             .logging(loggingOff)
     }
 
@@ -67,7 +67,7 @@ enum FullStack {
             $0.enhanced(by: enhancers())
         },
         Layer(name: "retry", takesRelativeURL: false) { $0.retrying(retryPolicy, scheduler: ImmediateScheduler()) },
-        Layer(name: "refresh handler", takesRelativeURL: false) { $0.resuming(with: refreshHandler()) },
+        Layer(name: "refresh handler", takesRelativeURL: false) { $0.refreshing(with: refreshHandler()) },
         Layer(name: "error handlers", takesRelativeURL: false) { $0.handlingErrors(errorHandlers()) },
         Layer(name: "hooks", takesRelativeURL: false) { $0.hooking(pre: preHooks, post: postHooks) },
         Layer(name: "logging off", takesRelativeURL: false) { $0.logging(loggingOff) },

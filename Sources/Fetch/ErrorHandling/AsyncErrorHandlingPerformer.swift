@@ -57,7 +57,7 @@ extension RequestPerforming {
     ///
     /// ```swift
     /// let api = Session()
-    ///     .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+    ///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
     ///     .handlingErrors(with: AskToRetry(dialog: dialog))
     /// ```
     /// - Returns: the error-handling performer.

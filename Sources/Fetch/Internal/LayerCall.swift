@@ -1,5 +1,5 @@
 /// One caller's call through a layer that may send several requests for it (retry,
-/// refresh-and-resume, hooks): the caller's completion, run exactly once, and the step in
+/// refresh, hooks): the caller's completion, run exactly once, and the step in
 /// flight (a request or a wait), cancelled together with the call.
 ///
 /// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels

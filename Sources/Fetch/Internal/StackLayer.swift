@@ -24,6 +24,5 @@ extension CompletionQueuePerformer: StackLayer {}
 extension EnhancingPerformer: StackLayer {}
 extension ErrorHandlingPerformer: StackLayer {}
 extension HookingPerformer: StackLayer {}
+extension LayeredPerformer: StackLayer {}
 extension LoggingPerformer: StackLayer {}
-extension ResumingPerformer: StackLayer {}
-extension RetryingPerformer: StackLayer {}

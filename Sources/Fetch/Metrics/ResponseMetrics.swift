@@ -2,7 +2,7 @@
 /// what the layers did for it. Every ``Response`` carries one in ``Response/metrics``.
 ///
 /// `Session` fills in the timings, redirects and byte counts; layers add what they did:
-/// ``RetryingPerformer`` the retries, ``ResumingPerformer`` the refreshes, the caching
+/// the retrying layer the retries, the refresh layer the refreshes, the caching
 /// layer where the response came from, the coalescing layer whether it was shared. A
 /// response made by hand, or by a spy, has empty metrics (every duration `nil`, every
 /// count 0) until a layer adds to them.
@@ -33,7 +33,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     public var bytesReceived: Int64 = 0
     /// How many times a retrying layer sent the call again before this response.
     public var retries: Int = 0
-    /// How many times a resuming layer ran its work (a token refresh) and resent the call.
+    /// How many times a refresh layer refreshed (a token) and resent the call.
     public var refreshes: Int = 0
     /// Where a caching layer found the response; `nil` when no caching layer saw the call.
     public var cache: CacheStatus?

@@ -26,15 +26,15 @@ public struct CallerRetry: Sendable {
     }
 
     /// Sends the same request once more if `policy` decides so for this attempt, after the
-    /// delay it names. The policy's budget is not drawn on: it counts the calls of a
-    /// ``RetryingPerformer``. The policy is not asked when no retry could go out (the call
-    /// was cancelled, or this attempt was already retried).
+    /// delay it names. The policy's budget is not drawn on: it counts the calls of the
+    /// retrying layer (``RequestPerforming/retrying(_:scheduler:)``). The policy is not asked
+    /// when no retry could go out (the call was cancelled, or this attempt was already retried).
     /// - Returns: whether another attempt is on its way.
     @discardableResult
     public func retry(following policy: RetryPolicy) -> Bool { retry(following: policy, asPerformer: false) }
 
-    /// Sends the same request once more if `policy` decides so. `asPerformer` retries as a
-    /// ``RetryingPerformer`` does: a ``RetryPolicy/Decision/retry`` goes out at once, without
+    /// Sends the same request once more if `policy` decides so. `asPerformer` retries as
+    /// the retrying layer does: a ``RetryPolicy/Decision/retry`` goes out at once, without
     /// the scheduler, and every retry draws on the policy's budget.
     /// - Returns: whether another attempt is on its way.
     func retry(following policy: RetryPolicy, asPerformer: Bool) -> Bool {

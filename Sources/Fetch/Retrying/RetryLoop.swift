@@ -1,4 +1,4 @@
-/// The retry engine under both ``RetryingPerformer`` (its policy decides after each
+/// The retry engine under both the retrying layer (its policy decides after each
 /// attempt, at once) and ``RequestPerforming/performRetryable(_:scheduler:completion:)``
 /// (the caller decides, then or later): it sends attempt 1, reports its result, and when a
 /// retry is granted for attempt N, waits through the scheduler and sends attempt N + 1.
@@ -11,7 +11,7 @@
 /// - A retry is granted at most once, for the last attempt reported, and never after a
 ///   cancel; it may be asked while `report` runs or at any time after, on any thread.
 /// - A retry is never granted once a streamed call has handed its head to its reader
-///   (``StreamSink/hasStarted``): its failure is delivered as it is.
+///   (``CallKind/canBeSentAgain``): its failure is delivered as it is.
 /// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt
 ///   was reported with no retry granted, it reports nothing and only refuses later retries.
 /// - Nothing runs under the lock, so `send`, the scheduler and `report` may answer
@@ -78,14 +78,8 @@ final class RetryLoop: Cancellable, Sendable {
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
             report(result, CallerRetry(loop: self, attempt: number, result: result))
         }
-        if number > 1 {
-            switch request.options.kind {
-            case .plain, .upload, .download: break
-            case .stream(let sink):
-                // A stream whose reader has the head is never sent again (see `StreamSink.hasStarted`).
-                if sink.hasStarted { return false }
-            }
-        }
+        // A stream whose reader has its response is never sent again.
+        if number > 1, !request.options.kind.canBeSentAgain { return false }
         let granted: Bool = state.withLock { state in
             guard !state.isCancelled, (state.latest?.number ?? 0) == number - 1 else { return false }
             state.latest = (number, call)

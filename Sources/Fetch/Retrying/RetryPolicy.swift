@@ -1,5 +1,5 @@
 /// Decides whether a call is tried again: a value that looks at one finished attempt and
-/// returns a decision. It never waits; ``RetryingPerformer`` waits through its scheduler.
+/// returns a decision. It never waits; ``RequestPerforming/retrying(_:scheduler:)`` waits through its scheduler.
 ///
 /// ```swift
 /// Session().retrying(.exponential(maxAttempts: 3))

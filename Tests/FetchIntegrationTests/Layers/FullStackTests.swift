@@ -3,7 +3,7 @@ import Testing
 import Fetch
 import TestSupport
 
-/// The stack from the README (base URL, bearer auth, retry, refresh-and-resume, logging)
+/// The stack from the README (base URL, bearer auth, retry, refresh, logging)
 /// over a real `Session`, against httpbin on 127.0.0.1.
 @Suite(.loopbackServers)
 struct FullStackTests {
@@ -38,7 +38,7 @@ struct FullStackTests {
             ])
             .enhanced(by: BaseURL(servers.httpbin.url("/")), BearerToken(store))
             .retrying(.constant(maxAttempts: 3, delay: .milliseconds(20)))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler(store) {
                     probe.recordRefresh()
                     return "fresh-token"
@@ -80,7 +80,7 @@ struct FullStackTests {
         let api = Session()
             .enhanced(by: BaseURL(servers.httpbin.url("/")), BearerToken(store))
             .retrying(.exponential(maxAttempts: 3))
-            .resuming(with: RefreshTokenHandler(store) { throw AppError.refreshTokenExpired })
+            .refreshing(with: RefreshTokenHandler(store) { throw AppError.refreshTokenExpired })
             .handlingErrors([
                 StatusErrorHandler(401) { response, _ in
                     probe.recordLine("handled \(response.status)")

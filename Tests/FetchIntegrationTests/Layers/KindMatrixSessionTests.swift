@@ -22,7 +22,7 @@ struct KindMatrixSessionTests {
             case .verifier:
                 session.enhanced(by: ContentTypeVerifier("application/octet-stream"), StatusVerifier(200..<300))
             case .retry: session.retrying(.exponential(maxAttempts: 2))
-            case .refresh: session.resuming(with: RefreshTokenHandler { done in done(.success(())) })
+            case .refresh: session.refreshing(with: RefreshTokenHandler { done in done(.success(())) })
             case .hooks:
                 session.hooking(
                     pre: [PreRequestHook("pass") { $0 }], post: [PostRequestHook("pass") { _, _ in .continue }])

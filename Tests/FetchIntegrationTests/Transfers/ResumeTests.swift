@@ -17,7 +17,7 @@ struct ResumeTests {
     static let cut = 300_000
 
     /// A session that retries after 10 ms, three attempts in all.
-    static var retrying: RetryingPerformer {
+    static var retrying: LayeredPerformer {
         Session().retrying(.constant(maxAttempts: 3, delay: .milliseconds(10)))
     }
 

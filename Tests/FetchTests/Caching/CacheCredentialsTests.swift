@@ -99,7 +99,7 @@ import FetchTesting
         let fixture = CacheFixture()
         let store = TokenStore("old")
         let api = fixture.cache.enhanced(by: BearerToken(store))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     store.token = "new"
                     done(.success(()))

@@ -45,7 +45,7 @@ struct BuiltOncePerAttemptTests {
                     return sameToken ? "same" : token
                 }
             )
-            .resuming(with: RefreshTokenHandler { done in done(.success(())) })
+            .refreshing(with: RefreshTokenHandler { done in done(.success(())) })
             .logging(LogConfiguration(options: .default) { _ in })
     }
 

@@ -10,41 +10,18 @@ import TestSupport
 /// Layers that answer a call themselves call back where the performer below does
 /// (`completionQueue(for:)`), and over the spy, which names no queue, before `perform` returns.
 @Suite struct CompletionQueueTests {
-    /// Marks `Queued`'s queue.
-    private static let key = DispatchSpecificKey<Bool>()
-
-    /// A spy that says its completions run on a queue of its own, as `Session` does.
-    struct Queued: RequestPerforming {
-        let spy: SpyPerformer
-        let queue: DispatchQueue
-
-        init(_ spy: SpyPerformer) {
-            self.spy = spy
-            queue = DispatchQueue(label: "CompletionQueueTests.queued")
-            queue.setSpecific(key: CompletionQueueTests.key, value: true)
-        }
-
-        func perform(
-            _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-        ) -> any Cancellable {
-            spy.perform(request, completion: completion)
-        }
-
-        func completionQueue(for request: any Request) -> DispatchQueue? { queue }
-    }
-
     private static let fresh = Response(
         status: 200, headers: ["Cache-Control": "max-age=60"], body: Data("cached".utf8))
     private static let url = URL(string: "https://api.example.com/items")!
 
-    /// Performs `request` and waits for its completion; says whether it ran on `Queued`'s queue.
+    /// Performs `request` and waits for its completion; says whether it ran on `QueuedSpy`'s queue.
     private static func completes(_ performer: any RequestPerforming, _ request: any Request) async throws -> (
         onQueue: Bool, outcome: String
     ) {
         try await within("the call's completion") {
             await withCheckedContinuation { continuation in
                 performer.perform(request) { result in
-                    continuation.resume(returning: (DispatchQueue.getSpecific(key: key) == true, outcome(result)))
+                    continuation.resume(returning: (QueuedSpy.isOnQueue, outcome(result)))
                 }
             }
         }
@@ -52,7 +29,7 @@ import TestSupport
 
     @Test func aCacheHitOverAPerformerWithAQueueCompletesOnIt() async throws {
         // Given a cache over a performer whose completions run on its queue, holding a fresh response
-        let performer = Queued(SpyPerformer([.response(Self.fresh)])).caching()
+        let performer = QueuedSpy(SpyPerformer([.response(Self.fresh)])).caching()
         _ = try await Self.completes(performer, BasicRequest(url: Self.url))
 
         // When the same request is answered from the cache
@@ -66,8 +43,8 @@ import TestSupport
     @Test func aCancelledCoalescedCallAndACancelledRetryCompleteOnTheQueueBelow() async throws {
         // Given a held call shared through coalescing, and a retry waiting on a manual scheduler
         let spy = SpyPerformer([.hold, .status(503)])
-        let coalesced = Queued(spy).coalescing()
-        let retrying = Queued(spy).retrying(.exponential(maxAttempts: 3), scheduler: ManualScheduler())
+        let coalesced = QueuedSpy(spy).coalescing()
+        let retrying = QueuedSpy(spy).retrying(.exponential(maxAttempts: 3), scheduler: ManualScheduler())
         let request = BasicRequest(url: Self.url)
 
         // When a second caller joins and cancels, and the retry is cancelled while it waits
@@ -75,14 +52,14 @@ import TestSupport
         let left = try await within("the cancelled coalesced call") {
             await withCheckedContinuation { continuation in
                 coalesced.perform(request) { result in
-                    continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
+                    continuation.resume(returning: (QueuedSpy.isOnQueue, outcome(result)))
                 }.cancel()
             }
         }
         let stopped = try await within("the cancelled retry") {
             await withCheckedContinuation { continuation in
                 retrying.perform(request) { result in
-                    continuation.resume(returning: (DispatchQueue.getSpecific(key: Self.key) == true, outcome(result)))
+                    continuation.resume(returning: (QueuedSpy.isOnQueue, outcome(result)))
                 }.cancel()
             }
         }

@@ -85,7 +85,7 @@ struct ErrorNamesTheCallTests {
         case .refresh:
             spy.enqueue(.response(Response(status: 401)))
             performer = Self.stack(spy) {
-                $0.resuming(with: RefreshTokenHandler { done in done(.failure(Failing.Boom())) })
+                $0.refreshing(with: RefreshTokenHandler { done in done(.failure(Failing.Boom())) })
             }
         case .errorHandler:
             spy.enqueue(.response(Response(status: 404)))

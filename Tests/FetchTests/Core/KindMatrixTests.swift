@@ -19,7 +19,7 @@ struct KindMatrixTests {
             case .enhancers: spy.enhanced(by: BaseURL("https://api.example.com"), BearerToken { "t" })
             case .verifier: spy.enhanced(by: ContentTypeVerifier("application/octet-stream"), StatusVerifier(200..<300))
             case .retry: spy.retrying(.exponential(maxAttempts: 2), scheduler: ImmediateScheduler())
-            case .refresh: spy.resuming(with: RefreshTokenHandler { done in done(.success(())) })
+            case .refresh: spy.refreshing(with: RefreshTokenHandler { done in done(.success(())) })
             case .hooks:
                 spy.hooking(
                     pre: [PreRequestHook("pass") { $0 }], post: [PostRequestHook("pass") { _, _ in .continue }])

@@ -62,7 +62,7 @@ import FetchTesting
                     url: URL(string: "https://auth.example.com/token")!,
                     method: .post), status: 400))
         let handler = RefreshTokenHandler { done in done(.failure(tokenError)) }
-        let api = SpyPerformer([.status(401)]).resuming(with: handler)
+        let api = SpyPerformer([.status(401)]).refreshing(with: handler)
 
         // When a call gets a 401
         let error = try #require(fetchError(performNow(api, get("https://api.example.com/users/7"))))
@@ -82,7 +82,7 @@ import FetchTesting
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
         let api = spy.enhanced(by: BearerToken(store))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     store.token = "new"
                     done(.success(()))

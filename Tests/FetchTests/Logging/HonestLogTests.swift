@@ -54,7 +54,7 @@ import FetchTesting
         let spy = SpyPerformer([.status(503), .status(401), .status(200)])
         let api = spy.enhanced(by: BaseURL("https://api.example.com"))
             .retrying(.exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
-            .resuming(with: RefreshTokenHandler { done in done(.success(())) })
+            .refreshing(with: RefreshTokenHandler { done in done(.success(())) })
             .logging(configuration)
 
         // When a call needs all three attempts
@@ -99,7 +99,7 @@ import FetchTesting
         let (configuration, events) = configuration()
         let api = SpyPerformer([.status(401)])
             .enhanced(by: BaseURL("https://api.example.com"))
-            .resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+            .refreshing(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
             .logging(configuration)
 
         // When a call gets the 401
@@ -118,7 +118,7 @@ import FetchTesting
         let (configuration, events) = configuration()
         let api = SpyPerformer([.status(401)])
             .enhanced(by: BaseURL("https://api.example.com"))
-            .resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+            .refreshing(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
             .handlingErrors([StatusErrorHandler(401) { _, _ in .replace(AppError.signedOut) }])
             .logging(configuration)
 

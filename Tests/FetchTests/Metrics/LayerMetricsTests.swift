@@ -54,12 +54,12 @@ import FetchTesting
         #expect(retries.all == [1])
     }
 
-    @Test func resumingCountsTheRefresh() throws {
+    @Test func refreshingCountsTheRefresh() throws {
         // Given a 401 then a 200, and a handler that refreshes synchronously
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
         let performer = spy.enhanced(by: BearerToken(store))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     store.token = "new"
                     done(.success(()))

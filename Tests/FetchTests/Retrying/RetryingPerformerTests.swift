@@ -186,7 +186,7 @@ import TestSupport
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks for each caller
-        func stack() -> RetryingPerformer {
+        func stack() -> LayeredPerformer {
             SpyPerformer([.status(503), .failure(.connectionLost), .status(204)]).retrying(
                 policy, scheduler: ImmediateScheduler())
         }

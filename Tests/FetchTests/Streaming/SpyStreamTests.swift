@@ -190,7 +190,7 @@ struct SpyStreamTests {
         // Given a 401, then the stream, under a token and a refresh handler
         let store = TokenStore("old")
         let spy = SpyPerformer([.stream([], status: 401), .stream([Data("ok".utf8)])])
-        let stack = spy.enhanced(by: BearerToken(store)).resuming(
+        let stack = spy.enhanced(by: BearerToken(store)).refreshing(
             with: RefreshTokenHandler { done in
                 store.token = "new"
                 done(.success(()))

@@ -15,13 +15,13 @@ struct LayeredTransferTests {
 
     @Test func aDownloadIsRefreshedAfterA401RetriedAfterA503AndWrittenBeforeItReturns() throws {
         // Given a spy that answers 401, then 503, then the report, under the README's stack
-        // (base URL, token, retry, refresh-and-resume) with an expired token
+        // (base URL, token, retry, refresh) with an expired token
         let folder = try TemporaryFolder()
         let spy = SpyPerformer([.status(401), .status(503), .text("%PDF-1.7")])
         let store = TokenStore("expired")
         let stack = spy.enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
             .retrying(.constant(maxAttempts: 3, delay: .seconds(1)), scheduler: ImmediateScheduler())
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     store.token = "fresh"
                     done(.success(()))

@@ -5,13 +5,13 @@
 /// let store = TokenStore(savedToken)
 /// let api = Session()
 ///     .enhanced(by: BearerToken(store))
-///     .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
 /// ```
 ///
 /// The refresh must put the new credentials where the enhancers read them (the store
 /// initializer does it for you): the resent request is built again, through the
-/// enhancers below the resuming layer.
-public struct RefreshTokenHandler: ResumableHandler {
+/// enhancers below the refresh layer.
+public struct RefreshTokenHandler: RefreshHandler {
     /// The statuses that start a refresh.
     public let statuses: Set<Int>
     private let refresh: @Sendable (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
@@ -56,7 +56,7 @@ public struct RefreshTokenHandler: ResumableHandler {
     /// Whether the call got a response with one of ``statuses``: delivered as a response,
     /// or carried by a ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` and
     /// other layers below deliver a status they reject.
-    public func shouldResume(after result: Result<Response, any Error>, for request: any Request) -> Bool {
+    public func shouldRefresh(after result: Result<Response, any Error>, for request: any Request) -> Bool {
         result.response.map { statuses.contains($0.status) } ?? false
     }
 

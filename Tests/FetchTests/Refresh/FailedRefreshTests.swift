@@ -3,7 +3,7 @@ import Testing
 import Fetch
 import FetchTesting
 
-/// A refresh that fails after a 401 reaches the error handlers above the resuming layer as
+/// A refresh that fails after a 401 reaches the error handlers above the refresh layer as
 /// that 401, carrying the refresh's own error: the sign-out stack of the README.
 @Suite struct FailedRefreshTests {
     enum AppError: Error, Equatable { case signedOut, refreshTokenExpired }
@@ -11,7 +11,7 @@ import FetchTesting
     @Test func aFailedRefreshCarriesThe401AndTheRefreshError() throws {
         // Given a 401 and a refresh that fails
         let spy = SpyPerformer([.status(401, body: "expired")])
-        let api = spy.resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+        let api = spy.refreshing(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
 
         // When a call gets the 401
         let error = try #require(fetchError(performNow(api, get("https://api.example.com/me"))))
@@ -34,7 +34,7 @@ import FetchTesting
             spy
             .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
             .retrying(.exponential(maxAttempts: 3), scheduler: ImmediateScheduler())
-            .resuming(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
+            .refreshing(with: RefreshTokenHandler { done in done(.failure(AppError.refreshTokenExpired)) })
             .handlingErrors([
                 StatusErrorHandler(401) { response, _ in
                     seen.record(response)
@@ -64,7 +64,7 @@ import FetchTesting
         let api =
             spy
             .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     store.token = "new"
                     done(.success(()))

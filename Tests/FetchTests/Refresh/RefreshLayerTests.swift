@@ -30,12 +30,12 @@ final class HeldRefresh: @unchecked Sendable {
     }
 }
 
-@Suite struct ResumingPerformerTests {
+@Suite struct RefreshLayerTests {
     @Test func fiftyConcurrent401sShareOneRefreshThenAllSucceed() {
         // Given 50 calls held open, a refresh held open, and 200s for every resend
         let spy = SpyPerformer(Array(repeating: .hold, count: 50), match: { _ in .status(200) })
         let refresh = HeldRefresh()
-        let performer = spy.resuming(with: refresh.handler)
+        let performer = spy.refreshing(with: refresh.handler)
         let recorders = (0..<50).map { _ in Recorder<Result<Response, any Error>>() }
         for recorder in recorders { performer.perform(get("http://x")) { recorder.record($0) } }
         let first = spy.pending
@@ -63,7 +63,7 @@ final class HeldRefresh: @unchecked Sendable {
             (try? request.makeURLRequest())?.value(forHTTPHeaderField: "Authorization") == "Bearer new"
                 ? .status(200) : .status(401)
         })
-        let performer = spy.enhanced(by: BearerToken(store)).resuming(
+        let performer = spy.enhanced(by: BearerToken(store)).refreshing(
             with: RefreshTokenHandler { done in
                 refreshes.record(1)
                 store.token = "new"
@@ -86,7 +86,7 @@ final class HeldRefresh: @unchecked Sendable {
         struct RefreshFailed: Error {}
         let spy = SpyPerformer([.hold, .hold, .hold])
         let refresh = HeldRefresh()
-        let performer = spy.resuming(with: refresh.handler)
+        let performer = spy.refreshing(with: refresh.handler)
         let recorders = (0..<3).map { _ in Recorder<Result<Response, any Error>>() }
         for recorder in recorders { performer.perform(get("http://x")) { recorder.record($0) } }
         for call in spy.pending { call.respond(.status(401)) }
@@ -107,7 +107,7 @@ final class HeldRefresh: @unchecked Sendable {
         // Given a server that always answers 401 and a refresh that succeeds
         let spy = SpyPerformer(match: { _ in .status(401) })
         let refreshes = Recorder<Int>()
-        let performer = spy.resuming(
+        let performer = spy.refreshing(
             with: RefreshTokenHandler { done in
                 refreshes.record(1)
                 done(.success(()))
@@ -123,10 +123,10 @@ final class HeldRefresh: @unchecked Sendable {
     }
 
     @Test func theResentRequestCarriesTheNewStateThroughTheEnhancers() throws {
-        // Given a bearer token enhancer below the resuming layer and a refresh that changes the token
+        // Given a bearer token enhancer below the refresh layer and a refresh that changes the token
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
-        let performer = spy.enhanced(by: BearerToken(store)).resuming(
+        let performer = spy.enhanced(by: BearerToken(store)).refreshing(
             with: RefreshTokenHandler { done in
                 store.token = "new"
                 done(.success(()))
@@ -145,7 +145,7 @@ final class HeldRefresh: @unchecked Sendable {
         // Given an async refresh that returns a new token for the store
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
-        let performer = spy.enhanced(by: BearerToken(store)).resuming(with: RefreshTokenHandler(store) { "fresh" })
+        let performer = spy.enhanced(by: BearerToken(store)).refreshing(with: RefreshTokenHandler(store) { "fresh" })
 
         // When a call is awaited
         let response = try await performer.response(for: get("http://x"))
@@ -159,7 +159,7 @@ final class HeldRefresh: @unchecked Sendable {
     @Test func otherFailuresAreDeliveredUntouched() {
         // Given a 403 and a timeout, neither of which the handler recognizes
         let refresh = HeldRefresh()
-        let performer = SpyPerformer([.status(403), .failure(.timedOut)]).resuming(with: refresh.handler)
+        let performer = SpyPerformer([.status(403), .failure(.timedOut)]).refreshing(with: refresh.handler)
 
         // When two calls are made
         let forbidden = performNow(performer, get("http://x"))
@@ -175,7 +175,7 @@ final class HeldRefresh: @unchecked Sendable {
         // Given two calls waiting on a refresh
         let spy = SpyPerformer([.hold, .hold], match: { _ in .status(200) })
         let refresh = HeldRefresh()
-        let performer = spy.resuming(with: refresh.handler)
+        let performer = spy.refreshing(with: refresh.handler)
         let cancelled = Recorder<Result<Response, any Error>>()
         let waiting = Recorder<Result<Response, any Error>>()
         let handle = performer.perform(get("http://x")) { cancelled.record($0) }
@@ -196,7 +196,7 @@ final class HeldRefresh: @unchecked Sendable {
         // Given a call whose resend is held
         let spy = SpyPerformer([.status(401), .hold])
         let recorder = Recorder<Result<Response, any Error>>()
-        let handle = spy.resuming(with: RefreshTokenHandler { $0(.success(())) }).perform(get("http://x")) {
+        let handle = spy.refreshing(with: RefreshTokenHandler { $0(.success(())) }).perform(get("http://x")) {
             recorder.record($0)
         }
         #expect(spy.pending.count == 1)
@@ -211,8 +211,8 @@ final class HeldRefresh: @unchecked Sendable {
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks: 401, then a refresh, then 200
-        func stack() -> ResumingPerformer {
-            SpyPerformer([.status(401), .status(200)]).resuming(with: RefreshTokenHandler { $0(.success(())) })
+        func stack() -> LayeredPerformer {
+            SpyPerformer([.status(401), .status(200)]).refreshing(with: RefreshTokenHandler { $0(.success(())) })
         }
 
         // When one is called with a callback and one with async/await
@@ -225,12 +225,12 @@ final class HeldRefresh: @unchecked Sendable {
     }
 
     @Test func a401DeliveredAsAnErrorByAVerifierStartsTheRefresh() {
-        // Given a status verifier below the resuming layer, so a 401 arrives as a FetchError
+        // Given a status verifier below the refresh layer, so a 401 arrives as a FetchError
         let store = TokenStore("old")
         let spy = SpyPerformer([.status(401), .status(200)])
         let refreshes = Recorder<Int>()
         let performer = spy.enhanced(by: BearerToken(store), StatusVerifier(200..<300))
-            .resuming(
+            .refreshing(
                 with: RefreshTokenHandler { done in
                     refreshes.record(1)
                     store.token = "new"
@@ -250,7 +250,7 @@ final class HeldRefresh: @unchecked Sendable {
         // Given a verifier turning a 403 into an error, and a handler for 401
         let refresh = HeldRefresh()
         let performer = SpyPerformer([.status(403)]).enhanced(by: StatusVerifier(200..<300))
-            .resuming(with: refresh.handler)
+            .refreshing(with: refresh.handler)
 
         // When a call is made
         let error = fetchError(performNow(performer, get("http://x")))

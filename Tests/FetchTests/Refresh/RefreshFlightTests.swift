@@ -31,7 +31,7 @@ final class KeptRefreshes: @unchecked Sendable {
         // Given a first call refreshed and resent, and a second call whose 401 started a second refresh
         let spy = SpyPerformer([.status(401), .status(200), .status(401), .status(200)])
         let refreshes = KeptRefreshes()
-        let performer = spy.resuming(with: refreshes.handler)
+        let performer = spy.refreshing(with: refreshes.handler)
         let first = Recorder<Result<Response, any Error>>()
         let second = Recorder<Result<Response, any Error>>()
         performer.perform(get("http://x/first")) { first.record($0) }
@@ -58,7 +58,7 @@ final class KeptRefreshes: @unchecked Sendable {
         // Given two calls waiting on one refresh
         let spy = SpyPerformer([.hold, .hold], match: { _ in .status(200) })
         let refreshes = KeptRefreshes()
-        let performer = spy.resuming(with: refreshes.handler)
+        let performer = spy.refreshing(with: refreshes.handler)
         let recorders = (0..<2).map { _ in Recorder<Result<Response, any Error>>() }
         for recorder in recorders { performer.perform(get("http://x")) { recorder.record($0) } }
         for call in spy.pending { call.respond(.status(401)) }

@@ -1,0 +1,79 @@
+/// The layer that, when a call fails in a way its ``RefreshHandler`` recognizes (a 401),
+/// runs the handler's refresh and then sends the call once more. Made by
+/// ``RequestPerforming/refreshing(with:)``.
+///
+/// The refresh runs once for all the calls that need it at the same time: while it runs,
+/// other calls that fail the same way wait for it; a call that was sent before a refresh
+/// succeeded and fails afterwards is resent without another. When the refresh fails,
+/// every waiting call fails with a ``FetchError/Code-swift.enum/layer`` error that names
+/// the handler and the call, with the refresh's own error as its `underlying` error (find it
+/// with `error.thrown(as:)`) and the response that called for it (the 401) as its
+/// ``FetchError/response``, so a ``StatusErrorHandler`` for that status above this layer
+/// handles it. A resent call that fails again is delivered as it is: nothing loops.
+/// Cancelling a waiting call completes it with ``FetchError/Code-swift.enum/cancelled`` and
+/// leaves the refresh running for the others.
+struct RefreshLayer: Layer {
+    /// What recognizes the failure and refreshes.
+    let handler: any RefreshHandler
+    /// The handler's runs, one at a time (under one key) for every call that needs one;
+    /// copies of the performer share them.
+    let runs = SingleFlight<Int, Void>()
+
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let seen = runs.succeeded
+        return next.perform(request) { [self] result in
+            // A stream whose reader has its response is never sent again: no refresh for it.
+            guard request.options.kind.canBeSentAgain, handler.shouldRefresh(after: result, for: request) else {
+                return completion(result)
+            }
+            request.attemptLog?.received(result)
+            let resend: SingleFlight<Int, Void>.Waiter = { outcome, _ in
+                switch outcome {
+                case .failure(let error): completion(.failure(refreshFailed(error, after: result, for: request, next)))
+                case .success:
+                    next.perform(request) { completion($0.recordingMetrics { $0.refreshes += 1 }) }
+                }
+            }
+            // A run that succeeded since the call was sent already refreshed: resend at once.
+            guard let place = runs.join(0, unlessSucceededSince: seen, resend) else { return resend(.success(()), 1) }
+            if place.starts { handler.run { [runs] in runs.finish(place, with: $0) } }
+        }
+    }
+
+    /// The error a waiting call gets when the refresh failed: a ``FetchError/Code-swift.enum/layer``
+    /// error naming the handler and the call it was for, carrying the refresh's own error
+    /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`, and
+    /// the response that called for it (`result`'s, delivered or carried by its error)
+    /// as `response`, so that its status is the error's ``FetchError/status``.
+    private func refreshFailed(
+        _ error: any Error, after result: Result<Response, any Error>, for request: any Request,
+        _ next: any RequestPerforming
+    ) -> FetchError {
+        let response = result.response
+        let (method, url) = request.target(through: next)
+        return FetchError(
+            .layer, reason: "\(handler.name) failed, so the call was not resent: \(FetchError.summary(of: error))",
+            method: method, url: response?.urlRequest.url ?? url, response: response, underlying: error,
+            layer: handler.name)
+    }
+}
+
+extension RequestPerforming {
+    /// This performer, running `handler`'s refresh after a failure it recognizes (a 401) and
+    /// then sending the call once more.
+    ///
+    /// ```swift
+    /// let api = Session()
+    ///     .enhanced(by: BearerToken(store))
+    ///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+    /// ```
+    /// Put it above the enhancers that apply the new credentials, so the resent request goes
+    /// through them again.
+    /// - Returns: the refreshing performer.
+    public func refreshing(with handler: any RefreshHandler) -> LayeredPerformer {
+        layered(RefreshLayer(handler: handler))
+    }
+}
