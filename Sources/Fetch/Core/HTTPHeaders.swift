@@ -150,7 +150,7 @@ extension String {
         let theirs = other.utf8
         guard mine.count == theirs.count else { return false }
         // Compared byte by byte, ASCII letters folded: header names are ASCII, and lowercasing
-        // both sides allocated two strings per compare. Other bytes that differ fall back to
+        // both sides makes two strings per compare. Other bytes that differ fall back to
         // Unicode lowercasing.
         for (byte, otherByte) in zip(mine, theirs) where byte != otherByte {
             guard byte < 0x80, otherByte < 0x80 else { return lowercased() == other.lowercased() }

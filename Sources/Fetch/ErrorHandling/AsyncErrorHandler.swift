@@ -26,7 +26,7 @@ public enum AsyncErrorHandlingResult: Sendable {
 /// }
 /// ```
 ///
-/// A call fails here as in ``ErrorHandlingPerformer``: with an error, or with a response of
+/// A call fails here as in ``RequestPerforming/handlingErrors(_:presenter:)``: with an error, or with a response of
 /// 400 or more (seen as its ``FetchError/Code-swift.enum/httpStatus`` error, delivered as
 /// the response when the handler passes).
 public protocol AsyncErrorHandler: Sendable {

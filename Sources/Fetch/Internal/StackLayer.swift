@@ -15,14 +15,8 @@ extension StackLayer {
     }
 }
 
-extension ActivityReportingPerformer: StackLayer {}
-extension AsyncErrorHandlingPerformer: StackLayer {}
 extension CachingPerformer: StackLayer {}
 extension CoalescingPerformer: StackLayer {}
-extension CodingPerformer: StackLayer {}
 extension CompletionQueuePerformer: StackLayer {}
 extension EnhancingPerformer: StackLayer {}
-extension ErrorHandlingPerformer: StackLayer {}
-extension HookingPerformer: StackLayer {}
 extension LayeredPerformer: StackLayer {}
-extension LoggingPerformer: StackLayer {}

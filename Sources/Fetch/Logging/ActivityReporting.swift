@@ -10,22 +10,18 @@ public protocol ActivityReporting: Sendable {
     func requestEnded(_ request: any Request, result: Result<Response, any Error>)
 }
 
-/// A performer that reports every call's start and end to an ``ActivityReporting``. Made by
+/// The layer that reports every call's start and end to an ``ActivityReporting``. Made by
 /// ``RequestPerforming/reportingActivity(to:)``.
-public struct ActivityReportingPerformer: RequestPerforming {
-    /// The performer the calls go to.
-    package let base: any RequestPerforming
+struct ActivityReportingLayer: Layer {
     /// Who hears about the calls.
-    package let reporter: any ActivityReporting
+    let reporter: any ActivityReporting
 
-    /// Reports the start, performs `request`, reports the end, then completes.
-    @discardableResult
-    public func perform(
-        _ request: any Request,
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         reporter.requestStarted(request)
-        return base.perform(request) { [reporter] result in
+        return next.perform(request) { [reporter] result in
             reporter.requestEnded(request, result: result)
             completion(result)
         }
@@ -40,7 +36,7 @@ extension RequestPerforming {
     /// let api = Session().reportingActivity(to: activity)
     /// ```
     /// - Returns: the reporting performer.
-    public func reportingActivity(to reporter: any ActivityReporting) -> ActivityReportingPerformer {
-        ActivityReportingPerformer(base: self, reporter: reporter)
+    public func reportingActivity(to reporter: any ActivityReporting) -> LayeredPerformer {
+        layered(ActivityReportingLayer(reporter: reporter))
     }
 }

@@ -209,7 +209,7 @@ struct AppError: Error, Equatable { let name: String }
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks whose handler recovers from 503
-        func stack() -> ErrorHandlingPerformer {
+        func stack() -> LayeredPerformer {
             SpyPerformer([.status(503)]).handlingErrors([StatusErrorHandler(503) { _, _ in .recover(.status(299)) }])
         }
 

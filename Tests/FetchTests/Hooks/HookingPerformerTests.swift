@@ -157,7 +157,7 @@ import FetchTesting
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given identical stacks with a rewriting pre hook and a following post hook
-        func stack() -> HookingPerformer {
+        func stack() -> LayeredPerformer {
             SpyPerformer([.status(202), .status(200)]).hooking(
                 pre: [PreRequestHook { $0 }],
                 post: [

@@ -112,7 +112,7 @@ import FetchTesting
 
     @Test func aCallStartedFromOnChangeIsCountedWithoutAnExtraReport() {
         // Given an onChange that makes one more call the first time the counter turns busy
-        let holder = Holder<ActivityReportingPerformer>()
+        let holder = Holder<LayeredPerformer>()
         let changes = Recorder<Bool>()
         let counter = ActivityCounter { busy in
             changes.record(busy)

@@ -7,7 +7,7 @@ import FetchTesting
 @Suite struct StreamLogTests {
     struct Feed: Request { var url: URL { URL(string: "https://api.example.com/feed")! } }
 
-    private func logged(_ spy: SpyPerformer) -> (LoggingPerformer, Recorder<LogEvent>) {
+    private func logged(_ spy: SpyPerformer) -> (LayeredPerformer, Recorder<LogEvent>) {
         let events = Recorder<LogEvent>()
         return (spy.logging(LogConfiguration(options: [.method, .url, .status]) { events.record($0) }), events)
     }

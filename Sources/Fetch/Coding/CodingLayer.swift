@@ -1,4 +1,4 @@
-/// A performer that gives every call a stack's ``Coders``. Made by
+/// The layer that gives every call a stack's ``Coders``. Made by
 /// ``RequestPerforming/coding(with:)``.
 ///
 /// On the way down it fills in the coders a request leaves unset (its
@@ -6,20 +6,16 @@
 /// wherever the request is built. On the way up it puts them in ``Response/coders``, so
 /// `Decodable` models are decoded with the stack's decoder; its place in the stack does
 /// not matter.
-public struct CodingPerformer: RequestPerforming {
-    /// The performer the calls go to.
-    package let base: any RequestPerforming
+struct CodingLayer: Layer {
     /// The stack's coders.
-    package let coders: Coders
+    let coders: Coders
 
-    /// Performs `request` with the coders filled in, and names them in the response.
-    @discardableResult
-    public func perform(
-        _ request: any Request,
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let merged = request.options.coders?.filled(from: coders) ?? coders
-        return base.perform(LayeredRequest(request, options: { $0.coders = merged })) { result in
+        return next.perform(LayeredRequest(request, options: { $0.coders = merged })) { result in
             completion(
                 result.map { response in
                     var response = response
@@ -42,7 +38,7 @@ extension RequestPerforming {
     /// }))
     /// ```
     /// - Returns: the coding performer.
-    public func coding(with coders: Coders) -> CodingPerformer {
-        CodingPerformer(base: self, coders: coders)
+    public func coding(with coders: Coders) -> LayeredPerformer {
+        layered(CodingLayer(coders: coders))
     }
 }

@@ -1,5 +1,5 @@
-/// A performer that writes one entry per call to a ``LogConfiguration``'s sink when the
-/// call ends. Made by ``RequestPerforming/logging(_:)``.
+/// The layer that writes one entry per call to a ``LogConfiguration``'s sink when the call
+/// ends. Made by ``RequestPerforming/logging(_:)``.
 ///
 /// The entry describes what was sent (the `URLRequest` of the last attempt, after every
 /// layer below, so with the absolute URL) and what came back, with sensitive values hidden.
@@ -11,29 +11,25 @@
 /// followed (a retry, a resend after a refresh, a request a post-request hook sent) gets a
 /// line of its own when the next one is sent. The response body of a download is logged as
 /// written to a file, a stream's as streamed to its reader (neither is read back). A call
-/// with no options to log (see
-/// ``RequestOptions/logOptions``) costs nothing more than the options lookup.
-public struct LoggingPerformer: RequestPerforming {
-    /// The performer the calls go to.
-    package let base: any RequestPerforming
+/// with no options to log (see ``RequestOptions/logOptions``) costs nothing more than the
+/// options lookup.
+struct LoggingLayer: Layer {
     /// How to log.
-    package let configuration: LogConfiguration
+    let configuration: LogConfiguration
 
-    /// Performs `request` and logs it when it ends.
-    @discardableResult
-    public func perform(
-        _ request: any Request,
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options.logOptions ?? configuration.options
-        guard !options.isEmpty else { return base.perform(request, completion: completion) }
+        guard !options.isEmpty else { return next.perform(request, completion: completion) }
         let started = options.contains(.time) ? configuration.clock() : nil
         let formatter = LogFormatter(configuration: configuration, options: options)
         let log = AttemptLog { [configuration] attempt, number in
             guard options.contains(.attempts) else { return }
             configuration.sink(formatter.event(forAttempt: attempt, number: number, of: request))
         }
-        return base.perform(LayeredRequest(request, log: log)) { [configuration] result in
+        return next.perform(LayeredRequest(request, log: log)) { [configuration] result in
             let duration = started.map { configuration.clock() - $0 }
             configuration.sink(formatter.event(for: request, result: result, duration: duration, attempts: log.all))
             completion(result)
@@ -48,7 +44,7 @@ extension RequestPerforming {
     /// let api = Session().logging(.default)
     /// ```
     /// - Returns: the logging performer.
-    public func logging(_ configuration: LogConfiguration) -> LoggingPerformer {
-        LoggingPerformer(base: self, configuration: configuration)
+    public func logging(_ configuration: LogConfiguration) -> LayeredPerformer {
+        layered(LoggingLayer(configuration: configuration))
     }
 }

@@ -1,33 +1,28 @@
-/// A performer that passes every failed call through a chain of ``ErrorHandler``s and
-/// reports calls to a ``RequestPresenting``. Made by
-/// ``RequestPerforming/handlingErrors(_:presenter:)``.
+/// The layer that passes every failed call through a chain of ``ErrorHandler``s and reports
+/// calls to a ``RequestPresenting``. Made by ``RequestPerforming/handlingErrors(_:presenter:)``.
 ///
-/// A call fails here when `base` delivers an error, or a response with a status of 400 or
-/// more (seen by the handlers as ``FetchError/Code-swift.enum/httpStatus``, and delivered
-/// unchanged when they let it pass; the presenter is then still asked to show that
-/// `httpStatus` error, as for any failure that reaches the caller). The request's own
+/// A call fails here when the performer below delivers an error, or a response with a
+/// status of 400 or more (seen by the handlers as ``FetchError/Code-swift.enum/httpStatus``,
+/// and delivered unchanged when they let it pass; the presenter is then still asked to show
+/// that `httpStatus` error, as for any failure that reaches the caller). The request's own
 /// ``RequestOptions/errorOverride`` is asked first and can stop the chain; then the first
 /// handler that handles the error wins. A handler that throws fails the call with an error
 /// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
 /// A recovered response reaches the caller with the caller's request in ``Response/request``.
-public struct ErrorHandlingPerformer: RequestPerforming {
-    /// The performer the calls go to.
-    package let base: any RequestPerforming
+struct ErrorHandlingLayer: Layer {
     /// The chain, in order.
-    package let handlers: [any ErrorHandler]
+    let handlers: [any ErrorHandler]
     /// Where loading and errors are reported, if anywhere.
-    package let presenter: (any RequestPresenting)?
+    let presenter: (any RequestPresenting)?
 
-    /// Performs `request`, handling its error if it fails.
-    @discardableResult
-    public func perform(
-        _ request: any Request,
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let showsLoading = request.options.showsLoading
         if showsLoading { presenter?.loadingStarted(for: request) }
-        return base.perform(request) { [self] result in
-            let handled = handle(result, of: request)
+        return next.perform(request) { [self] result in
+            let handled = handle(result, of: request, next)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
                 if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
@@ -43,7 +38,9 @@ public struct ErrorHandlingPerformer: RequestPerforming {
     /// ``FetchError/Code-swift.enum/httpStatus`` error.
     private typealias Handled = (result: Result<Response, any Error>, shown: (any Error)?)
 
-    private func handle(_ result: Result<Response, any Error>, of request: any Request) -> Handled {
+    private func handle(
+        _ result: Result<Response, any Error>, of request: any Request, _ next: any RequestPerforming
+    ) -> Handled {
         guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
         let outcome: ErrorHandlingResult
         if let override = request.options.errorOverride, let decided = override(error, request) {
@@ -54,7 +51,7 @@ public struct ErrorHandlingPerformer: RequestPerforming {
             } catch {
                 presenter?.handlerFailed(error, handler: handler.name, for: request)
                 request.attemptLog?.received(result)
-                let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: base)
+                let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: next)
                 return (.failure(failure), failure)
             }
         } else {
@@ -84,7 +81,7 @@ extension RequestPerforming {
     /// - Returns: the error-handling performer.
     public func handlingErrors(
         _ handlers: [any ErrorHandler], presenter: (any RequestPresenting)? = nil
-    ) -> ErrorHandlingPerformer {
-        ErrorHandlingPerformer(base: self, handlers: handlers, presenter: presenter)
+    ) -> LayeredPerformer {
+        layered(ErrorHandlingLayer(handlers: handlers, presenter: presenter))
     }
 }

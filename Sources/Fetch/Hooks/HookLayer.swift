@@ -1,0 +1,108 @@
+/// The layer that runs pre-request hooks on every request and post-request hooks on every
+/// response. Made by ``RequestPerforming/hooking(pre:post:)``.
+///
+/// Pre-request hooks run in order, each on the previous one's output; one that throws
+/// fails the call with an error naming it, and nothing is sent. Post-request hooks run in
+/// order on each response (errors pass them by); a hook may let the response continue, send
+/// a new request whose response goes on to the hooks after it, or complete the call; one
+/// that throws fails the call with an error naming it. The caller gets its own request in
+/// ``Response/request``.
+struct HookLayer: Layer {
+    /// The hooks run before sending, in order.
+    let pre: [PreRequestHook]
+    /// The hooks run on each response, in order.
+    let post: [PostRequestHook]
+
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        var mapped = request
+        for hook in pre {
+            do {
+                mapped = try hook(mapped)
+            } catch {
+                completion(.failure(FetchError.wrapping(error, layer: hook.name, request: request, through: next)))
+                return NothingToCancel()
+            }
+        }
+        // What a hook sent goes down as the caller's request, so responses name the caller's,
+        // and as a call of the caller's kind, so a stream or a download stays one.
+        let kind = request.options.kind
+        let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
+        return send(outgoing, for: request, through: next, thenFrom: 0, completion)
+    }
+
+    /// Sends `outgoing` for the caller's `request` and runs the post-request hooks from `hook` on.
+    private func send(
+        _ outgoing: any Request, for request: any Request, through next: any RequestPerforming, thenFrom hook: Int,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        next.perform(outgoing) { result in
+            guard case .success(let response) = result, hook < post.count else { return completion(result) }
+            for index in hook..<post.count {
+                do {
+                    switch try post[index](response, original: request) {
+                    case .continue: continue
+                    case .completed: return completion(result)
+                    case .send(let another):
+                        guard request.options.kind.canBeSentAgain else {
+                            return completion(
+                                .failure(Self.cannotSendAgain(after: response, for: request, post[index])))
+                        }
+                        request.attemptLog?.received(result)
+                        let kind = Self.kind(ofNextAfter: response, for: request)
+                        let outgoing = LayeredRequest(another, for: request, options: { $0.kind = kind })
+                        _ = send(outgoing, for: request, through: next, thenFrom: index + 1, completion)
+                        return
+                    }
+                } catch {
+                    return completion(
+                        .failure(FetchError.wrapping(error, layer: post[index].name, request: request, through: next)))
+                }
+            }
+            completion(result)
+        }
+    }
+
+    /// The error of a stream whose reader has its response and perhaps its body when `hook`
+    /// sends another request: nothing can replace what the reader read.
+    private static func cannotSendAgain(
+        after response: Response, for request: any Request, _ hook: PostRequestHook
+    ) -> FetchError {
+        FetchError(
+            .layer, reason: "\(hook.name) sent another request after the stream's reader had its response",
+            method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
+    }
+
+    /// The kind of the request a post-request hook sends in place of `response`: a plain
+    /// call's or an upload's is plain (it has its own body, or none); a download's goes to the
+    /// same destination, once the file of the response it replaces is deleted; a stream's
+    /// goes to the same reader while the reader has no response.
+    private static func kind(ofNextAfter response: Response, for request: any Request) -> CallKind {
+        let kind = request.options.kind
+        switch kind {
+        case .plain, .upload: return .plain
+        case .download:
+            // A file that cannot be removed stays; the next response replaces it either way.
+            if let file = response.fileURL { try? FileManager.default.removeItem(at: file) }
+            return kind
+        case .stream: return kind
+        }
+    }
+}
+
+extension RequestPerforming {
+    /// This performer with `pre` hooks run on every request and `post` hooks on every response.
+    ///
+    /// ```swift
+    /// let api = Session().hooking(
+    ///     pre: [PreRequestHook("trace") { $0.with(\.deadline, .seconds(5)) }],
+    ///     post: [PostRequestHook("audit") { response, _ in audit(response); return .continue }]
+    /// )
+    /// ```
+    /// - Returns: the hooking performer.
+    public func hooking(pre: [PreRequestHook] = [], post: [PostRequestHook] = []) -> LayeredPerformer {
+        layered(HookLayer(pre: pre, post: post))
+    }
+}
