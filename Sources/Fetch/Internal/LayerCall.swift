@@ -1,6 +1,6 @@
-/// One caller's call through a layer that may send several requests for it (retry,
-/// refresh, hooks): the caller's completion, run exactly once, and the step in
-/// flight (a request or a wait), cancelled together with the call.
+/// One call through a step that may wait before it sends (an attempt of `RetryLoop` and its
+/// wait, an enhancing layer's `AsyncEnhancer`s, a cache exchange): the completion, run
+/// exactly once, and the step in flight (a request or a wait), cancelled together with the call.
 ///
 /// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels
 /// the step in flight; whatever that step reports afterwards is ignored. The cancellation,
@@ -31,9 +31,6 @@ final class LayerCall: Cancellable, @unchecked Sendable {
         self.performer = performer
         self.completion = completion
     }
-
-    /// Whether the call has completed (by a result or by cancellation).
-    var isFinished: Bool { lock.withLock { completion == nil } }
 
     /// Starts the next step of the call and keeps its handle, so that cancelling the call
     /// cancels it. Does nothing once the call has completed.
