@@ -33,9 +33,8 @@ struct HTTP2Servers: Sendable {
     {
         let number = try #require(ports[port.rawValue])
         let scheme = port == .plain ? "http" : "https"
-        let hold = holdingBodies ? 1 : 0
-        return try #require(
-            URL(string: "\(scheme)://127.0.0.1:\(number)/delay?ms=\(milliseconds)&until=\(until)&hold=\(hold)&tag=\(tag)"))
+        let query = "ms=\(milliseconds)&until=\(until)&hold=\(holdingBodies ? 1 : 0)&tag=\(tag)"
+        return try #require(URL(string: "\(scheme)://127.0.0.1:\(number)/delay?\(query)"))
     }
 
     /// Lets the bodies held for `tag` go.
