@@ -95,14 +95,15 @@ struct MultiplexingTests {
         let servers = try HTTP2Servers.require()
         let session = Session()
         let tag = "http1-\(UUID().uuidString)"
-        let url = try servers.delay(.http1, tag: tag, milliseconds: 20)
+        let url = try servers.delay(.http1, tag: tag, milliseconds: 60)
         let origin = try #require(Origin(url))
         // When 130 GETs are sent at once, more than the 100 a new https origin is sent
         let (statuses, looks) = try await Self.burstWatchingTheLine(130, of: url, through: session)
         // Then once responses came one per connection, the session held the rest in its own
         // line (where waiting does not count against the idle timeout) rather than letting
         // them wait inside URLSession, and every request succeeded over HTTP/1.1 on at most 4
-        // connections
+        // connections (the line holds that state about 450 ms, 30 requests 4 at a time at 60 ms
+        // each, against a look every 5 ms)
         #expect(looks.contains { $0.waiting > 0 && $0.running <= 4 })
         #expect(statuses == Array(repeating: 200, count: 130))
         let stats = try await servers.stats(tag)
@@ -113,17 +114,30 @@ struct MultiplexingTests {
 
     @Test func plainHTTPRunsNoMoreThanTheLimitFromTheFirstRequest() async throws {
         // Given a default session and a plain-HTTP origin it never reached (libcurl speaks
-        // HTTP/2 only over TLS)
+        // HTTP/2 only over TLS), which holds every answer until the test lets them go
         let servers = try HTTP2Servers.require()
         let session = Session()
         let tag = "plain-\(UUID().uuidString)"
-        let url = try servers.delay(.plain, tag: tag, milliseconds: 100)
-        // When 16 GETs are sent at once, each answered after 100 ms
-        let (statuses, looks) = try await Self.burstWatchingTheLine(16, of: url, through: session)
-        // Then at most 4 ran at once, from the first burst on, all succeeding on at most 4 connections
+        let url = try servers.delay(.plain, tag: tag, milliseconds: 20, gated: true)
+        let origin = try #require(Origin(url))
+        // When 16 GETs are sent at once
+        let sending = Task { try await Self.burst(16, of: url, through: session) }
+        // Then from the first burst on, 4 run and the 12 others wait in the session's line
+        // (a steady state while the server holds the answers, so no look can miss it)
+        let line = try await within("4 requests running and 12 waiting in the line") {
+            while true {
+                let line = session.limiter.withLock { ($0.runningCount(at: origin), $0.waitingCount(at: origin)) }
+                if line.0 + line.1 == 16, try await servers.stats(tag).peakInFlight == 4 { return line }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        #expect(line == (4, 12))
+        // And once the answers go, all succeed on at most 4 connections, never more than 4 at once
+        try await servers.release(tag)
+        let statuses = try await sending.value(within: standardBound, "the burst of 16")
         #expect(statuses == Array(repeating: 200, count: 16))
-        #expect(looks.map(\.running).max() == 4)
         let stats = try await servers.stats(tag)
+        #expect(stats.peakInFlight == 4, "\(stats)")
         #expect(stats.connections <= 4, "\(stats)")
         #expect(stats.protocols == ["1.1": 16])
     }

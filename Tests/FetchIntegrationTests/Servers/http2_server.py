@@ -19,7 +19,11 @@ Every port answers:
                           each answer is sent as soon as K are in flight and its body only
                           once /release of the tag is asked for (or after 10 s): so a client
                           hears every head before any answer ends, however its reads fall
-  GET /release?tag=T      lets the held bodies of the tag go
+                          With &gate=1, nothing of the answer is sent until /release
+                          of the tag is asked for (or after 10 s), then it is sent after N
+                          milliseconds: so the requests a client has sent stay in flight
+                          while a test looks
+  GET /release?tag=T      lets the held answers of the tag go
   GET /stats?tag=T        what the requests tagged T saw, as JSON:
       {"requests": served so far, "inFlight": now, "peakInFlight": most at once,
        "connections": distinct client connections they came on,
@@ -117,6 +121,8 @@ async def app(scope, receive, send):
             if counters.peak >= until:
                 break
             await asyncio.sleep(0.01)
+        if query.get("gate", ["0"])[0] == "1":
+            await released(counters)
         await asyncio.sleep(int(query.get("ms", ["0"])[0]) / 1000)
         if query.get("hold", ["0"])[0] == "1":
             # hypercorn writes the head of an answer out when it is started
