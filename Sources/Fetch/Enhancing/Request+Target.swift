@@ -38,7 +38,7 @@ extension Request {
                 return try? base.resolved(url, options: options)
             }
             guard let current = layer else { return nil }
-            enhancers = (current as? EnhancingPerformer)?.enhancers ?? []
+            enhancers = (current as? LayeredPerformer)?.enhancers ?? []
             layer = (current as? any StackLayer)?.base
         }
     }

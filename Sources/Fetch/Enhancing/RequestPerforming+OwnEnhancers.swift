@@ -13,6 +13,6 @@ extension RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> (any Cancellable)? {
         guard !options.enhancers.isEmpty else { return nil }
-        return EnhancingPerformer(base: self, enhancers: []).perform(request, completion: completion)
+        return layered(EnhancingLayer([])).perform(request, completion: completion)
     }
 }

@@ -17,6 +17,4 @@ extension StackLayer {
 
 extension CachingPerformer: StackLayer {}
 extension CoalescingPerformer: StackLayer {}
-extension CompletionQueuePerformer: StackLayer {}
-extension EnhancingPerformer: StackLayer {}
 extension LayeredPerformer: StackLayer {}

@@ -19,20 +19,22 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     private let state: Locked<State>
-    /// The layer the call goes through, which errors of its attempts name.
-    let layer: any Layer
+    /// The layer and the performer below it: where the call's own results are delivered, and
+    /// the stack whose base URL the errors it makes resolve.
+    let performer: LayeredPerformer
     /// The request the caller passed.
     let request: any Request
+    /// The layer the call goes through, which errors of its attempts name.
+    var layer: any Layer { performer.layer }
     /// The performer below the layer.
-    let base: any RequestPerforming
+    var base: any RequestPerforming { performer.base }
 
     init(
-        _ layer: any Layer, request: any Request, base: any RequestPerforming,
+        _ performer: LayeredPerformer, request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        self.layer = layer
+        self.performer = performer
         self.request = request
-        self.base = base
         state = Locked(State(completion: completion))
     }
 
@@ -49,7 +51,8 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     /// Completes the call with `result`, the first time only: at once when the layer passes
-    /// on a result from below, else where the performer below calls back.
+    /// on a result from below, else where the layered performer calls back (the queue the
+    /// performer below names for the call).
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
         let (completion, atOnce) = state.withLock { (state: inout State) -> (Completion?, Bool) in
@@ -62,7 +65,7 @@ final class LayerRun: Cancellable, Sendable {
         }
         guard let completion else { return }
         if atOnce { return completion(result) }
-        base.callBack(completion, with: result, for: request)
+        performer.callBack(completion, with: result, for: request)
     }
 
     /// Sends `request`, an attempt of the layer's, to the performer below.
@@ -76,14 +79,14 @@ final class LayerRun: Cancellable, Sendable {
             return state.attempts
         }
         guard let attempt else {
-            completion(.failure(FetchError.cancelled(request, through: base)))
+            completion(.failure(FetchError.cancelled(request, through: performer)))
             return NothingToCancel()
         }
         var sent = request
         if attempt > 1 {
             guard request.options.kind.canBeSentAgain else {
                 state.withLock { $0.inFlight.removeAll { $0.attempt == attempt } }
-                let (method, url) = request.target(through: base)
+                let (method, url) = request.target(through: performer)
                 let reason = "\(layer.name) sent the call again after the stream's reader had its response"
                 completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: layer.name)))
                 return NothingToCancel()
@@ -130,7 +133,7 @@ final class LayerRun: Cancellable, Sendable {
         }
         for handle in handles { handle.cancel() }
         guard let completion else { return }
-        base.callBack(completion, with: .failure(FetchError.cancelled(request, through: base)), for: request)
+        performer.callBack(completion, with: .failure(FetchError.cancelled(request, through: performer)), for: request)
     }
 }
 

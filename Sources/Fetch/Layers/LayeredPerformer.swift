@@ -22,8 +22,19 @@ public struct LayeredPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let run = LayerRun(layer, request: request, base: base, completion: completion)
+        let run = LayerRun(self, request: request, completion: completion)
         run.start()
         return run
     }
+
+    /// The queue the performer below names for `request`, as the layer passes it down: a
+    /// completion-queue layer (``RequestPerforming/completing(on:)``) gives it its queue.
+    public func completionQueue(for request: any Request) -> DispatchQueue? {
+        guard let queueing = layer as? CompletionQueueLayer else { return base.completionQueue(for: request) }
+        return base.completionQueue(for: queueing.queued(request))
+    }
+
+    /// The enhancers of an enhancing layer (`enhanced(by:)`),
+    /// in the order they run; none for any other layer.
+    package var enhancers: [any Enhancer] { (layer as? EnhancingLayer)?.enhancers ?? [] }
 }

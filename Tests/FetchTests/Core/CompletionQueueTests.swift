@@ -70,6 +70,66 @@ import TestSupport
         spy.pending.first?.cancel()
     }
 
+    /// A spy that calls back on the call's own completion queue when it names one, as `Session` does.
+    private struct OwnQueueSpy: RequestPerforming {
+        let spy: SpyPerformer
+
+        func perform(
+            _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        ) -> any Cancellable {
+            spy.perform(request) { result in
+                guard let queue = request.options.completionQueue else { return completion(result) }
+                queue.async { completion(result) }
+            }
+        }
+    }
+
+    /// A queue for `completing(on:)`, and whether the code that asks runs on it.
+    private static let marked = DispatchSpecificKey<Bool>()
+    private static func markedQueue() -> DispatchQueue {
+        let queue = DispatchQueue(label: "CompletionQueueTests.completing")
+        queue.setSpecific(key: marked, value: true)
+        return queue
+    }
+
+    /// Performs `request`, cancelling it at once when `cancel`; says whether its completion ran
+    /// on a `markedQueue()`.
+    private static func completesOnMarkedQueue(
+        _ performer: any RequestPerforming, _ request: any Request, cancel: Bool
+    ) async throws -> (onQueue: Bool, outcome: String) {
+        try await within("the call's completion") {
+            await withCheckedContinuation { continuation in
+                let handle = performer.perform(request) { result in
+                    continuation.resume(returning: (DispatchQueue.getSpecific(key: marked) == true, outcome(result)))
+                }
+                if cancel { handle.cancel() }
+            }
+        }
+    }
+
+    @Test func completingOnGivesEveryCallItsQueueAndCancellationsArriveThereToo() async throws {
+        // Given a held call and a retry waiting on a manual scheduler, each above `completing(on:)`
+        let spy = SpyPerformer([.status(200), .hold, .status(503)])
+        let queue = Self.markedQueue()
+        let completing = OwnQueueSpy(spy: spy).completing(on: queue)
+        let retrying = completing.retrying(.exponential(maxAttempts: 3), scheduler: ManualScheduler())
+        let request = BasicRequest(url: Self.url)
+
+        // When a call completes, the held one is cancelled, and the retry is cancelled while it waits
+        let answered = try await Self.completesOnMarkedQueue(completing, request, cancel: false)
+        let held = try await Self.completesOnMarkedQueue(completing, request, cancel: true)
+        let waiting = try await Self.completesOnMarkedQueue(retrying, request, cancel: true)
+
+        // Then all three arrived on the queue, the calls went down naming it, and a call's own queue is kept
+        #expect(answered == (true, "200"))
+        #expect(held == (true, "cancelled"))
+        #expect(waiting == (true, "cancelled"))
+        #expect(spy.calls.allSatisfy { $0.request.options.completionQueue === queue })
+        let own = DispatchQueue(label: "CompletionQueueTests.own")
+        let namingItsOwn = get("https://x", options: RequestOptions().with(\.completionQueue, own))
+        #expect(completing.completionQueue(for: namingItsOwn) === own)
+    }
+
     @Test func overTheSpyEveryAnswerArrivesBeforePerformReturnsEvenWithACallsOwnQueue() {
         // Given a cache over a spy holding a fresh response, and a request naming its own queue
         let spy = SpyPerformer([.response(Self.fresh)])

@@ -109,17 +109,19 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
         // Given an async enhancer that waits until it is let go
         let gate = Gate()
         let spy = SpyPerformer([.status(200)])
-        let api = spy.enhanced(by: gate)
+        let api = spy.enhanced(by: gate, BaseURL("https://api.example.com"))
         let results = Captured<Result<Response, any Error>>()
 
-        // When a call starts, waits in the enhancer, and is cancelled
-        let handle = api.perform(get("https://api.example.com/a")) { results.record($0) }
+        // When a call to a relative URL starts, waits in the enhancer, and is cancelled
+        let handle = api.perform(get("a")) { results.record($0) }
         try await gate.waitUntilStarted()
         handle.cancel()
 
-        // Then it completed at once with cancelled; letting the enhancer go later sends nothing
+        // Then it completed at once with cancelled, naming the URL the layer's base URL makes;
+        // letting the enhancer go later sends nothing
         #expect(results.count == 1)
         #expect(fetchError(results.only)?.code == .cancelled)
+        #expect(fetchError(results.only)?.url?.absoluteString == "https://api.example.com/a")
         gate.open()
         // The preparation's Task goes on to the send step without suspending; give it time to reach it.
         for _ in 0..<100 { await Task.yield() }
@@ -135,13 +137,15 @@ final class Gate: AsyncEnhancer, @unchecked Sendable {
         }
         let spy = SpyPerformer([.status(200)])
 
-        // When a call is made
+        // When a call to a relative URL is made
         let error = await #expect(throws: FetchError.self) {
-            try await spy.enhanced(by: Keychain()).response(for: get("https://api.example.com/a"))
+            try await spy.enhanced(by: Keychain(), BaseURL("https://api.example.com")).response(for: get("a"))
         }
 
-        // Then it names the enhancer, carries the app's error, and nothing was sent
+        // Then it names the enhancer and the URL the layer's base URL makes, carries the app's
+        // error, and nothing was sent
         #expect(error?.layer == "Keychain")
+        #expect(error?.url?.absoluteString == "https://api.example.com/a")
         #expect(error?.thrown(as: Locked.self) != nil)
         #expect(spy.calls.isEmpty)
     }

@@ -52,7 +52,7 @@ import FetchTesting
 
     @Test func callbackAndAsyncCallersSeeTheSame() async {
         // Given two identical stacks, one answering 200 and one whose enhancer throws
-        func stack(_ failing: Bool) -> EnhancingPerformer {
+        func stack(_ failing: Bool) -> LayeredPerformer {
             SpyPerformer([.status(200)]).enhanced(by: failing ? [Failing()] : [Accept.json])
         }
 

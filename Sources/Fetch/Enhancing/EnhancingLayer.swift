@@ -1,50 +1,64 @@
-/// A performer that runs ``Enhancer``s on every request it passes to `base` and on every
-/// response it gets back. Made by `enhanced(by:)`.
+/// The layer that runs ``Enhancer``s on every request it passes down and on every response
+/// it gets back. Made by `enhanced(by:)`.
 ///
-/// The enhancers are sorted once, when the performer is made. A request can add its own
-/// for one call through ``RequestOptions/enhancers``; they are ordered together with
-/// these, by the first enhancing layer the request meets. The request goes down as one
-/// flat value, so responses name the caller's own request in ``Response/request``.
-public struct EnhancingPerformer: RequestPerforming {
-    /// The performer the enhanced requests go to.
-    package let base: any RequestPerforming
+/// The enhancers are sorted once, when the layer is made. A request can add its own for one
+/// call through ``RequestOptions/enhancers``; they are ordered together with these, by the
+/// first enhancing layer the request meets. The request goes down as one flat value, so
+/// responses name the caller's own request in ``Response/request``.
+struct EnhancingLayer: Layer {
     /// The enhancers, in the order they run on an outgoing request.
-    package let enhancers: [any Enhancer]
+    let enhancers: [any Enhancer]
     /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
     private let waits: Bool
 
-    /// Wraps `base` with `enhancers`, sorted by priority.
-    package init(base: any RequestPerforming, enhancers: [any Enhancer]) {
-        self.base = base
+    /// Sorts `enhancers` by priority.
+    init(_ enhancers: [any Enhancer]) {
         self.enhancers = EnhancerOrder.sorted(enhancers)
         waits = enhancers.contains { $0 is any AsyncEnhancer }
     }
 
-    /// Performs `request` with the enhancers applied, then passes the response back
-    /// through them in reverse order.
-    @discardableResult
-    public func perform(
-        _ request: any Request,
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         // The request's own enhancers are used here, once, ordered with this layer's.
         let own = request.options.enhancers
         let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
-        if waits || own.contains(where: { $0 is any AsyncEnhancer }) {
-            return performPreparing(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
+        guard waits || own.contains(where: { $0 is any AsyncEnhancer }) else {
+            return send(request, with: ordered, dropOwn: !own.isEmpty, through: next, completion)
         }
-        return send(request, with: ordered, dropOwn: !own.isEmpty, completion: completion)
+        // Every async enhancer is prepared, in order, in a `Task`, then the request is sent with
+        // the prepared enhancers in their places. Cancelling the call cancels the `Task`.
+        let task = Task {
+            var prepared: [any Enhancer] = []
+            for enhancer in ordered {
+                guard let waiting = enhancer as? any AsyncEnhancer else {
+                    prepared.append(enhancer)
+                    continue
+                }
+                do {
+                    prepared.append(try await waiting.prepared(for: request))
+                } catch {
+                    // Named with the URL this layer's enhancers resolve, as the call's cancellation is.
+                    let stack = LayeredPerformer(layer: self, base: next)
+                    return completion(
+                        .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: stack)))
+                }
+            }
+            _ = send(request, with: prepared, dropOwn: !own.isEmpty, through: next, completion)
+        }
+        return CancellationHandle { task.cancel() }
     }
 
-    /// Sends `request` below, enhanced by `ordered` (without its own enhancers when
+    /// Sends `request` through `next`, enhanced by `ordered` (without its own enhancers when
     /// `dropOwn`), and passes what comes back through `ordered`, in reverse order:
     /// the response of a plain call or an upload when the call ends; a download's too, whose
     /// file is deleted when an enhancer refuses the response; a stream's head before its
     /// reader gets any of the body (or, when the performer below did not stream, the whole
     /// response when the call ends).
     private func send(
-        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool, through next: any RequestPerforming,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         // Built above for this attempt (by a coalescing or caching layer): extended, not built again.
         let outgoing = LayeredRequest(
@@ -52,9 +66,9 @@ public struct EnhancingPerformer: RequestPerforming {
             built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
         switch outgoing.options.kind {
         case .plain, .upload:
-            return base.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
+            return next.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
         case .download:
-            return base.perform(outgoing) { result in
+            return next.perform(outgoing) { result in
                 let enhanced = Self.enhance(result, with: ordered, for: request)
                 if case .failure = enhanced, case .success(let response) = result, let file = response.fileURL {
                     // The caller gets an error and no file: none is left behind. A file that
@@ -68,42 +82,12 @@ public struct EnhancingPerformer: RequestPerforming {
             let check = sink.addHeadCheck { head in
                 head = try Self.enhance(.success(head), with: ordered, for: request).get()
             }
-            return base.perform(outgoing) { result in
+            return next.perform(outgoing) { result in
                 sink.removeHeadCheck(check)
+                // A head the reader has went through the enhancers already.
                 completion(sink.hasStarted ? result : Self.enhance(result, with: ordered, for: request))
             }
         }
-    }
-
-    /// Awaits every ``AsyncEnhancer``'s preparation, in order, in a `Task`, then sends the
-    /// request with the prepared enhancers in their places. Cancelling the call completes it
-    /// at once and cancels the `Task`; whatever the preparation returns afterwards is dropped.
-    private func performPreparing(
-        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        let call = LayerCall(request: request, through: self, completion: completion)
-        call.run {
-            let task = Task {
-                var prepared: [any Enhancer] = []
-                for enhancer in ordered {
-                    guard let waiting = enhancer as? any AsyncEnhancer else {
-                        prepared.append(enhancer)
-                        continue
-                    }
-                    do {
-                        prepared.append(try await waiting.prepared(for: request))
-                    } catch {
-                        return call.answer(
-                            .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: self)))
-                    }
-                }
-                let ready = prepared
-                call.run { send(request, with: ready, dropOwn: dropOwn) { call.finish($0) } }
-            }
-            return CancellationHandle { task.cancel() }
-        }
-        return call
     }
 
     private static func enhance(
@@ -133,14 +117,14 @@ extension RequestPerforming {
     /// ```
     /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
     /// - Returns: the enhancing performer.
-    public func enhanced(by enhancers: any Enhancer...) -> EnhancingPerformer {
-        EnhancingPerformer(base: self, enhancers: enhancers)
+    public func enhanced(by enhancers: any Enhancer...) -> LayeredPerformer {
+        layered(EnhancingLayer(enhancers))
     }
 
     /// This performer with `enhancers` applied to every request and response.
     /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
     /// - Returns: the enhancing performer.
-    public func enhanced(by enhancers: [any Enhancer]) -> EnhancingPerformer {
-        EnhancingPerformer(base: self, enhancers: enhancers)
+    public func enhanced(by enhancers: [any Enhancer]) -> LayeredPerformer {
+        layered(EnhancingLayer(enhancers))
     }
 }
