@@ -1,5 +1,5 @@
 /// One call through a step that may wait before it sends (an attempt of `RetryLoop` and its
-/// wait, an enhancing layer's `AsyncEnhancer`s, a cache exchange): the completion, run
+/// wait, a cache exchange): the completion, run
 /// exactly once, and the step in flight (a request or a wait), cancelled together with the call.
 ///
 /// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels

@@ -10,7 +10,7 @@
 ///   ``FetchError/Code-swift.enum/cancelled``.
 /// - **Where results arrive**: a result the layer makes itself (before calling `next`, from a
 ///   `Task`, after a wait) is delivered where the performer below calls back
-///   (``RequestPerforming/completionQueue(for:)``); one it passes on from `next`'s completion
+///   (``LayeredPerformer/completionQueue(for:)``); one it passes on from `next`'s completion
 ///   is delivered there and then.
 /// - **Attempts**: each call to `next` after the first is a new attempt, built again, so the
 ///   enhancers below run again (a refreshed token, a new nonce). A stream whose reader has
