@@ -3,8 +3,9 @@ import Testing
 @testable import Fetch
 
 /// A default session sends many requests at once to an origin that speaks HTTP/2, and no more
-/// than `maximumConnectionsPerHost` at once to one that speaks HTTP/1.1, counted at the server
-/// (Servers/http2_server.py) and in the session's line, never timed.
+/// than `maximumConnectionsPerHost` at once to one that speaks HTTP/1.1 (4 while it answers
+/// quickly), counted at the server (Servers/http2_server.py) and in the session's line, never
+/// timed.
 @Suite(.loopbackServers, .http2Servers)
 struct MultiplexingTests {
     /// The tests that run in a child process that trusts the servers' CA.
@@ -52,67 +53,111 @@ struct MultiplexingTests {
         // Then each of them ran and passed there
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(outcome.output.contains("trustedSixteenAtOnceOverHTTP2() passed"), "\(outcome.output)")
-        #expect(outcome.output.contains("trustedHTTP1OverTLSRunsNoMoreThanTheLimit() passed"), "\(outcome.output)")
+        #expect(
+            outcome.output.contains("trustedHTTP1OverTLSRunsNoMoreThanTheLimitOnceKnown() passed"),
+            "\(outcome.output)")
+        #expect(
+            outcome.output.contains("trustedHTTP1OverTLSLosesNoRequestToTheIdleTimeout() passed"), "\(outcome.output)")
     }
 
     @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
     func trustedSixteenAtOnceOverHTTP2() async throws {
-        // Given a default session and an HTTPS origin that speaks HTTP/2, each answer held
-        // until 16 requests of its burst are in flight at once (at most 10 s)
+        // Given a default session and an HTTPS origin that speaks HTTP/2
         let servers = try HTTP2Servers.require()
         let session = Session()
-        let tags = ["first", "second"].map { "h2-\($0)-\(UUID().uuidString)" }
-        for tag in tags {
-            // When 16 GETs are sent at once, on the cold origin and again once it has answered
-            let statuses = try await Self.burst(16, of: try servers.delay(.h2, tag: tag, until: 16), through: session)
-            // Then all 16 were in flight at once, over HTTP/2, and every one succeeded
-            let stats = try await servers.stats(tag)
-            #expect(statuses == Array(repeating: 200, count: 16))
-            #expect(stats.peakInFlight == 16, "\(tag): \(stats)")
-            #expect(stats.protocols == ["2": 16])
-            #expect(stats.connections <= session.configuration.maximumConnectionsPerHost)
-            // And the session knows the origin multiplexes: its next burst is not held back
-            let origin = try #require(Origin(try servers.delay(.h2, tag: tag)))
-            #expect(session.limiter.withLock { $0.isMultiplexing(origin) })
-        }
+        let limit = session.configuration.maximumConnectionsPerHost
+        // When 16 GETs are sent at once to the cold origin, each answer held until twice the
+        // limit are in flight (at most 10 s)
+        let cold = "h2-cold-\(UUID().uuidString)"
+        let first = try await Self.burst(16, of: try servers.delay(.h2, tag: cold, until: 2 * limit), through: session)
+        // Then twice the limit were in flight at once before any answer, over HTTP/2, on at
+        // most the limit's connections, and every one succeeded
+        var stats = try await servers.stats(cold)
+        #expect(first == Array(repeating: 200, count: 16))
+        #expect(stats.peakInFlight >= 2 * limit, "\(cold): \(stats)")
+        #expect(stats.protocols == ["2": 16])
+        #expect(stats.connections <= limit)
+        // When 16 GETs are sent at once again, now that the origin answered soon, each
+        // answer held until all 16 are in flight
+        let warm = "h2-warm-\(UUID().uuidString)"
+        let second = try await Self.burst(16, of: try servers.delay(.h2, tag: warm, until: 16), through: session)
+        // Then all 16 were in flight at once, over HTTP/2, and every one succeeded
+        stats = try await servers.stats(warm)
+        #expect(second == Array(repeating: 200, count: 16))
+        #expect(stats.peakInFlight == 16, "\(warm): \(stats)")
+        #expect(stats.protocols == ["2": 16])
+        #expect(stats.connections <= limit)
     }
 
     @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
-    func trustedHTTP1OverTLSRunsNoMoreThanTheLimit() async throws {
+    func trustedHTTP1OverTLSRunsNoMoreThanTheLimitOnceKnown() async throws {
         // Given a default session and an HTTPS origin that speaks HTTP/1.1 only
         let servers = try HTTP2Servers.require()
         let session = Session()
         let tag = "http1-\(UUID().uuidString)"
         let url = try servers.delay(.http1, tag: tag, milliseconds: 20)
         let origin = try #require(Origin(url))
-        // When 130 GETs are sent at once, more than the 100 a new https origin is sent
+        let limit = session.configuration.maximumConnectionsPerHost
+        // When 130 GETs are sent at once
         let (statuses, looks) = try await Self.burstWatchingTheLine(130, of: url, through: session)
         // Then once responses came one per connection, the session held the rest in its own
         // line (where waiting does not count against the idle timeout) rather than letting
-        // them wait inside URLSession, and every request succeeded over HTTP/1.1 on at most 4
-        // connections
-        #expect(looks.contains { $0.waiting > 0 && $0.running <= 4 })
+        // them wait inside URLSession, and every request succeeded over HTTP/1.1 on at most
+        // the limit's connections
+        #expect(looks.contains { $0.waiting > 0 && $0.running <= limit })
         #expect(statuses == Array(repeating: 200, count: 130))
         let stats = try await servers.stats(tag)
         #expect(stats.protocols == ["1.1": 130])
-        #expect(stats.connections <= 4, "\(stats)")
+        #expect(stats.peakInFlight <= limit, "\(stats)")
         #expect(!session.limiter.withLock { $0.isMultiplexing(origin) })
     }
 
-    @Test func plainHTTPRunsNoMoreThanTheLimitFromTheFirstRequest() async throws {
+    @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
+    func trustedHTTP1OverTLSLosesNoRequestToTheIdleTimeout() async throws {
+        // Given a session whose idle timeout is 2 s, and an HTTPS origin that speaks HTTP/1.1
+        // only and answers each request after 500 ms: 40 requests take 7 rounds or more on
+        // its 6 connections, which would be 3.5 s of waiting inside URLSession for the last
+        let servers = try HTTP2Servers.require()
+        var configuration = Session.Configuration()
+        configuration.idleTimeout = .seconds(2)
+        let session = Session(configuration: configuration)
+        let tag = "http1-idle-\(UUID().uuidString)"
+        let url = try servers.delay(.http1, tag: tag, milliseconds: 500)
+        // When 40 GETs are sent at once to the cold origin
+        let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    do { return "\(try await session.response(for: BasicRequest(url: url)).status)" } catch let error
+                        as FetchError
+                    { return error.code.rawValue }
+                }
+            }
+            return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        // Then none timed out: each waited inside URLSession for one response at most, and
+        // the rest waited in the session's line, which the idle timeout does not count
+        #expect(outcomes == ["200": 40])
+        let stats = try await servers.stats(tag)
+        #expect(stats.requests == 40, "\(stats)")
+        #expect(stats.protocols == ["1.1": 40])
+    }
+
+    @Test func plainHTTPRunsTheLimitOnceTheOriginIsSlow() async throws {
         // Given a default session and a plain-HTTP origin it never reached (libcurl speaks
-        // HTTP/2 only over TLS)
+        // HTTP/2 only over TLS), which answers each request after 300 ms
         let servers = try HTTP2Servers.require()
         let session = Session()
-        let tag = "plain-\(UUID().uuidString)"
-        let url = try servers.delay(.plain, tag: tag, milliseconds: 100)
-        // When 16 GETs are sent at once, each answered after 100 ms
+        let limit = session.configuration.maximumConnectionsPerHost
+        let tag = "plain-slow-\(UUID().uuidString)"
+        let url = try servers.delay(.plain, tag: tag, milliseconds: 300)
+        // When 16 GETs are sent at once
         let (statuses, looks) = try await Self.burstWatchingTheLine(16, of: url, through: session)
-        // Then at most 4 ran at once, from the first burst on, all succeeding on at most 4 connections
+        // Then once 4 heads had come slowly, the limit ran at once (4 while the origin was not
+        // known to be slow), all succeeding over HTTP/1.1
         #expect(statuses == Array(repeating: 200, count: 16))
-        #expect(looks.map(\.running).max() == 4)
+        #expect(looks.map(\.running).max() == limit)
         let stats = try await servers.stats(tag)
-        #expect(stats.connections <= 4, "\(stats)")
+        #expect(stats.peakInFlight == limit, "\(stats)")
         #expect(stats.protocols == ["1.1": 16])
     }
 }

@@ -3,7 +3,9 @@ import Testing
 @testable import Fetch
 
 /// How the line learns whether an https origin multiplexes, from the order in which heads and
-/// ends arrive, and what it lets run once it knows.
+/// ends arrive, and what it lets run once it knows. Its idle timeout is zero unless a test
+/// says otherwise, so that an origin not known yet runs twice the limit however soon it
+/// answers.
 struct OriginLimiterMultiplexingTests {
     typealias Entry = OriginLimiterTests.Entry
 
@@ -12,10 +14,20 @@ struct OriginLimiterMultiplexingTests {
 
     /// A limiter of `limit` on which `count` requests entered `origin`, and those requests.
     static func running(_ count: Int, limit: Int = 2, at origin: Origin = secure) -> (OriginLimiter<Entry>, [Entry]) {
-        var limiter = OriginLimiter<Entry>(limit: limit)
+        var limiter = OriginLimiter<Entry>(limit: limit, idleTimeout: .zero)
         let entries = OriginLimiterTests.entries("r", count)
         for entry in entries { _ = limiter.enter(entry, at: origin) }
         return (limiter, entries)
+    }
+
+    /// Hands `entry` its head and ends it before any other head arrives, as HTTP/1.1 would.
+    /// - Returns: the requests let in.
+    @discardableResult
+    static func answerAlone(_ limiter: inout OriginLimiter<Entry>, _ entry: Entry, at origin: Origin = secure)
+        -> [Entry]
+    {
+        _ = limiter.responded(entry, at: origin)
+        return limiter.leave(entry, at: origin)
     }
 
     /// Makes `limiter` judge `origin` multiplexing and leaves its line idle: `limit + 1`
@@ -27,27 +39,23 @@ struct OriginLimiterMultiplexingTests {
         for entry in entries { _ = limiter.leave(entry, at: origin) }
     }
 
-    @Test func anHTTPSOriginNotKnownYetRunsUpToTheMultiplexedLimit() {
+    @Test func anHTTPSOriginNotHeardFromYetRunsTwiceTheLimit() {
         // Given a limit of 2 per connection
-        // When 101 requests enter on an https origin nothing is known of
-        let (limiter, entries) = Self.running(101)
-        // Then 100 run, as URLSession would send them, and one waits
-        #expect(limiter.runningCount(at: Self.secure) == 100)
-        #expect(entries.last?.originPlace == .waiting)
+        // When 5 requests enter on an https origin nothing is known of
+        let (limiter, entries) = Self.running(5)
+        // Then 4 run, more than 2 connections answer at once over HTTP/1.1, and one waits
+        #expect(limiter.runningCount(at: Self.secure) == 4)
+        #expect(entries.map(\.originPlace) == [.running, .running, .running, .running, .waiting])
         // And a plain-http origin is held to the limit from the start
         #expect(limiter.bound(at: OriginLimiterTests.a) == 2)
     }
 
     @Test func headsOfMoreRequestsThanTheLimitProveMultiplexingAndLetTheWaitingIn() {
-        // Given a first burst of 5 on an https origin under a limit of 2, whose first request
-        // was answered and ended alone (so the origin was judged one-at-a-time), and 3
-        // newcomers waiting behind the 4 still running
-        var (limiter, entries) = Self.running(5)
-        _ = limiter.responded(entries[0], at: Self.secure)
-        _ = limiter.leave(entries[0], at: Self.secure)
-        let newcomers = OriginLimiterTests.entries("n", 3)
-        for entry in newcomers { _ = limiter.enter(entry, at: Self.secure) }
-        #expect(limiter.waitingCount(at: Self.secure) == 3)
+        // Given a first burst of 8 on an https origin under a limit of 2: 4 ran and 4 waited,
+        // and the first was answered and ended alone, which made the origin one-at-a-time
+        var (limiter, entries) = Self.running(8)
+        Self.answerAlone(&limiter, entries[0])
+        #expect(limiter.bound(at: Self.secure) == 2)
         // When heads arrive for two running requests, neither having ended, and then a third
         let first = limiter.responded(entries[1], at: Self.secure)
         let second = limiter.responded(entries[2], at: Self.secure)
@@ -56,89 +64,98 @@ struct OriginLimiterMultiplexingTests {
         #expect(first.isEmpty && second.isEmpty)
         // And a third cannot come over 2 connections one response at a time: the origin
         // multiplexes, and every waiting request is let in, oldest first
-        #expect(third.map(\.description) == ["n0", "n1", "n2"])
+        #expect(third.map(\.description) == ["r4", "r5", "r6", "r7"])
         #expect(limiter.bound(at: Self.secure) == limiter.multiplexedLimit)
         #expect(limiter.runningCount(at: Self.secure) == 7)
     }
 
-    @Test func oneResponseAtATimeWithMoreRunningThanTheLimitMakesTheOriginOneAtATime() {
-        // Given 4 requests running on an https origin under a limit of 2
-        var (limiter, entries) = Self.running(4)
+    @Test func anEndWhileMoreThanTheLimitRanMakesTheOriginOneAtATimeUntilIdle() {
+        // Given 4 requests running on an https origin under a limit of 2, and 1 waiting
+        var (limiter, entries) = Self.running(5)
         // When the first is answered and ends before any other head arrives
-        _ = limiter.responded(entries[0], at: Self.secure)
-        _ = limiter.leave(entries[0], at: Self.secure)
-        // Then the origin serves one request per connection: newcomers wait for the limit
+        let handed = Self.answerAlone(&limiter, entries[0])
+        // Then the origin serves one request per connection: the waiting one stays in line
+        // until fewer than the limit run
+        #expect(handed.isEmpty)
         #expect(limiter.bound(at: Self.secure) == 2)
-        let newcomer = Entry("new")
-        let started = limiter.enter(newcomer, at: Self.secure)
-        #expect(!started)
-        // And it gets a slot only once fewer than the limit run
-        let first = limiter.leave(entries[1], at: Self.secure)
-        let second = limiter.leave(entries[2], at: Self.secure)
-        #expect(first.isEmpty)
-        #expect(second.first === newcomer)
+        #expect(limiter.leave(entries[1], at: Self.secure).isEmpty)
+        #expect(limiter.leave(entries[2], at: Self.secure).first === entries[4])
+        // And once its line is idle, the verdict is forgotten
+        for entry in entries { _ = limiter.leave(entry, at: Self.secure) }
+        #expect(limiter.bound(at: Self.secure) == 4)
     }
 
-    @Test func noVerdictWhileNoMoreThanTheLimitRan() {
-        // Given 2 requests running on an https origin under a limit of 2
-        var (limiter, entries) = Self.running(2)
-        // When the first is answered and ends while the other runs
-        _ = limiter.responded(entries[0], at: Self.secure)
-        _ = limiter.leave(entries[0], at: Self.secure)
-        // Then nothing is known: so few could not show more than one response per connection
-        #expect(limiter.bound(at: Self.secure) == limiter.multiplexedLimit)
-        #expect(limiter.runningCount(at: Self.secure) == 1)
+    @Test func theFirstBurstGrowsWithHowSoonTheOriginAnswersWithinHalfTheIdleTimeout() {
+        // Given https origins under a limit of 6 and an idle timeout of 30 s, 200 requests
+        // entered on each at once: 12 run before any head
+        let start = ContinuousClock.now
+        let answers: [Duration] = [.milliseconds(300), .seconds(3), .seconds(20)]
+        let admitted = answers.map { answer -> Int in
+            var limiter = OriginLimiter<Entry>(limit: 6, idleTimeout: .seconds(30))
+            let entries = OriginLimiterTests.entries("r", 200)
+            for entry in entries { _ = limiter.enter(entry, at: Self.secure, now: start) }
+            // When the first head comes after 300 ms, 3 s or 20 s
+            return limiter.responded(entries[0], at: Self.secure, now: start + answer).count
+        }
+        // Then up to 100 run (300 ms), 30 (6 per 3 s in 15 s), or still 12: were the origin
+        // HTTP/1.1, the last would wait inside URLSession about 15 s at most
+        #expect(admitted == [88, 18, 0])
     }
 
     @Test func anHTTP1OrderNeverProvesMultiplexing() {
         // Given 40 requests on an https origin under a limit of 2, the first burst running
         var (limiter, entries) = Self.running(40)
+        var running = entries.filter { $0.originPlace == .running }
+        var most = running.count
         // When the origin answers as HTTP/1.1 over 2 connections: at most 2 responses open at
-        // once, each ending before the next head on its connection, up to the last two
-        for pair in stride(from: 0, to: 38, by: 2) {
-            for entry in entries[pair..<pair + 2] { _ = limiter.responded(entry, at: Self.secure) }
-            for entry in entries[pair..<pair + 2] { _ = limiter.leave(entry, at: Self.secure) }
+        // once, each ending before the next head on its connection, until none waits
+        while limiter.waitingCount(at: Self.secure) > 0 {
+            let pair = running.prefix(2)
+            for entry in pair { _ = limiter.responded(entry, at: Self.secure) }
+            for entry in pair { running += limiter.leave(entry, at: Self.secure) }
+            running.removeFirst(2)
+            most = max(most, limiter.runningCount(at: Self.secure))
         }
-        // Then the origin is one-at-a-time, never proven to multiplex
+        // Then the origin is one-at-a-time, never proven to multiplex, and never ran more than
+        // its first burst
         #expect(limiter.bound(at: Self.secure) == 2)
         #expect(!limiter.isMultiplexing(Self.secure))
+        #expect(most == 4)
     }
 
     @Test func multiplexingOutlivesTheIdleLineAndOneAtATimeDoesNot() {
-        // Given an https origin proven to multiplex, and another judged one-at-a-time, both
-        // lines idle again
-        var limiter = OriginLimiter<Entry>(limit: 2)
+        // Given an https origin proven to multiplex, and another whose requests were answered
+        // one at a time (so it was one-at-a-time), both lines idle again
+        var limiter = OriginLimiter<Entry>(limit: 2, idleTimeout: .zero)
         Self.proveMultiplexing(&limiter, Self.secure)
         let entries = OriginLimiterTests.entries("o", 4)
         for entry in entries { _ = limiter.enter(entry, at: Self.other) }
-        _ = limiter.responded(entries[0], at: Self.other)
-        _ = limiter.leave(entries[0], at: Self.other)
-        #expect(limiter.bound(at: Self.other) == 2)
-        for entry in entries { _ = limiter.leave(entry, at: Self.other) }
+        for entry in entries { Self.answerAlone(&limiter, entry, at: Self.other) }
         #expect(limiter.originCount == 0)
         // When new bursts of 10 arrive on each
         let multiplexed = OriginLimiterTests.entries("m", 10).map { limiter.enter($0, at: Self.secure) }
         let other = OriginLimiterTests.entries("s", 10).map { limiter.enter($0, at: Self.other) }
-        // Then all run at once on both: the first is known to multiplex, and the second's
-        // verdict ended with its burst (a server that answered at once showed nothing)
-        #expect(multiplexed.allSatisfy { $0 } && other.allSatisfy { $0 })
+        // Then all run at once on the first, known to multiplex, and twice the limit on the
+        // other, whose verdict ended with its burst
+        #expect(multiplexed.allSatisfy { $0 })
+        #expect(other == Array(repeating: true, count: 4) + Array(repeating: false, count: 6))
         #expect(limiter.isMultiplexing(Self.secure))
         #expect(!limiter.isMultiplexing(Self.other))
     }
 
     @Test func aHeadOfARequestNotRunningCountsForNothing() {
-        // Given an https origin judged one-at-a-time, 3 of its first burst still running under
+        // Given an https origin judged one-at-a-time, 2 of its first burst still running under
         // a limit of 2, and a newcomer waiting
-        var (limiter, entries) = Self.running(4)
-        _ = limiter.responded(entries[0], at: Self.secure)
-        _ = limiter.leave(entries[0], at: Self.secure)
+        var (limiter, entries) = Self.running(6)
+        Self.answerAlone(&limiter, entries[0])
+        Self.answerAlone(&limiter, entries[1])
         let newcomer = Entry("new")
         _ = limiter.enter(newcomer, at: Self.secure)
         // When heads are reported twice for one running request, and for the waiting one
-        _ = limiter.responded(entries[1], at: Self.secure)
-        let twice = limiter.responded(entries[1], at: Self.secure)
+        _ = limiter.responded(entries[2], at: Self.secure)
+        let twice = limiter.responded(entries[2], at: Self.secure)
         let waiting = limiter.responded(newcomer, at: Self.secure)
-        let second = limiter.responded(entries[2], at: Self.secure)
+        let second = limiter.responded(entries[3], at: Self.secure)
         // Then only the two running requests count: nothing is proven
         #expect(twice.isEmpty && waiting.isEmpty && second.isEmpty)
         #expect(!limiter.isMultiplexing(Self.secure))
