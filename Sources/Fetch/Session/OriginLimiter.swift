@@ -28,9 +28,8 @@ protocol OriginLimited: AnyObject {
 ///
 /// - An origin that serves one request per connection (HTTP/1.1; every plain-http origin,
 ///   since libcurl speaks HTTP/2 only over TLS) runs at most ``quickLimit`` requests at
-///   once, or ``limit`` once it is slow: as many as the transport may open connections at
-///   most, so no request waits inside the transport, where waiting counts against its idle
-///   timeout.
+///   once, or once it is slow ``limit`` and one more: so no request waits inside the
+///   transport, where waiting counts against its idle timeout, but the one, for one response.
 /// - An origin that multiplexes (HTTP/2) runs up to ``multiplexedLimit`` at once over those
 ///   connections.
 /// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once, as
@@ -54,8 +53,9 @@ protocol OriginLimited: AnyObject {
 /// origin gets no more than 4 connections' worth of requests because libcurl keeps at most 4
 /// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset): on a quick origin the
 /// running count often dips to 1, and every connection past 4 is closed then and reopened by
-/// the next request. On a slow origin the running count rarely dips, and each extra
-/// connection adds a request's worth of throughput, as on a raw URLSession.
+/// the next request. A slow origin runs ``limit`` and one more, which keeps the count above
+/// one, and each connection past 4 adds a request's worth of throughput, as on a raw
+/// URLSession.
 ///
 /// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
 /// start and tells it when a head arrives and when each has finished. A request holds the
@@ -151,7 +151,18 @@ struct OriginLimiter<Waiter: OriginLimited> {
     func bound(at origin: Origin) -> Int {
         if multiplexing.contains(origin) { return multiplexedLimit }
         if origin.scheme == "https" && lines[origin]?.oneAtATime != true { return unknownBound(at: origin) }
-        return isSlow(origin) ? limit : quickLimit
+        return isSlow(origin) ? slowBound(at: origin) : quickLimit
+    }
+
+    /// The most requests that may run at once on a slow origin that serves one per
+    /// connection: one more than ``limit`` while its latest head came within a quarter of the
+    /// idle timeout. That one waits inside the transport for a connection, for one response
+    /// at most, and takes the next free connection there at once: so libcurl never counts a
+    /// single transfer in progress while the others' replacements are on their way, which
+    /// would close every connection past 4.
+    private func slowBound(at origin: Origin) -> Int {
+        guard let latest = speeds[origin]?.latest, latest * 4 <= idleTimeout else { return limit }
+        return limit + 1
     }
 
     /// The most requests that may run at once on an https origin not known to multiplex:

@@ -21,11 +21,12 @@ extension Session {
         /// reports none), and on how soon the origin answers:
         ///
         /// - **HTTP/1.1** (every plain-http origin, and an https origin that answers one
-        ///   request per connection): at most this many requests run at once, transfers
-        ///   included, once the origin is slow (4 heads in a row each came 40 ms or more after
-        ///   its request started); while it answers sooner, at most 4 of them. The others wait
-        ///   in the session's line, where waiting does not count against the idle timeout
-        ///   (inside URLSession it would).
+        ///   request per connection): while the origin answers quickly, at most 4 requests run
+        ///   at once, transfers included. Once it is slow (4 heads in a row each came 40 ms or
+        ///   more after its request started), this many run on the connections, and one more
+        ///   waits inside URLSession for the next free one (unless its answers take a quarter
+        ///   of the idle timeout or more). The others wait in the session's line, where
+        ///   waiting does not count against the idle timeout (inside URLSession it would).
         /// - **HTTP/2** (an https origin that answers more requests at once than it has
         ///   connections): up to 100 requests run at once, multiplexed over at most this many
         ///   connections; the others wait in line.
@@ -45,7 +46,8 @@ extension Session {
         /// often dips to one, and every connection past 4 is then closed and reopened by the
         /// next request, at a cost in CPU per request; with 4, the same 4 connections serve
         /// every request (Benchmarks/README.md, "Connections per origin", has the figures). On
-        /// a slow origin the count rarely dips, and every connection adds throughput.
+        /// a slow origin the one waiting request keeps the count above one, and every
+        /// connection adds throughput.
         ///
         /// Raise the limit when one origin must serve many slow requests at once and waiting
         /// costs more than connecting; a quick HTTP/1.1 origin still runs 4 at most. Values

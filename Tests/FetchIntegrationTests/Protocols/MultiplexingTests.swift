@@ -54,7 +54,7 @@ struct MultiplexingTests {
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(outcome.output.contains("trustedSixteenAtOnceOverHTTP2() passed"), "\(outcome.output)")
         #expect(
-            outcome.output.contains("trustedHTTP1OverTLSRunsNoMoreThanTheLimitOnceKnown() passed"),
+            outcome.output.contains("trustedHTTP1OverTLSHoldsTheRestInItsLineOnceKnown() passed"),
             "\(outcome.output)")
         #expect(
             outcome.output.contains("trustedHTTP1OverTLSLosesNoRequestToTheIdleTimeout() passed"), "\(outcome.output)")
@@ -90,7 +90,7 @@ struct MultiplexingTests {
     }
 
     @Test(.enabled(if: IsolatedRun.isChild(named: trusted)))
-    func trustedHTTP1OverTLSRunsNoMoreThanTheLimitOnceKnown() async throws {
+    func trustedHTTP1OverTLSHoldsTheRestInItsLineOnceKnown() async throws {
         // Given a default session and an HTTPS origin that speaks HTTP/1.1 only
         let servers = try HTTP2Servers.require()
         let session = Session()
@@ -102,9 +102,10 @@ struct MultiplexingTests {
         let (statuses, looks) = try await Self.burstWatchingTheLine(130, of: url, through: session)
         // Then once responses came one per connection, the session held the rest in its own
         // line (where waiting does not count against the idle timeout) rather than letting
-        // them wait inside URLSession, and every request succeeded over HTTP/1.1 on at most
-        // the limit's connections
-        #expect(looks.contains { $0.waiting > 0 && $0.running <= limit })
+        // them wait inside URLSession, but for one request waiting for the next free
+        // connection on a slow origin, and every request succeeded over HTTP/1.1 on at most
+        // the limit's connections at once
+        #expect(looks.contains { $0.waiting > 0 && $0.running <= limit + 1 })
         #expect(statuses == Array(repeating: 200, count: 130))
         let stats = try await servers.stats(tag)
         #expect(stats.protocols == ["1.1": 130])
@@ -152,10 +153,11 @@ struct MultiplexingTests {
         let url = try servers.delay(.plain, tag: tag, milliseconds: 300)
         // When 16 GETs are sent at once
         let (statuses, looks) = try await Self.burstWatchingTheLine(16, of: url, through: session)
-        // Then once 4 heads had come slowly, the limit ran at once (4 while the origin was not
-        // known to be slow), all succeeding over HTTP/1.1
+        // Then once 4 heads had come slowly, the limit ran at once on the server and one more
+        // waited for the next free connection (4 ran while the origin was not known to be
+        // slow), all succeeding over HTTP/1.1
         #expect(statuses == Array(repeating: 200, count: 16))
-        #expect(looks.map(\.running).max() == limit)
+        #expect(looks.map(\.running).max() == limit + 1)
         let stats = try await servers.stats(tag)
         #expect(stats.peakInFlight == limit, "\(stats)")
         #expect(stats.protocols == ["1.1": 16])
