@@ -12,6 +12,9 @@ let package = Package(
         .target(name: "Fetch"),
         .target(name: "FetchTesting", dependencies: ["Fetch"]),
         .executableTarget(name: "Example", dependencies: ["Fetch", "FetchTesting"], path: "Example"),
+        // The README's code as a program's top-level code, where overloads resolve unlike in a
+        // function: built with the tests, never run by them.
+        .executableTarget(name: "ReadmeMain", dependencies: ["Fetch"], path: "Tests/ReadmeMain"),
         // What every test target shares: bounded waits, so no test can hang.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchTesting", "TestSupport"]),

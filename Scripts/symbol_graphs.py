@@ -1,5 +1,11 @@
-"""Symbol graphs of the library targets, shared by the API record and the documentation build."""
+"""Symbol graphs of the library targets, shared by the API record and the documentation build.
 
+The targets are built with `swift build` plus the flags in the environment variable
+SWIFT_BUILD_FLAGS, if set: a build made with other flags (CI's is instrumented for coverage)
+is then reused rather than rebuilt.
+"""
+
+import os
 import pathlib
 import shutil
 import subprocess
@@ -10,7 +16,8 @@ MODULES = ["Fetch", "FetchTesting"]
 
 def symbol_graph_dir() -> pathlib.Path:
     """Builds the library targets, extracts their public symbol graphs and returns the folder."""
-    subprocess.run(["swift", "build", "--target", "FetchTesting"], cwd=ROOT, check=True,
+    flags = os.environ.get("SWIFT_BUILD_FLAGS", "").split()
+    subprocess.run(["swift", "build", "--target", "FetchTesting", *flags], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     bin_path = pathlib.Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
                                            check=True, capture_output=True, text=True).stdout.strip())

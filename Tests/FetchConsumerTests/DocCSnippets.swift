@@ -1,10 +1,12 @@
 // swift-format-ignore-file
 // (This file mirrors documentation code blocks line for line, so the formatter leaves it alone.)
-// Every Swift block of the DocC catalogs and of FetchTesting's doc comments that uses the
-// test kit, written here exactly as there, so it provably compiles (and each `@Test` runs)
-// in a test target that imports only Fetch and FetchTesting. `DocCSnippetTests` checks that
-// each block appears here line for line (indentation, imports and blank lines aside). Types
-// the blocks assume that ReadmeSnippets.swift does not define come first.
+// Every Swift block of Fetch's DocC articles, and every block of FetchTesting's articles and
+// doc comments that uses the test kit, written here or in ReadmeSnippets.swift exactly as
+// there, so it provably compiles (and each `@Test` runs) in a test target that imports only
+// Fetch and FetchTesting. `DocCSnippetTests` checks that each block appears line for line
+// (indentation, imports and blank lines aside) here, in ReadmeSnippets.swift, or in the
+// README's own mirrors (QuickStartTests.swift, ReadmeMain/main.swift). Types the blocks assume
+// that ReadmeSnippets.swift does not define come first.
 import Foundation
 import Testing
 import Fetch
@@ -318,6 +320,308 @@ func scriptedStreamBlock() {
     #expect(spy.requests.count == 1)
 }
 
+// MARK: - The articles' other blocks
+
+// What they assume, beyond ReadmeSnippets.swift's.
+struct NewUser: Encodable, Sendable { let name: String }
+struct Credentials: Encodable, Sendable { let user: String; let password: String }
+let etag = "\"v1\""
+let user = User(id: 7, name: "Ada")
+let avatarData = Data([0x89, 0x50])
+/// A tracing system's entry point, as an app would have one.
+struct Tracer: Sendable {
+    func start(_ url: URL) -> Span { Span() }
+}
+/// One traced call.
+struct Span: Sendable { func end(_ result: Result<Response, any Error>) { _ = result } }
+/// Where a log stream's bytes go.
+struct Terminal: Sendable { func write(_ bytes: Data) { _ = bytes } }
+let terminal = Terminal()
+let preHooks = [PreRequestHook("deadline") { $0.with(\.deadline, .seconds(5)) }]
+let postHooks: [PostRequestHook] = []
+let handlers: [any ErrorHandler] = [StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }]
+let activity = ActivityCounter { busy in _ = busy }
+func show(_ file: URL) { _ = file }
+
+// ComposingLayers.md
+struct TracingPerformer: RequestPerforming {
+    let base: any RequestPerforming
+    let tracer: Tracer
+
+    func perform(
+        _ request: any Request,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let span = tracer.start(request.url)
+        return base.perform(request) { result in
+            span.end(result)
+            completion(result)
+        }
+    }
+}
+
+extension RequestPerforming {
+    func tracing(with tracer: Tracer) -> TracingPerformer { TracingPerformer(base: self, tracer: tracer) }
+}
+
+// RequestsAndModels.md
+private enum TraceKey: RequestOptionKey { static let defaultValue: String? = nil }
+
+extension RequestOptions {
+    /// The trace ID to send with this call, if any.
+    var traceID: String? {
+        get { self[TraceKey.self] }
+        set { self[TraceKey.self] = newValue }
+    }
+}
+
+/// The blocks of GettingStarted.md.
+enum GettingStartedBlocks {
+    struct User: Codable, Parsable {
+        let id: Int
+        let name: String
+    }
+
+    static func callbackBlock() {
+        let session = Session()
+
+        let call = session.perform(GetUser(id: 7)) { result in
+            switch result {
+            case .success(let user): print("Hello, \(user.name)")
+            case .failure(let error): print(error)   // method, URL, what went wrong; then the response, if any
+            }
+        }
+        // later, if the answer is no longer wanted:
+        call.cancel()
+    }
+
+    static func asyncBlock() async throws {
+        func greet(using api: some RequestPerforming) async throws {
+            let user = try await api.perform(GetUser(id: 7))   // a User
+            print("Hello again, \(user.name)")
+        }
+
+        try await greet(using: Session())
+    }
+
+    static func configurationBlock() {
+        var configuration = Session.Configuration()
+        configuration.deadline = .seconds(20)
+        configuration.maximumBodySize = 4 * 1024 * 1024
+        let session = Session(configuration: configuration)
+        use(session)
+    }
+}
+
+/// The blocks of RequestsAndModels.md.
+enum RequestsAndModelsBlocks {
+    struct SearchUsers: Request {
+        let text: String
+        var url: URL { URL(string: "https://api.example.com/users")! }
+        var queryItems: [URLQueryItem] { [URLQueryItem(name: "q", value: text)] }
+        var headers: HTTPHeaders { ["Accept-Language": "en"] }
+    }
+
+    static func createBlock(api: any RequestPerforming) async throws {
+        struct CreateUser: TypedRequest {
+            typealias Output = User
+            let newUser: NewUser
+            var url: URL { URL(string: "https://api.example.com/users")! }
+            var method: HTTPMethod { .post }
+            var body: RequestBody? { .json(newUser) }
+        }
+
+        let created = try await api.perform(CreateUser(newUser: NewUser(name: "Ada")))
+        use(created)
+    }
+
+    static func basicRequestBlock() {
+        let request = BasicRequest(url: url, method: .put, headers: ["If-Match": etag], body: .json(user))
+        use(request)
+    }
+
+    struct FindUsers: TypedRequest {
+        typealias Output = [User]
+        struct Filter: Encodable, Sendable { let text: String; let page: Int; let tags: [String] }
+        let filter: Filter
+        var url: URL { URL(string: "https://api.example.com/users")! }
+        var query: (any Encodable & Sendable)? { filter }
+    }
+
+    static func multipartBlock() {
+        var form = MultipartForm()
+        form.append("Ada", name: "name")                                          // a text field
+        form.append(avatarData, name: "avatar", fileName: "ada.png", contentType: "image/png")
+        form.append(contentsOf: videoURL, name: "video", contentType: "video/mp4") // a file part
+        let request = BasicRequest(url: uploadURL, method: .post, body: .multipart(form))
+        use(request)
+    }
+
+    static func optionsBlock(api: any RequestPerforming) async throws {
+        struct Login: TypedRequest {
+            typealias Output = Token
+            let credentials: Credentials
+            var url: URL { URL(string: "login")! }
+            var method: HTTPMethod { .post }
+            var body: RequestBody? { .json(credentials) }
+            var options: RequestOptions { RequestOptions().with(\.skipsAuthentication, true) }
+        }
+
+        let user = try await api.perform(GetUser(id: 7).with(\.deadline, .seconds(5)))
+        use(Login.self, user)
+    }
+
+    static func parseBlock() throws {
+        let response = Response(status: 200, body: Data(#"{"id":7,"name":"Ada"}"#.utf8))
+        let user = try User.parse(from: response)
+        use(user)
+    }
+
+    struct Event: Decodable, Parsable, JSONDecoderProviding {
+        let startsAt: Date
+        static var decoder: JSONDecoder {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.dateDecodingStrategy = .iso8601
+            return decoder
+        }
+    }
+
+    static func codersBlock() {
+        let api = Session().coding(with: Coders(
+            jsonEncoder: { let e = JSONEncoder(); e.keyEncodingStrategy = .convertToSnakeCase; return e },
+            jsonDecoder: { let d = JSONDecoder(); d.keyDecodingStrategy = .convertFromSnakeCase; return d }
+        ))
+        use(api)
+    }
+
+    static func parsedBlock(api: some RequestPerforming) async throws {
+        let page = try await api.parsed(GetUser(id: 7))
+        print(page.value.name, page.headers.first("ETag") ?? "")
+    }
+
+    struct APIError: Decodable, Error, ErrorParsing {
+        let message: String
+        static func error(from response: Response) -> (any Error)? {
+            try? JSONDecoder().decode(APIError.self, from: response.body)
+        }
+    }
+
+    struct DeleteUser: TypedRequest {
+        typealias Output = Empty
+        let id: Int
+        var url: URL { URL(string: "https://api.example.com/users/\(id)")! }
+        var method: HTTPMethod { .delete }
+        var errorParser: (any ErrorParsing.Type)? { APIError.self }
+    }
+}
+
+/// The blocks of ComposingLayers.md and Caching.md that ReadmeSnippets.swift does not hold.
+enum LayerBlocks {
+    struct UserService {
+        let api: any RequestPerforming
+        init(performer: any RequestPerforming, store: TokenStore) {
+            api = performer.enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
+        }
+    }
+
+    static func retryBlock() {
+        var policy = RetryPolicy.exponential(maxAttempts: 4, initial: .milliseconds(200), maximum: .seconds(5))
+        policy.budget = RetryBudget(ratio: 0.1, reserve: 10)
+        let api = Session().retrying(policy)
+        use(api)
+    }
+
+    static func fullStackBlock() {
+        let api = Session()
+            .retrying(.exponential(maxAttempts: 3))
+            .caching()
+            .coalescing(ignoringHeaders: ["X-Request-ID"])
+            .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store), Accept.json)
+            .hooking(pre: preHooks, post: postHooks)
+            .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+            .handlingErrors(handlers, presenter: banner)
+            .logging(.default)
+            .reportingActivity(to: activity)
+        use(api)
+    }
+
+    static func cachingBlock() {
+        let api = Session().caching()                       // 10 MiB in memory
+
+        let bigger = Session().caching(CacheConfiguration(
+            storage: MemoryCacheStorage(capacity: 50 * 1024 * 1024),
+            heuristicFraction: nil                          // guess no freshness from Last-Modified
+        ))
+        use(api, bigger)
+    }
+
+    static func cachePolicyBlock(api: some RequestPerforming) async throws {
+        let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
+        use(feed)
+    }
+
+    static func cacheCredentialsBlock() {
+        let api = Session()
+            .caching(CacheConfiguration(sensitiveHeaders: ["X-Api-Key"]))
+            .enhanced(by: BaseURL(base), BearerToken(store))   // above the cache: it sees the token
+        use(api)
+    }
+
+    static func cacheOrderBlock() {
+        let api = Session()
+            .retrying(.exponential(maxAttempts: 3))           // transient failures, below the cache
+            .caching()                                        // stores only final answers
+            .coalescing()                                     // one request for identical calls, one store
+            .enhanced(by: BaseURL(base), BearerToken(store))  // every layer below sees the full request
+            .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
+            .logging(.default)                                // once per call, hit or not
+        use(api)
+    }
+}
+
+/// The blocks of StreamingResponses.md and TransferringFiles.md that ReadmeSnippets.swift does not hold.
+enum BodyBlocks {
+    struct Logs: Request {
+        let follow: Bool
+        var url: URL { URL(string: "https://api.example.com/logs?follow=\(follow)")! }
+    }
+
+    static func linesBlock(api: some RequestPerforming) async throws {
+        let stream = try await api.stream(Logs(follow: true))
+        print(stream.response.status)                 // the head, before the first chunk
+        for try await line in stream.lines { print(line) }
+    }
+
+    static func eventsBlock(api: some RequestPerforming) async throws {
+        let stream = try await api.stream(Completions(prompt: "Hello"))
+        for try await event in stream.events where event.type == "delta" {
+            print(event.data, terminator: "")
+        }
+    }
+
+    static func callbacksBlock(api: some RequestPerforming) {
+        let call = api.stream(Logs(follow: true), onResponse: { head in
+            print(head.status)
+        }, onChunk: { bytes in
+            terminal.write(bytes)
+        }) { result in
+            if case .failure(let error) = result { print(error) }
+        }
+        use(call)
+    }
+
+    static func downloadHandleBlock(api: some RequestPerforming) {
+        let handle = api.download(GetReport(), to: .temporaryFile, progress: { bar.show($0) }) { result in
+            switch result {
+            case .success(let file): show(file.fileURL)
+            case .failure(let error): print(error)
+            }
+        }
+        handle.cancel()   // the call ends with `cancelled`; nothing is left on disk
+    }
+}
+
 // MARK: - The check
 
 @Suite struct DocCSnippetTests {
@@ -325,16 +629,22 @@ func scriptedStreamBlock() {
     private static let markers = ["SpyPerformer", "spy.", "spy ", "ImmediateScheduler", "ManualScheduler", "PendingCall",
                                   "SentRequest", "FetchTesting", ".hold", "cutDownload", "nextCall"]
 
-    @Test func everyDocumentationBlockThatUsesTheTestKitIsHereAsWritten() throws {
-        // Given the blocks of the DocC articles and of FetchTesting's doc comments that use the kit
+    @Test func everyArticleBlockAndEveryBlockThatUsesTheTestKitIsMirrored() throws {
+        // Given every block of Fetch's articles but the package line, and the blocks of
+        // FetchTesting's articles and doc comments that use the kit
         let here = URL(fileURLWithPath: #filePath)
         let root = here.appendingPathComponent("../../../").standardized
+        var articles: [String] = []
         var blocks: [String] = []
         for folder in ["Sources/Fetch/Fetch.docc", "Sources/FetchTesting/FetchTesting.docc"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
             where name.hasSuffix(".md") {
                 let text = try String(contentsOf: root.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
-                blocks += swiftBlocks(in: text)
+                if folder.hasPrefix("Sources/Fetch/") {
+                    articles += swiftBlocks(in: text).filter { !$0.hasPrefix(".package") }
+                } else {
+                    blocks += swiftBlocks(in: text)
+                }
             }
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Sources/FetchTesting").path)
@@ -347,14 +657,21 @@ func scriptedStreamBlock() {
             blocks += swiftBlocks(in: comments.joined(separator: "\n")).filter { !$0.contains("\u{0}") }
         }
         let kit = blocks.filter { block in Self.markers.contains { block.contains($0) } && !block.hasPrefix(".testTarget") }
-        let source = lines(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
+        let mirrors = try [
+            here, here.deletingLastPathComponent().appendingPathComponent("ReadmeSnippets.swift"),
+            root.appendingPathComponent("Tests/FetchTests/QuickStartTests.swift"),
+            root.appendingPathComponent("Tests/ReadmeMain/main.swift"),
+        ].map { lines(try String(contentsOf: $0, encoding: .utf8)).joined(separator: "\n") }
 
-        // When each is looked for here
-        let missing = kit.filter { !source.contains(lines($0).joined(separator: "\n")) }
+        // When each is looked for in the two mirrors
+        let missing = (articles + kit).filter { block in
+            !mirrors.contains { $0.contains(lines(block).joined(separator: "\n")) }
+        }
 
-        // Then every one is here, line for line
+        // Then every one is there, line for line
+        #expect(articles.count >= 40)
         #expect(kit.count >= 15)
-        #expect(missing == [], "documentation blocks not mirrored in DocCSnippets.swift")
+        #expect(missing == [], "documentation blocks mirrored nowhere")
     }
 
     private func swiftBlocks(in text: String) -> [String] {

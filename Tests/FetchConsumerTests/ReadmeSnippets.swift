@@ -1,11 +1,12 @@
 // swift-format-ignore-file
-// (This file mirrors README code blocks line for line, so the formatter leaves it alone.)
-// Every Swift block of README.md below "## Quick start" (whose code lives in
-// Tests/FetchTests/QuickStartTests.swift), written here exactly as there, so the README's
-// code provably compiles, without a warning, with `import Fetch` and `import FetchTesting`
-// alone. `ReadmeSnippetsTests` checks that each block appears here line for line
-// (indentation aside). Around the blocks: what they assume an app has (a token store, an
-// auth service, a presenter, ...) and a `use(_:)` after a block whose values it leaves unused.
+// (This file mirrors documentation code blocks line for line, so the formatter leaves it alone.)
+// Blocks of the DocC articles that took over the README's sections, written here exactly as
+// there, so they provably compile, without a warning, with `import Fetch` and
+// `import FetchTesting` alone; `DocCSnippetTests` checks them (indentation aside). Around the
+// blocks: what they assume an app has (a token store, an auth service, a presenter, ...) and
+// a `use(_:)` after a block whose values it leaves unused. `ReadmeSnippetsTests` checks that
+// the README's app code is the top-level code of Tests/ReadmeMain/main.swift, and
+// Tests/FetchTests/QuickStartTests.swift that its quick start and spy test are there.
 import Foundation
 import Testing
 import Fetch
@@ -92,41 +93,9 @@ func show(_ result: Result<Response, any Error>) { _ = result }
 /// Marks values a block makes and leaves unused.
 func use(_ values: Any...) { _ = values }
 
-// MARK: - The blocks, in README order
+// MARK: - The blocks
 
-// Queries and forms from Encodable values; coders set once
-struct Filters: Encodable, Sendable {
-    var text: String
-    var tags: [String]
-    var since: Date?
-    var archived: Bool
-}
-
-struct SearchItems: Request {
-    let filters: Filters
-    var url: URL { URL(string: "https://api.example.com/items")! }
-    var query: (any Encodable & Sendable)? { filters }
-}
-
-struct SignIn: Request {
-    let user: String, password: String
-    var url: URL { URL(string: "https://api.example.com/session")! }
-    var method: HTTPMethod { .post }
-    var body: RequestBody? { .form(["user": user, "password": password]) }
-}
-
-func codersBlock() {
-    let api = Session()
-        .coding(with: Coders(
-            jsonEncoder: { let encoder = JSONEncoder(); encoder.dateEncodingStrategy = .iso8601; return encoder },
-            jsonDecoder: { let decoder = JSONDecoder(); decoder.dateDecodingStrategy = .iso8601; return decoder },
-            parameterEncoder: ParameterEncoder(arrayEncoding: .repeated)
-        ))
-        .enhanced(by: BaseURL("https://api.example.com"))
-    use(api)
-}
-
-// Layers
+// ComposingLayers.md
 func layersBlock() async throws {
     let store = TokenStore(savedToken)
     let api = Session()
@@ -137,25 +106,6 @@ func layersBlock() async throws {
 
     let user = try await api.perform(GetUser(id: 7))   // GET https://api.example.com/users/7
     use(user)
-}
-
-struct ProfileService {
-    let api: any RequestPerforming
-    init(performer: any RequestPerforming) {
-        api = performer.enhanced(by: BaseURL("https://api.example.com")).logging(.default)
-    }
-}
-
-// Enhancers
-func enhancersBlock() {
-    let api = Session().enhanced(by:
-        BaseURL("https://api.example.com/v1"),           // "users/7" -> .../v1/users/7
-        BearerToken(store),
-        ComputedHeader("X-Request-ID") { _ in UUID().uuidString },
-        Accept.json,
-        StatusVerifier(200..<300)
-    )
-    use(api)
 }
 
 actor Tokens {
@@ -174,7 +124,6 @@ struct AdminEndpoint: Request {
     var options: RequestOptions { RequestOptions().with(\.enhancers, [FixedHeaders(["X-Area": "admin"])]) }
 }
 
-// Per-request options
 func optionsBlock(api: some RequestPerforming) async throws {
     _ = try await api.perform(Login(user: name).with(\.skipsAuthentication, true))
     _ = try await api.perform(Upload(file).with(\.baseURL, URL(string: "https://uploads.example.com")))
@@ -183,24 +132,14 @@ func optionsBlock(api: some RequestPerforming) async throws {
     api.perform(GetUser(id: 7).with(\.completionQueue, .main)) { (user: Result<User, any Error>) in use(user) }
 }
 
-// Retry
-func retryBlock() {
-    var policy = RetryPolicy.exponential(maxAttempts: 4, initial: .milliseconds(200), maximum: .seconds(5))
-    policy.budget = RetryBudget(ratio: 0.1, reserve: 10)   // at most ~10% extra requests, shared
-    let api = Session().retrying(policy)
-    let custom = Session().retrying(RetryPolicy { attempt in attempt.number < 2 ? .retry : .stop })
-    use(api, custom)
-}
-
 func retryableBlock(api: some RequestPerforming) {
     api.performRetryable(request) { result, retry in
         let result = result.requiringSuccess()       // a 503 is a failure from here on
-        if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
+        if case .failure = result, retry.retry(maxAttempts: 3, delay: .seconds(1)) { return }
         show(result)
     }
 }
 
-// Error handlers
 func errorHandlersBlock() {
     let api = Session().handlingErrors([
         CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
@@ -228,14 +167,6 @@ func loadProfile(using api: some RequestPerforming) async throws {
     }
 }
 
-// Refresh and resume
-func refreshBlock() {
-    let api = Session()
-        .enhanced(by: BearerToken(store))
-        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-    use(api)
-}
-
 func showsLoadingBlock(api: some RequestPerforming) {
     api.perform(GetFeed().with(\.showsLoading, false)) { result in print(result) }   // a prefetch: no spinner
 }
@@ -254,6 +185,7 @@ func makeTolerantAPI(vault: TokenVault) -> some RequestPerforming {
     Session().handlingErrors(with: OfflineFallback(vault: vault))
 }
 
+// SafetyOnLinux.md
 func urlSessionConfigurationBlock() throws {
     let settings = URLSessionConfiguration.default
     settings.httpAdditionalHeaders = ["X-Client": "ios-4.2"]
@@ -268,7 +200,7 @@ func cookiesBlock() {
     use(session)
 }
 
-// Tokens held by an actor
+// ComposingLayers.md
 actor TokenVault {
     private(set) var accessToken: String
     init(accessToken: String) { self.accessToken = accessToken }
@@ -298,25 +230,6 @@ func makeAPI(vault: TokenVault, over performer: any RequestPerforming = Session(
         .handlingErrors([StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) }])
 }
 
-@Test func anExpiredTokenIsRefreshedAndTheCallResent() async throws {
-    // Given a vault with an old token, and a spy that answers 401 then holds the resend
-    let vault = TokenVault(accessToken: "old")
-    let spy = SpyPerformer([.status(401), .hold])
-    let api = makeAPI(vault: vault, over: spy)
-
-    // When a call is made and the resend reaches the spy
-    let answer = Task(priority: .high) { try await api.perform(GetUser(id: 7)) }
-    let first = try await spy.nextCall()
-    let resend = try await spy.nextCall()
-    resend.respond(try .json(User(id: 7, name: "Ada")))
-
-    // Then the first went with the old token, the resend with the new one
-    #expect(first.urlRequest?.value(forHTTPHeaderField: "Authorization") == "Bearer old")
-    #expect(resend.urlRequest?.value(forHTTPHeaderField: "Authorization") == "Bearer new-token")
-    #expect(try await answer.value.name == "Ada")
-}
-
-// Hooks
 func hooksBlock() {
     let api = Session().hooking(
         pre: [PreRequestHook("deadline") { $0.with(\.deadline, .seconds(5)) }],
@@ -329,7 +242,6 @@ func hooksBlock() {
     use(api)
 }
 
-// Logging
 func loggingBlock() {
     let printed = Session().logging(.default)                     // one line per call, printed
     let forwarded = Session().logging(LogConfiguration(options: .headers,
@@ -346,14 +258,12 @@ func redactionBlock() {
     use(quiet)
 }
 
-// Activity
 func activityBlock() {
     let activity = ActivityCounter { busy in DispatchQueue.main.async { spinner.isHidden = !busy } }
     let api = Session().reportingActivity(to: activity)
     use(api)
 }
 
-// Metrics
 func metricsBlock(api: some RequestPerforming) async throws {
     let response = try await api.response(for: GetUser(id: 7))
     print(response.metrics)   // queued 0.1 ms, first byte 2.8 ms, total 3.0 ms, sent 0 B, received 412 B, retries 1
@@ -361,7 +271,7 @@ func metricsBlock(api: some RequestPerforming) async throws {
     use(measured)
 }
 
-// Caching
+// What the blocks below and DocCSnippets.swift assume
 struct Feed: Decodable, Parsable { let items: [String] }
 struct GetFeed: TypedRequest {
     typealias Output = Feed
@@ -369,35 +279,6 @@ struct GetFeed: TypedRequest {
 }
 let base = "https://api.example.com"
 
-func cachingBlock() async throws {
-    let api = Session().caching()                       // 10 MiB in memory
-    let tuned = Session().caching(CacheConfiguration(
-        storage: MemoryCacheStorage(capacity: 50 * 1024 * 1024),
-        heuristicFraction: nil                          // guess no freshness from Last-Modified (0.1 by default)
-    ))
-    let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
-    use(tuned, feed)
-}
-
-func cacheCredentialsBlock() {
-    let api = Session()
-        .caching(CacheConfiguration(sensitiveHeaders: ["X-Api-Key"]))
-        .enhanced(by: BaseURL(base), BearerToken(store))     // above the cache: it sees the token
-    use(api)
-}
-
-func layerOrderBlock() {
-    let api = Session()
-        .retrying(.exponential(maxAttempts: 3))          // 5. transient failures, below the cache
-        .caching()                                       // 4. stores only final answers
-        .coalescing()                                    // 3. one request for identical calls, one store
-        .enhanced(by: BaseURL(base), BearerToken(store)) // 2. every layer below sees the full request
-        .resuming(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-        .logging(LogConfiguration(options: [.default, .metrics]) { print($0) })   // 1. once per call
-    use(api)
-}
-
-// Streaming
 struct Completions: Request {
     let prompt: String
     var url: URL { URL(string: "https://api.example.com/completions")! }
@@ -406,34 +287,7 @@ struct Logs: Request { var url: URL { URL(string: "logs")! } }
 func show(_ chunk: Data) { _ = chunk }
 func finished(_ result: Result<Response, any Error>) { _ = result }
 
-func streamBlock(api: some RequestPerforming) async throws {
-    let stream = try await api.stream(Completions(prompt: "Hello"))
-    print(stream.response.status)                     // before the first chunk
-    for try await event in stream.events {            // or stream.chunks (Data), stream.lines (String)
-        if event.type == "delta" { print(event.data, terminator: "") }
-    }
-}
-
-func streamCallbackBlock(api: some RequestPerforming) {
-    let handle = api.stream(Logs(), onResponse: { print($0.status) },
-                            onChunk: { chunk in show(chunk) }) { result in finished(result) }
-    handle.cancel()   // no chunk follows; the completion says cancelled, once
-}
-
-func streamSpyBlock() {
-    let spy = SpyPerformer([.stream(events: [ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo")],
-                                    then: FetchError(.connectionLost, reason: "reset"))])
-    // .stream([Data], status:headers:then:) scripts raw chunks; .stream(ScriptedStream(...)) mixes them
-    use(spy)
-}
-
-// Coalescing
-func coalescingBlock() {
-    let api = Session().coalescing(ignoringHeaders: ["X-Request-ID"])
-    use(api)
-}
-
-// Transfers
+// TransferringFiles.md
 func transfersBlock() async throws {
     let api = Session()
         .enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
@@ -464,17 +318,6 @@ func resumeBlock(api: some RequestPerforming) async throws {
     use(video)
 }
 
-func resumeSpyBlock() async throws {
-    let spy = SpyPerformer([
-        .cutDownload(Response(status: 200, headers: ["ETag": "\"v1\"", "Content-Length": "1000"], body: bytes), after: 400),
-        .response(Response(status: 206, headers: ["Content-Range": "bytes 400-999/1000"], body: bytes.suffix(600))),
-    ])
-    let file = try await spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-        .download(request, to: .file(url))
-    #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == "bytes=400-")
-    use(file)
-}
-
 func uploadBlock() async throws {
     let request = BasicRequest(url: photosURL, method: .put, body: .file(photoURL, contentType: "image/jpeg"))
     let response = try await session.upload(request) { progress in print(progress) }
@@ -493,36 +336,35 @@ func progressBlock() async throws {
     use(file)
 }
 
-func spyTransferBlock() async throws {
-    let spy = SpyPerformer([.response(Response(status: 200, body: pdfBytes))])
-    spy.progressFractions = [0.25, 0.5]
-    let file = try await ReportDownloader(performer: spy).fetch()   // written, reported, done
-    #expect(spy.calls.first?.kind == .download)
-    use(file)
-}
-
 // MARK: - The check
 
 @Suite struct ReadmeSnippetsTests {
-    @Test func everySwiftBlockOfTheReadmeIsHereAsWritten() throws {
-        // Given the README's Swift blocks after the quick start, and this file
-        let here = URL(fileURLWithPath: #filePath)
-        let readme = try String(contentsOf: here.appendingPathComponent("../../../README.md").standardized, encoding: .utf8)
-        let afterQuickStart = try #require(readme.components(separatedBy: "\n## Quick start\n").dropFirst().first)
-        let rest = afterQuickStart.components(separatedBy: "\n## ").dropFirst().joined(separator: "\n## ")
-        let blocks = rest.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        let source = lines(try String(contentsOf: here, encoding: .utf8)).joined(separator: "\n")
+    private let root = URL(fileURLWithPath: #filePath).appendingPathComponent("../../../").standardized
 
-        // When each block is looked for here
-        let missing = blocks.filter { !source.contains(lines($0).joined(separator: "\n")) }
-
-        // Then every one is here, line for line
-        #expect(blocks.count >= 20)
-        #expect(missing == [], "README blocks not mirrored in ReadmeSnippets.swift")
+    /// The Swift blocks of the README.
+    private func readmeBlocks() throws -> [String] {
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        return readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
     }
 
-    /// The non-blank lines of `code`, without their indentation.
+    @Test func theReadmesCodeIsTopLevelCodeOfReadmeMain() throws {
+        // Given the README's blocks of app code (not the package line, not the test), and the
+        // main.swift of the ReadmeMain target
+        let blocks = try readmeBlocks().filter { !$0.hasPrefix(".package") && !$0.contains("@Test") }
+        let main = try String(contentsOf: root.appendingPathComponent("Tests/ReadmeMain/main.swift"), encoding: .utf8)
+        let source = lines(main).joined(separator: "\n")
+
+        // When each block is looked for there
+        let missing = blocks.filter { !source.contains(lines($0).joined(separator: "\n")) }
+
+        // Then every one is there, line for line, as top-level code
+        #expect(blocks.count >= 4)
+        #expect(missing == [], "README blocks not mirrored in Tests/ReadmeMain/main.swift")
+    }
+
+    /// The non-blank lines of `code` other than imports, without their indentation.
     private func lines(_ code: String) -> [String] {
-        code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
     }
 }

@@ -202,7 +202,9 @@ struct FetchEnding: EndingClient {
         let outcome = waitFor { (done: @escaping @Sendable (Swift.Result<Void, any Error>) -> Void) in
             let handle: any Cancellable
             if how == .downloadCancel {
-                handle = session.download(request, to: .temporaryFile(in: folder)) { done($0.map { _ in }) }
+                handle = session.download(request, to: .temporaryFile(in: folder), progress: nil) {
+                    done($0.map { _ in })
+                }
             } else {
                 handle = session.perform(request) { done($0.map { _ in }) }
             }

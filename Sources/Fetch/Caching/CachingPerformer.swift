@@ -65,7 +65,7 @@
 /// a `304` to a call that was not conditional is delivered as it is, and not stored.
 ///
 /// The layer sees requests as the layers above it made them: put it below the enhancers
-/// that set the header fields a server varies on (see the README's recommended order).
+/// that set the header fields a server varies on (see the README.s recommended stack).
 public struct CachingPerformer: RequestPerforming {
     /// The performer misses and revalidations go to.
     package let base: any RequestPerforming

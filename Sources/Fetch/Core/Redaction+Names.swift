@@ -1,5 +1,5 @@
 extension Redaction {
-    /// The words that make a form field, a JSON key or a query item secret by default.
+    /// The words that make a header, a form field, a JSON key or a query item secret by default.
     ///
     /// A name is split into words at every character that is not a letter or a digit and
     /// where a lowercase letter is followed by an uppercase one (`api_key`, `api-key`,
@@ -16,7 +16,11 @@ extension Redaction {
     /// ``secretWords``).
     public func hides(name: String) -> Bool {
         let lowercased = name.lowercased()
-        if queryItems.contains(lowercased) || bodyFields.contains(lowercased) { return true }
+        return queryItems.contains(lowercased) || bodyFields.contains(lowercased) || isNamedLikeSecret(name)
+    }
+
+    /// Whether `name` holds one of ``secretWords`` (see ``defaultSecretWords``).
+    func isNamedLikeSecret(_ name: String) -> Bool {
         guard !secretWords.isEmpty else { return false }
         let words = Self.words(of: name)
         if words.contains(where: secretWords.contains) { return true }

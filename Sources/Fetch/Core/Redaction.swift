@@ -1,10 +1,11 @@
-/// What logs and cURL descriptions hide: the values of sensitive headers, query items, form
-/// fields and JSON keys, and passwords in URLs.
+/// What logs, printed values and cURL descriptions hide: the values of sensitive headers,
+/// query items, form fields and JSON keys, and passwords in URLs.
 ///
 /// By default `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden,
-/// and so is the value of every query item, form field and JSON key named like a secret:
-/// `password`, `access_token`, `apiKey`, `client_secret`... (see ``defaultSecretWords`` and
-/// ``hides(name:)``), at every log level and in every cURL command. Add your own names:
+/// and so is the value of every header, query item, form field and JSON key named like a
+/// secret: `X-Api-Key`, `Token`, `password`, `access_token`, `client_secret`... (see
+/// ``defaultSecretWords`` and ``hides(name:)``), at every log level, in `print(response)`
+/// and in every cURL command. Add your own names:
 ///
 /// ```swift
 /// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryItems: ["sig"], bodyFields: ["iban"])
@@ -30,8 +31,8 @@ public struct Redaction: Sendable {
     public private(set) var queryItems: Set<String>
     /// Form field and JSON key names whose values are hidden, lowercased (in query strings too).
     public private(set) var bodyFields: Set<String>
-    /// Words that make a query item, form field or JSON key secret (see ``hides(name:)``);
-    /// ``defaultSecretWords`` by default. Lowercase.
+    /// Words that make a header, query item, form field or JSON key secret (see
+    /// ``hides(name:)``); ``defaultSecretWords`` by default. Lowercase.
     public var secretWords: Set<String>
     /// What stands in for a hidden value.
     public var replacement = "<redacted>"
@@ -69,9 +70,10 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    /// `value`, or the replacement when the header `name` is hidden.
+    /// `value`, or the replacement when the header `name` is hidden: it is one of
+    /// ``headers``, or it is named like a secret (`X-Api-Key`, `Token`; see ``secretWords``).
     public func value(_ value: String, ofHeader name: String) -> String {
-        headers.contains(name.lowercased()) ? replacement : value
+        headers.contains(name.lowercased()) || isNamedLikeSecret(name) ? replacement : value
     }
 
     /// The header fields of `urlRequest` as `Name: value` lines, sorted by name, hidden values replaced.

@@ -9,15 +9,20 @@ public struct CallerRetry: Sendable {
     /// What the attempt produced, for a policy to judge.
     let result: Result<Response, any Error>
 
-    /// Sends the same request once more after `delay`, unless `max` attempts have been made
-    /// or the call was cancelled. The completion is called again with that attempt's result.
+    /// Sends the same request once more after `delay`, unless `maxAttempts` attempts have
+    /// been made or the call was cancelled. The completion is called again with that
+    /// attempt's result.
+    ///
+    /// `maxAttempts` counts attempts, the first included, as ``RetryPolicy``'s `maxAttempts`
+    /// does: `retry(maxAttempts: 3)` sends a request at most three times, so at most two
+    /// retries.
     /// - Parameters:
-    ///   - max: the most attempts in all, the first included.
+    ///   - maxAttempts: the most attempts in all, the first included.
     ///   - delay: the wait before sending, through the call's scheduler.
     /// - Returns: whether another attempt is on its way.
     @discardableResult
-    public func retry(max: Int, delay: Duration = .zero) -> Bool {
-        attempt < max && loop.retry(after: attempt, delay: delay, result: result)
+    public func retry(maxAttempts: Int, delay: Duration = .zero) -> Bool {
+        attempt < maxAttempts && loop.retry(after: attempt, delay: delay, result: result)
     }
 
     /// Sends the same request once more if `policy` decides so for this attempt, after the
@@ -52,7 +57,7 @@ extension RequestPerforming {
     /// ```swift
     /// api.performRetryable(request) { result, retry in
     ///     let result = result.requiringSuccess()       // a 503 is a failure from here on
-    ///     if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
+    ///     if case .failure = result, retry.retry(maxAttempts: 3, delay: .seconds(1)) { return }
     ///     show(result)
     /// }
     /// ```

@@ -6,7 +6,7 @@ extension Result where Success == Response, Failure == any Error {
     /// ```swift
     /// api.performRetryable(request) { result, retry in
     ///     let result = result.requiringSuccess()       // a 503 is a failure from here on
-    ///     if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
+    ///     if case .failure = result, retry.retry(maxAttempts: 3, delay: .seconds(1)) { return }
     ///     show(result)
     /// }
     /// ```

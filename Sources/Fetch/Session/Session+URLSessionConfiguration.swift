@@ -33,8 +33,8 @@ extension Session {
     /// | ``Configuration-swift.struct/urlCache`` | set | the caching layer, `Session().caching()` |
     ///
     /// `waitsForConnectivity`, `multipathServiceType` and the TLS versions do not exist there
-    /// (they do not compile), and no server-trust challenge is ever delivered (see the README's
-    /// "TLS on Linux"). Apple platforms honour every setting; nothing is refused there.
+    /// (they do not compile), and no server-trust challenge is ever delivered (see
+    /// <doc:SafetyOnLinux>). Apple platforms honour every setting; nothing is refused there.
     ///
     /// ```swift
     /// let settings = URLSessionConfiguration.ephemeral

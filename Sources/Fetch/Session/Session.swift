@@ -5,8 +5,8 @@
 /// let user = try await session.perform(GetUser(id: 7))
 /// ```
 ///
-/// A `Session` handles what a URLSession user otherwise must (see the README's "Safety on
-/// Linux"): it validates every request before sending it, follows redirects itself without
+/// A `Session` handles what a URLSession user otherwise must (see <doc:SafetyOnLinux>):
+/// it validates every request before sending it, follows redirects itself without
 /// leaking credentials, enforces an overall deadline, bounds bodies in memory, uses
 /// ephemeral storage, and calls completions on its own queues, never the main one.
 /// Completions are called exactly once, on ``Configuration-swift.struct/completionQueue``

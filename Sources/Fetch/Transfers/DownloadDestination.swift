@@ -1,9 +1,9 @@
 /// Where a download is written.
 ///
 /// ```swift
-/// session.download(request, to: .file(reportURL))                          // must not exist yet
-/// session.download(request, to: .file(reportURL, replacingExisting: true))
-/// session.download(request, to: .temporaryFile)                            // yours to move or delete
+/// let report = try await session.download(request, to: .file(reportURL))   // must not exist yet
+/// let fresh = try await session.download(request, to: .file(reportURL, replacingExisting: true))
+/// let scratch = try await session.download(request, to: .temporaryFile)    // yours to move or delete
 /// ```
 ///
 /// The body is written to a hidden partial file in the destination's folder and moved

@@ -3,9 +3,9 @@
 /// it received, or cancel it keeping that for a later resume.
 ///
 /// ```swift
-/// let handle = api.download(GetReport(), to: .file(reportURL)) { result in ... }
-/// handle.cancelKeepingPartial()                            // "pause"
-/// api.download(GetReport(), to: .file(reportURL)) { ... }  // resumes where it stopped
+/// let handle = api.download(GetReport(), to: .file(reportURL), progress: nil) { result in print(result) }
+/// handle.cancelKeepingPartial()                                  // "pause"
+/// let report = try await api.download(GetReport(), to: .file(reportURL))   // resumes where it stopped
 /// ```
 ///
 /// Either way the download ends at once: its completion runs with

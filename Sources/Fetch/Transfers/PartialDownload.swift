@@ -11,7 +11,7 @@
 /// A download keeps its partial file (`<destination>.fetchpart`, with a small record in
 /// `<destination>.fetchpart.json`) when it fails with one of ``resumableCodes`` or is
 /// cancelled with ``DownloadHandle/cancelKeepingPartial()``, and only when the server gave
-/// a strong validator (see the README's Transfers section). Any other end deletes it.
+/// a strong validator (see <doc:TransferringFiles>). Any other end deletes it.
 public struct PartialDownload: Sendable, Hashable {
     /// The destination the download was writing to.
     public let destination: URL

@@ -5,6 +5,11 @@
 /// let api = Session().enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
 /// let file = try await api.download(GetReport(), to: .file(reportURL)) { print($0) }
 /// ```
+///
+/// The async and the callback forms cannot be confused: a callback form always names its
+/// `progress` (`progress: nil` for none) before its completion, so a trailing closure after
+/// `download(_:to:)` or `upload(_:)` alone is always the async form's progress, in a function
+/// and in top-level code alike, and never a completion that returns at once.
 extension RequestPerforming {
     /// Performs `request` and writes the response body to `destination`.
     ///
@@ -25,7 +30,8 @@ extension RequestPerforming {
     ///   - destination: where the body goes.
     ///   - progress: called with the bytes received so far, at most about 20 times a second,
     ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`;
-    ///     a resumed download counts from the bytes it already had.
+    ///     a resumed download counts from the bytes it already had. `nil` for none; always
+    ///     given, so that a trailing closure cannot stand for it.
     ///   - completion: called once with the file and the response, or an error.
     /// - Returns: a handle that cancels the download, deleting what it received, or keeps it
     ///   for a later resume.
@@ -33,7 +39,7 @@ extension RequestPerforming {
     public func download(
         _ request: any Request,
         to destination: DownloadDestination,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<DownloadedFile, any Error>) -> Void
     ) -> DownloadHandle {
         let handle = DownloadHandle()
@@ -63,12 +69,13 @@ extension RequestPerforming {
     ///   - request: what to send; it must have a body.
     ///   - progress: called with the bytes sent so far, at most about 20 times a second,
     ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`.
+    ///     `nil` for none; always given, so that a trailing closure cannot stand for it.
     ///   - completion: called once with the response or an error.
     /// - Returns: a handle that cancels the upload.
     @discardableResult
     public func upload(
         _ request: any Request,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         perform(

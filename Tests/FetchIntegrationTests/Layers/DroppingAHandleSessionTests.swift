@@ -77,7 +77,9 @@ struct DroppingAHandleSessionTests {
         let file = try ownFolder().appendingPathComponent("kept-\(uniqueTag())")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let (ended, end) = AsyncStream<Result<DownloadedFile, any Error>>.makeStream()
-        api.download(BasicRequest(url: URL(string: "bytes?n=300000&rate=1")!), to: .file(file)) { end.yield($0) }
+        api.download(BasicRequest(url: URL(string: "bytes?n=300000&rate=1")!), to: .file(file), progress: nil) {
+            end.yield($0)
+        }
 
         // When it ends
         let outcome = try await ended.next(within: standardBound, "the download's completion")

@@ -85,7 +85,9 @@ struct ErrorNamesTheCallSessionTests {
         case (.callback, .download):
             result = try await within("the download's completion") {
                 await withCheckedContinuation { continuation in
-                    api.download(request, to: .file(file)) { continuation.resume(returning: $0.map { _ in }) }.cancel()
+                    api.download(request, to: .file(file), progress: nil) {
+                        continuation.resume(returning: $0.map { _ in })
+                    }.cancel()
                 }
             }
         case (.async, .download):
@@ -95,7 +97,7 @@ struct ErrorNamesTheCallSessionTests {
         case (.callback, .upload):
             result = try await within("the upload's completion") {
                 await withCheckedContinuation { continuation in
-                    api.upload(request) { continuation.resume(returning: $0.map { _ in }) }
+                    api.upload(request, progress: nil) { continuation.resume(returning: $0.map { _ in }) }
                 }
             }
         case (.async, .upload):

@@ -155,7 +155,8 @@ struct FullStackTests {
         // When a download keeps getting 503, through the callback API
         let result = try await within("the download's completion") {
             await withCheckedContinuation { continuation in
-                api.download(BasicRequest(url: URL(string: "status/503")!), to: .file(folder.file("x"))) { result in
+                api.download(BasicRequest(url: URL(string: "status/503")!), to: .file(folder.file("x")), progress: nil)
+                { result in
                     continuation.resume(returning: result)
                 }
             }
@@ -185,7 +186,7 @@ struct FullStackTests {
         let async = try await api.upload(request, progress: progress.record)
         let callback = try await within("the upload's completion") {
             try await withCheckedThrowingContinuation { continuation in
-                api.upload(request) { continuation.resume(with: $0) }
+                api.upload(request, progress: nil) { continuation.resume(with: $0) }
             }
         }
 

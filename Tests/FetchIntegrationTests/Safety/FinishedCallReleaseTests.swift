@@ -59,7 +59,7 @@ struct FinishedCallReleaseTests {
         let request = BasicRequest(url: servers.faults.url("/bytes?size=65536"))
         // When it finishes and the caller has dropped its handle
         let fate = await Self.fate { done in
-            session.download(request, to: .file(folder.file("small.bin"))) { _ in done() }
+            session.download(request, to: .file(folder.file("small.bin")), progress: nil) { _ in done() }
         }
         // Then the canary is freed: the download's state did not outlive it
         #expect(fate == Fate(completed: true, canaryFreed: true))
@@ -73,7 +73,7 @@ struct FinishedCallReleaseTests {
         let request = BasicRequest(url: servers.faults.url("/bytes?size=65536"))
         // When it finishes
         let fate = await Self.fate(keepingHandle: true) { done in
-            session.download(request, to: .file(folder.file("kept.bin"))) { _ in done() }
+            session.download(request, to: .file(folder.file("kept.bin")), progress: nil) { _ in done() }
         }
         // Then the canary is freed all the same, and cancelling the finished download did nothing
         #expect(fate == Fate(completed: true, canaryFreed: true))

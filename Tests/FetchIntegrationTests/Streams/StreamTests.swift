@@ -155,7 +155,8 @@ struct StreamTests {
         #expect(ended?.aborted == "/long-line")
     }
 
-    @Test func leavingTheLoopEndsTheTransfer() async throws {
+    @Test(.enabled(if: TimedProcess.isChild))  // in the timed suites' process (see TimedTests)
+    func leavingTheLoopEndsTheTransfer() async throws {
         // Given 200 MiB at 20 MiB/s
         let servers = try LoopbackServers.require()
         let tag = uniqueTag()

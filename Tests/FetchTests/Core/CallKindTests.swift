@@ -43,8 +43,8 @@ struct CallKindTests {
 
         // When one call of each kind is made
         spy.perform(Feed()) { _ in }
-        spy.download(Feed(), to: .file(folder.file("feed.bin"))) { _ in }
-        spy.upload(BasicRequest(url: Feed().url, method: .post, body: .data(Data("up".utf8)))) { _ in }
+        spy.download(Feed(), to: .file(folder.file("feed.bin")), progress: nil) { _ in }
+        spy.upload(BasicRequest(url: Feed().url, method: .post, body: .data(Data("up".utf8))), progress: nil) { _ in }
         spy.stream(Feed(), onChunk: { _ in }) { _ in }
 
         // Then each is recorded with its kind, in order
@@ -216,8 +216,10 @@ struct CallKindTests {
 
         // When the same URL is downloaded twice
         for name in ["a.pdf", "b.pdf"] {
-            let file = try #require(completed { api.download(Feed(), to: .file(folder.file(name)), completion: $0) })
-                .get()
+            let file = try #require(
+                completed { api.download(Feed(), to: .file(folder.file(name)), progress: nil, completion: $0) }
+            )
+            .get()
             #expect(try Data(contentsOf: file.fileURL) == Data("pdf".utf8))
         }
 

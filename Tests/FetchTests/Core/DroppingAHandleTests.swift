@@ -59,8 +59,8 @@ struct DroppingAHandleTests {
         let done: @Sendable (Result<Void, any Error>) -> Void = { result in outcome.update { $0 = result } }
         switch kind {
         case .plain: api.perform(Self.request) { done($0.map { _ in }) }
-        case .download: api.download(Self.request, to: .file(file)) { done($0.map { _ in }) }
-        case .upload: api.upload(Self.upload) { done($0.map { _ in }) }
+        case .download: api.download(Self.request, to: .file(file), progress: nil) { done($0.map { _ in }) }
+        case .upload: api.upload(Self.upload, progress: nil) { done($0.map { _ in }) }
         case .stream: api.stream(Self.request, onChunk: { _ in }) { done($0.map { _ in }) }
         }
 

@@ -217,11 +217,13 @@ struct ErrorNamesTheCallTests {
         switch (form, kind) {
         case (.callback, .download):
             let outcome = LockedBox<Result<Void, any Error>?>(nil)
-            api.download(Self.request, to: .file(file)) { result in outcome.update { $0 = result.map { _ in } } }
+            api.download(Self.request, to: .file(file), progress: nil) { result in
+                outcome.update { $0 = result.map { _ in } }
+            }
             result = try #require(outcome.value)
         case (.callback, _):
             let outcome = LockedBox<Result<Void, any Error>?>(nil)
-            api.upload(upload) { result in outcome.update { $0 = result.map { _ in } } }
+            api.upload(upload, progress: nil) { result in outcome.update { $0 = result.map { _ in } } }
             result = try #require(outcome.value)
         case (.async, .download):
             result = await caught { _ = try await api.download(Self.request, to: .file(file)) }

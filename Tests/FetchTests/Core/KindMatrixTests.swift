@@ -52,10 +52,10 @@ struct KindMatrixTests {
             var upload = request
             upload.method = .post
             upload.body = .data(Data("up".utf8))
-            performer.upload(upload) { result in outcome.update { $0 = result.map(\.body) } }
+            performer.upload(upload, progress: nil) { result in outcome.update { $0 = result.map(\.body) } }
         case .download:
             let file = folder.appendingPathComponent(UUID().uuidString)
-            performer.download(request, to: .file(file)) { result in
+            performer.download(request, to: .file(file), progress: nil) { result in
                 outcome.update { $0 = result.flatMap { file in Result { try Data(contentsOf: file.fileURL) } } }
             }
         case .stream:

@@ -45,6 +45,26 @@ import Fetch
         #expect(!printed.contains("abc") && !printed.contains("s3cret"))
     }
 
+    @Test func headersNamedLikeSecretsAreHiddenAsQueryItemsAndBodyFieldsAre() {
+        // Given a response to a request that sent an API key, whose headers carry a token
+        var sent = URLRequest(url: URL(string: "https://api.example.com/a")!)
+        sent.setValue("k3y", forHTTPHeaderField: "X-Api-Key")
+        let response = Response(
+            urlRequest: sent, status: 200, headers: ["Token": "abc", "X-Auth-Token": "def", "X-Note": "kept"])
+
+        // When it is printed, debug-printed and described as a cURL command
+        let printed = "\(response)"
+        let debugged = String(reflecting: response)
+        let curl = sent.curlDescription()
+
+        // Then no secret shows, and other fields do
+        #expect(printed.contains("\n  Token: <redacted>\n") && printed.contains("X-Auth-Token: <redacted>"))
+        #expect(debugged.contains("\n  > X-Api-Key: <redacted>\n") && curl.contains("-H 'X-Api-Key: <redacted>'"))
+        #expect(printed.contains("X-Note: kept"))
+        #expect(![printed, debugged, curl].contains { $0.contains("abc") || $0.contains("def") || $0.contains("k3y") })
+        #expect(Redaction.none.value("abc", ofHeader: "Token") == "abc")
+    }
+
     @Test func emptyBinaryMultiLineAndFileBodiesAreDescribed() {
         // Given bodies of each kind
         var file = Response(status: 200)

@@ -18,11 +18,11 @@ import FetchTesting
         // When the README's sample runs with requiringSuccess(), then without it
         spy.performRetryable(get("https://api.example.com/a"), scheduler: ImmediateScheduler()) { result, retry in
             let result = result.requiringSuccess()
-            if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
+            if case .failure = result, retry.retry(maxAttempts: 3, delay: .seconds(1)) { return }
             required.record((try? result.get().status) ?? 0)
         }
         spy.performRetryable(get("https://api.example.com/b"), scheduler: ImmediateScheduler()) { result, retry in
-            if case .failure = result, retry.retry(max: 3, delay: .seconds(1)) { return }
+            if case .failure = result, retry.retry(maxAttempts: 3, delay: .seconds(1)) { return }
             plain.record((try? result.get().status) ?? 0)
         }
 

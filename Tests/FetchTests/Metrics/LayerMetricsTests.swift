@@ -46,7 +46,7 @@ import FetchTesting
 
         // When the caller retries the 503
         spy.performRetryable(get("http://x"), scheduler: ImmediateScheduler()) { result, retry in
-            if case .success(let response) = result, response.status == 503, retry.retry(max: 2) { return }
+            if case .success(let response) = result, response.status == 503, retry.retry(maxAttempts: 2) { return }
             if case .success(let response) = result { retries.record(response.metrics.retries) }
         }
 

@@ -4,6 +4,21 @@ import Fetch
 import FetchTesting
 
 @Suite struct CallerRetryTests {
+    @Test func maxAttemptsCountsAttemptsTheFirstIncludedAsAPolicyDoes() {
+        // Given a spy that always answers 500, called back by the caller and by a policy
+        let spy = SpyPerformer(match: { _ in .status(500) })
+        let scheduler = ImmediateScheduler()
+
+        // When the callback retries every failure up to 3 attempts, and a policy of 3 attempts does
+        spy.performRetryable(get("http://x"), scheduler: scheduler) { _, retry in _ = retry.retry(maxAttempts: 3) }
+        let byCaller = spy.calls.count
+        spy.retrying(.constant(maxAttempts: 3, delay: .zero), scheduler: scheduler).perform(get("http://x")) { _ in }
+
+        // Then each sent the request three times in all: two retries
+        #expect(byCaller == 3)
+        #expect(spy.calls.count - byCaller == 3)
+    }
+
     @Test func theCallerRetriesFromItsCallbackUpToItsMaximum() {
         // Given three failures then a success
         let spy = SpyPerformer([.status(500), .status(500), .status(500), .status(200)])
@@ -14,7 +29,7 @@ import FetchTesting
         // When the callback retries every failure, up to 3 attempts, 1 second apart
         spy.performRetryable(get("http://x"), scheduler: scheduler) { result, retry in
             seen.record((retry.attempt, outcome(result)))
-            retried.record(outcome(result) != "200" && retry.retry(max: 3, delay: .seconds(1)))
+            retried.record(outcome(result) != "200" && retry.retry(maxAttempts: 3, delay: .seconds(1)))
         }
 
         // Then the callback saw attempts 1, 2 and 3; the third could not retry
@@ -32,7 +47,7 @@ import FetchTesting
 
         // When the callback asks twice for a retry of the first attempt
         spy.performRetryable(get("http://x"), scheduler: ManualScheduler()) { _, retry in
-            answers.record([retry.retry(max: 5), retry.retry(max: 5)])
+            answers.record([retry.retry(maxAttempts: 5), retry.retry(maxAttempts: 5)])
         }
 
         // Then only the first request counts
@@ -63,7 +78,7 @@ import FetchTesting
         let scheduler = ManualScheduler()
         let seen = Recorder<(Int, String, Bool)>()
         let handle = spy.performRetryable(get("http://x"), scheduler: scheduler) { result, retry in
-            seen.record((retry.attempt, outcome(result), retry.retry(max: 3)))
+            seen.record((retry.attempt, outcome(result), retry.retry(maxAttempts: 3)))
         }
 
         // When the caller cancels and time passes
@@ -141,7 +156,7 @@ import FetchTesting
         let sentBeforeRetry = spy.calls.count
 
         // When the first attempt's retry is asked after the callback returned
-        let answer = kept.all.first?.retry(max: 3, delay: .seconds(2))
+        let answer = kept.all.first?.retry(maxAttempts: 3, delay: .seconds(2))
 
         // Then the second attempt went out after the wait and reached the callback
         #expect(sentBeforeRetry == 1)
@@ -158,16 +173,16 @@ import FetchTesting
         let kept = Recorder<CallerRetry>()
         spy.performRetryable(get("http://x"), scheduler: ImmediateScheduler()) { _, retry in kept.record(retry) }
         let first = kept.all[0]
-        #expect(first.retry(max: 5))
+        #expect(first.retry(maxAttempts: 5))
         #expect(kept.count == 2)
 
         // When the first attempt's retry is asked again, late
-        let answer = first.retry(max: 5)
+        let answer = first.retry(maxAttempts: 5)
 
         // Then it is refused and nothing more is sent; the second attempt can still be retried
         #expect(answer == false)
         #expect(spy.calls.count == 2)
-        #expect(kept.all[1].retry(max: 5))
+        #expect(kept.all[1].retry(maxAttempts: 5))
         #expect(spy.calls.count == 3)
     }
 
@@ -184,7 +199,7 @@ import FetchTesting
 
         // When the caller cancels, then asks for the retry
         handle.cancel()
-        let answer = kept.single?.retry(max: 3)
+        let answer = kept.single?.retry(maxAttempts: 3)
 
         // Then the retry is refused, nothing more is sent or delivered, and nothing waited
         #expect(answer == false)
@@ -202,7 +217,7 @@ import FetchTesting
             seen.record((retry.attempt, outcome(result)))
             kept.record(retry)
         }
-        #expect(kept.single?.retry(max: 3) == true)
+        #expect(kept.single?.retry(maxAttempts: 3) == true)
         #expect(spy.pending.count == 1)
 
         // When the caller cancels
@@ -221,7 +236,7 @@ import FetchTesting
         let seen = Recorder<(Int, String)>()
         let handle = spy.performRetryable(get("http://x"), scheduler: scheduler) { result, retry in
             seen.record((retry.attempt, outcome(result)))
-            if retry.attempt == 1 { retry.retry(max: 3, delay: .seconds(5)) }
+            if retry.attempt == 1 { retry.retry(maxAttempts: 3, delay: .seconds(5)) }
         }
         #expect(scheduler.pendingCount == 1)
 

@@ -103,7 +103,7 @@ struct LayeredTransferTests {
         // When the report is downloaded
         stack.download(
             BasicRequest(url: URL(string: "https://example.com/r.pdf")!), to: .file(folder.file("r.pdf")),
-            completion: result.record
+            progress: nil, completion: result.record
         )
 
         // Then it was tried three times and fails with the last status and body; no file is left
@@ -122,7 +122,9 @@ struct LayeredTransferTests {
         let result = Recorder<Result<Response, any Error>>()
 
         // When a request without a body is uploaded
-        stack.upload(BasicRequest(url: URL(string: "https://example.com/u")!, method: .post), completion: result.record)
+        stack.upload(
+            BasicRequest(url: URL(string: "https://example.com/u")!, method: .post), progress: nil,
+            completion: result.record)
 
         // Then it fails as invalid, and the script's answer is left for the next call
         let error = try #require(fetchError(result.single))

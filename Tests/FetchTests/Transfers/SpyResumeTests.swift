@@ -55,7 +55,7 @@ struct SpyResumeTests {
         let destination = folder.file("big.bin")
         let spy = SpyPerformer([Self.cut])
         let first = Recorder<Result<DownloadedFile, any Error>>()
-        spy.download(request, to: .file(destination), completion: first.record)
+        spy.download(request, to: .file(destination), progress: nil, completion: first.record)
         #expect(first.single?.failureCode == .connectionLost)
 
         // Then the 400 bytes and their record wait next to the destination
@@ -67,7 +67,7 @@ struct SpyResumeTests {
         // When the same file is downloaded again
         spy.enqueue(Self.rest(from: 400))
         let second = Recorder<Result<DownloadedFile, any Error>>()
-        spy.download(request, to: .file(destination), completion: second.record)
+        spy.download(request, to: .file(destination), progress: nil, completion: second.record)
 
         // Then it asked for the rest and the file is whole
         #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == "bytes=400-")
@@ -84,7 +84,7 @@ struct SpyResumeTests {
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it
         spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+            .download(request, to: .file(folder.file("big.bin")), progress: nil, completion: result.record)
         // Then the file is the body once, not the 400 bytes followed by it
         let file = try #require(result.single).get()
         #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == "bytes=400-")
@@ -125,7 +125,7 @@ struct SpyResumeTests {
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it
         spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+            .download(request, to: .file(folder.file("big.bin")), progress: nil, completion: result.record)
         // Then it asked for the last byte, which a current resource answers with a 206, and the file is whole
         #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == "bytes=999-")
         #expect(try Data(contentsOf: try #require(result.single).get().fileURL) == Self.body)
@@ -142,7 +142,7 @@ struct SpyResumeTests {
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry policy with three attempts downloads it
         spy.retrying(.constant(maxAttempts: 3, delay: .zero), scheduler: ImmediateScheduler())
-            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+            .download(request, to: .file(folder.file("big.bin")), progress: nil, completion: result.record)
         // Then each attempt asked for what followed the bytes kept so far, and the file is whole
         #expect(spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Range") } == [nil, "bytes=400-", "bytes=700-"])
         #expect(try Data(contentsOf: try #require(result.single).get().fileURL) == Self.body)
@@ -156,7 +156,7 @@ struct SpyResumeTests {
         let spy = SpyPerformer([.status(416)])
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When the file is downloaded
-        spy.download(request, to: destination, completion: result.record)
+        spy.download(request, to: destination, progress: nil, completion: result.record)
         // Then the status fails the call and nothing is on disk
         #expect(result.single?.failureCode == .httpStatus)
         #expect(try folder.contents() == [])
@@ -171,16 +171,16 @@ struct SpyResumeTests {
         let folder = try TemporaryFolder()
         let destination = folder.file("big.bin")
         let spy = SpyPerformer([Self.cut, Self.rest(from: 400, etag: "\"v2\"")])
-        spy.download(request, to: .file(destination)) { _ in }
+        spy.download(request, to: .file(destination), progress: nil) { _ in }
         let resumed = Recorder<Result<DownloadedFile, any Error>>()
         // When the next download resumes it
-        spy.download(request, to: .file(destination), completion: resumed.record)
+        spy.download(request, to: .file(destination), progress: nil, completion: resumed.record)
         // Then it fails with a named error and leaves nothing, so the next one starts from zero
         #expect(resumed.single?.failureCode == .badServerResponse)
         #expect(try folder.contents() == [])
         spy.enqueue(.response(Response(status: 200, headers: Self.head, body: Self.body)))
         let fresh = Recorder<Result<DownloadedFile, any Error>>()
-        spy.download(request, to: .file(destination), completion: fresh.record)
+        spy.download(request, to: .file(destination), progress: nil, completion: fresh.record)
         #expect(spy.urlRequests.last??.value(forHTTPHeaderField: "Range") == nil)
         #expect(try Data(contentsOf: try #require(fresh.single).get().fileURL) == Self.body)
     }
@@ -195,7 +195,7 @@ struct SpyResumeTests {
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it
         spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+            .download(request, to: .file(folder.file("big.bin")), progress: nil, completion: result.record)
         // Then the call fails with badServerResponse, and neither a corrupt file nor the partial one is left
         let error = try #require(result.single?.failure as? FetchError)
         #expect(error.code == .badServerResponse)
@@ -211,7 +211,7 @@ struct SpyResumeTests {
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry tries again
         spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-            .download(request, to: .file(folder.file("big.bin")), completion: result.record)
+            .download(request, to: .file(folder.file("big.bin")), progress: nil, completion: result.record)
         // Then it asked for the whole body: nothing was kept that If-Range could not guard
         #expect(spy.urlRequests.map { $0?.value(forHTTPHeaderField: "Range") } == [nil, nil])
         #expect(try Data(contentsOf: try #require(result.single).get().fileURL) == Self.body)
@@ -222,17 +222,17 @@ struct SpyResumeTests {
         let folder = try TemporaryFolder()
         let destination = folder.file("big.bin")
         let spy = SpyPerformer([Self.cut, .hold, .hold])
-        spy.download(request, to: .file(destination)) { _ in }
+        spy.download(request, to: .file(destination), progress: nil) { _ in }
         let paused = Recorder<Result<DownloadedFile, any Error>>()
         // When the caller cancels keeping what it has
-        spy.download(request, to: .file(destination), completion: paused.record).cancelKeepingPartial()
+        spy.download(request, to: .file(destination), progress: nil, completion: paused.record).cancelKeepingPartial()
         // Then the call is cancelled and the 400 bytes stay for later
         #expect(paused.single?.failureCode == .cancelled)
         #expect(PartialDownload.existing(for: destination)?.receivedBytes == 400)
 
         // When the next attempt is cancelled the ordinary way
         let abandoned = Recorder<Result<DownloadedFile, any Error>>()
-        spy.download(request, to: .file(destination), completion: abandoned.record).cancel()
+        spy.download(request, to: .file(destination), progress: nil, completion: abandoned.record).cancel()
         // Then the download is abandoned: nothing is left
         #expect(abandoned.single?.failureCode == .cancelled)
         #expect(try folder.contents() == [])
@@ -243,10 +243,10 @@ struct SpyResumeTests {
         let folder = try TemporaryFolder()
         let destination = folder.file("big.bin")
         let spy = SpyPerformer([Self.cut, .status(404)])
-        spy.download(request, to: .file(destination)) { _ in }
+        spy.download(request, to: .file(destination), progress: nil) { _ in }
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When it is downloaded again
-        spy.download(request, to: .file(destination), completion: result.record)
+        spy.download(request, to: .file(destination), progress: nil, completion: result.record)
         // Then the 404 fails the call and the partial download is gone
         #expect(result.single?.failureCode == .httpStatus)
         #expect(try folder.contents() == [])
@@ -259,7 +259,7 @@ struct SpyResumeTests {
         let retrying = spy.retrying(.constant(maxAttempts: 2, delay: .zero), scheduler: ImmediateScheduler())
         let result = Recorder<Result<DownloadedFile, any Error>>()
         // When a retry resumes it
-        retrying.download(request, to: .temporaryFile(in: folder.url), completion: result.record)
+        retrying.download(request, to: .temporaryFile(in: folder.url), progress: nil, completion: result.record)
         // Then both attempts wrote the same file, and it is whole
         let file = try #require(result.single).get()
         #expect(try Data(contentsOf: file.fileURL) == Self.body)
@@ -268,7 +268,7 @@ struct SpyResumeTests {
 
         // When a download to a temporary file is cut with no retry left
         let failed = Recorder<Result<DownloadedFile, any Error>>()
-        spy.download(request, to: .temporaryFile(in: folder.url), completion: failed.record)
+        spy.download(request, to: .temporaryFile(in: folder.url), progress: nil, completion: failed.record)
         // Then nothing is kept: no later call could name it
         #expect(failed.single?.failureCode == .connectionLost)
         #expect(try folder.contents() == [])
