@@ -62,7 +62,7 @@ protocol OriginLimited: AnyObject {
 /// slot of the origin it entered on until it leaves, whatever its redirects: so it can never
 /// wait for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
-    /// The connections per host the transport is given, and the most requests running at
+    /// The connections per host the transport is given, and the most requests on them at
     /// once on a slow origin that serves one per connection; at least 1.
     let limit: Int
     /// The most requests running at once on a quick origin that serves one per connection:
