@@ -78,7 +78,7 @@ struct CacheDirectives: Equatable {
 
     /// Reads delta-seconds: digits only; a value too large for an `Int` or above 2^31 counts as 2^31.
     static func seconds(_ text: Substring?) -> Seconds {
-        guard let text, !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return .invalid }
+        guard let text, text.isASCIIDigits else { return .invalid }
         let digits = text.drop { $0 == "0" }
         guard digits.count <= 10, let value = Int(digits.isEmpty ? "0" : digits) else { return .value(greatestSeconds) }
         return .value(min(value, greatestSeconds))
@@ -91,7 +91,7 @@ struct CacheDirectives: Equatable {
     static func directiveSeconds(_ text: Substring?) -> Seconds {
         guard let text, let dot = text.firstIndex(of: "."), dot != text.startIndex else { return seconds(text) }
         let fraction = text[text.index(after: dot)...]
-        guard !fraction.isEmpty, fraction.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return .invalid }
+        guard fraction.isASCIIDigits else { return .invalid }
         return seconds(text[..<dot])
     }
 

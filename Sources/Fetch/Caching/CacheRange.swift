@@ -15,7 +15,7 @@ enum CacheRange {
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
         let (first, last) = (spec[..<dash].trimmingSpaces, spec[spec.index(after: dash)...].trimmingSpaces)
         func number(_ digits: Substring) -> Int? {
-            digits.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? Int(digits) : nil
+            digits.isASCIIDigits ? Int(digits) : nil
         }
         guard !first.isEmpty else {
             guard let suffix = number(last), suffix > 0 else { return nil }

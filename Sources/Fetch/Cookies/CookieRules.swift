@@ -15,7 +15,7 @@ enum CookieRules {
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4
             && parts.allSatisfy { part in
-                !part.isEmpty && part.count <= 3 && part.utf8.allSatisfy { (0x30...0x39).contains($0) }
+                part.count <= 3 && part.isASCIIDigits
                     && Int(part).map { $0 <= 255 } == true
             }
     }

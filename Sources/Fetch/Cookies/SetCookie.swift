@@ -70,7 +70,7 @@ struct SetCookie: Equatable, Sendable {
     /// counts as the largest one.
     private static func deltaSeconds(_ text: String) -> Int? {
         let digits = text.hasPrefix("-") ? text.dropFirst() : text[...]
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard digits.isASCIIDigits else { return nil }
         return Int(text) ?? (text.hasPrefix("-") ? Int.min : Int.max)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fetch
+import TestSupport
 
 /// A default session sends many requests at once to an origin that speaks HTTP/2, and no more
 /// than `maximumConnectionsPerHost` at once to one that speaks HTTP/1.1 (4 while it answers
@@ -95,7 +96,7 @@ struct MultiplexingTests {
         let servers = try HTTP2Servers.require()
         let session = Session()
         let tag = "http1-\(UUID().uuidString)"
-        let url = try servers.delay(.http1, tag: tag, milliseconds: 20)
+        let url = try servers.delay(.http1, tag: tag, milliseconds: 60)
         let origin = try #require(Origin(url))
         let limit = session.configuration.maximumConnectionsPerHost
         // When 130 GETs are sent at once
@@ -104,7 +105,8 @@ struct MultiplexingTests {
         // line (where waiting does not count against the idle timeout) rather than letting
         // them wait inside URLSession, but for one request waiting for the next free
         // connection on a slow origin, and every request succeeded over HTTP/1.1 on at most
-        // the limit's connections at once
+        // the limit's connections at once (the line holds that state about 250 ms, 30 requests
+        // 7 at a time at 60 ms each, against a look every 5 ms)
         #expect(looks.contains { $0.waiting > 0 && $0.running <= limit + 1 })
         #expect(statuses == Array(repeating: 200, count: 130))
         let stats = try await servers.stats(tag)
@@ -145,19 +147,33 @@ struct MultiplexingTests {
 
     @Test func plainHTTPRunsTheLimitOnceTheOriginIsSlow() async throws {
         // Given a default session and a plain-HTTP origin it never reached (libcurl speaks
-        // HTTP/2 only over TLS), which answers each request after 300 ms
+        // HTTP/2 only over TLS), which answers its first 4 requests after 300 ms and holds
+        // every later one until the test lets them go
         let servers = try HTTP2Servers.require()
         let session = Session()
         let limit = session.configuration.maximumConnectionsPerHost
         let tag = "plain-slow-\(UUID().uuidString)"
-        let url = try servers.delay(.plain, tag: tag, milliseconds: 300)
+        let url = try servers.delay(.plain, tag: tag, milliseconds: 300, gated: true, free: 4)
+        let origin = try #require(Origin(url))
         // When 16 GETs are sent at once
-        let (statuses, looks) = try await Self.burstWatchingTheLine(16, of: url, through: session)
-        // Then once 4 heads had come slowly, the limit ran at once on the server and one more
-        // waited for the next free connection (4 ran while the origin was not known to be
-        // slow), all succeeding over HTTP/1.1
+        let sending = Task { try await Self.burst(16, of: url, through: session) }
+        // Then 4 ran while the origin was not known to be slow; once their 4 heads had come
+        // slowly, the limit ran on the server and one more waited in libcurl for the next free
+        // connection, the rest in the session's line (a steady state while the server holds
+        // the answers, so no look can miss it)
+        let line = try await within("12 requests left, \(limit) of them at the server") {
+            while true {
+                let line = session.limiter.withLock { ($0.runningCount(at: origin), $0.waitingCount(at: origin)) }
+                if line.0 + line.1 == 12, try await servers.stats(tag).inFlight == limit { return line }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        #expect(line == (limit + 1, 12 - limit - 1))
+        // And once the answers go, all succeed over HTTP/1.1, never more than the limit at once
+        // at the server
+        try await servers.release(tag)
+        let statuses = try await sending.value(within: standardBound, "the burst of 16")
         #expect(statuses == Array(repeating: 200, count: 16))
-        #expect(looks.map(\.running).max() == limit + 1)
         let stats = try await servers.stats(tag)
         #expect(stats.peakInFlight == limit, "\(stats)")
         #expect(stats.protocols == ["1.1": 16])

@@ -15,7 +15,16 @@ Every port answers:
   GET /delay?ms=N&tag=T   "ok" after N milliseconds, counted under the tag T; with
                           &until=K, the N milliseconds start once K requests of the tag have
                           been in flight at once (or after 10 s), so a test can show K at
-                          once without a bound on time
+                          once without a bound on time; with &hold=1 as well, the head of
+                          each answer is sent as soon as K are in flight and its body only
+                          once /release of the tag is asked for (or after 10 s): so a client
+                          hears every head before any answer ends, however its reads fall
+                          With &gate=1, nothing of the answer is sent until /release
+                          of the tag is asked for (or after 10 s), then it is sent after N
+                          milliseconds: so the requests a client has sent stay in flight
+                          while a test looks; with &free=K as well, the first K
+                          requests of the tag are not held
+  GET /release?tag=T      lets the held answers of the tag go
   GET /stats?tag=T        what the requests tagged T saw, as JSON:
       {"requests": served so far, "inFlight": now, "peakInFlight": most at once,
        "connections": distinct client connections they came on,
@@ -51,6 +60,8 @@ class Counters:
         self.connections = set()
         self.opened = 0
         self.protocols = {}
+        self.released = asyncio.Event()
+        self.arrivals = 0
 
     def as_json(self):
         return {"requests": self.requests, "inFlight": self.in_flight, "peakInFlight": self.peak,
@@ -61,10 +72,22 @@ tags = {}
 seen_connections = set()
 
 
-async def respond(send, status, body, content_type=b"text/plain"):
+async def respond_head(send, status, length, content_type=b"text/plain"):
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", content_type), (b"content-length", str(length).encode())]})
+
+
+async def respond(send, status, body, content_type=b"text/plain"):
+    await respond_head(send, status, len(body), content_type)
     await send({"type": "http.response.body", "body": body})
+
+
+async def released(counters):
+    """Waits until the tag's bodies are let go, at most 10 s."""
+    try:
+        await asyncio.wait_for(counters.released.wait(), 10)
+    except asyncio.TimeoutError:
+        pass
 
 
 async def app(scope, receive, send):
@@ -79,6 +102,9 @@ async def app(scope, receive, send):
     if scope["path"] == "/stats":
         counters = tags.get(tag, Counters())
         return await respond(send, 200, json.dumps(counters.as_json()).encode(), b"application/json")
+    if scope["path"] == "/release":
+        tags.setdefault(tag, Counters()).released.set()
+        return await respond(send, 200, b"released")
     if scope["path"] != "/delay":
         return await respond(send, 404, b"not found")
     counters = tags.setdefault(tag, Counters())
@@ -90,6 +116,8 @@ async def app(scope, receive, send):
     version = scope.get("http_version", "?")
     counters.protocols[version] = counters.protocols.get(version, 0) + 1
     counters.in_flight += 1
+    arrival = counters.arrivals
+    counters.arrivals += 1
     counters.peak = max(counters.peak, counters.in_flight)
     try:
         until = int(query.get("until", ["0"])[0])
@@ -97,8 +125,16 @@ async def app(scope, receive, send):
             if counters.peak >= until:
                 break
             await asyncio.sleep(0.01)
+        if query.get("gate", ["0"])[0] == "1" and arrival >= int(query.get("free", ["0"])[0]):
+            await released(counters)
         await asyncio.sleep(int(query.get("ms", ["0"])[0]) / 1000)
-        await respond(send, 200, b"ok")
+        if query.get("hold", ["0"])[0] == "1":
+            # hypercorn writes the head of an answer out when it is started
+            await respond_head(send, 200, 2)
+            await released(counters)
+            await send({"type": "http.response.body", "body": b"ok"})
+        else:
+            await respond(send, 200, b"ok")
     finally:
         counters.in_flight -= 1
         counters.requests += 1
