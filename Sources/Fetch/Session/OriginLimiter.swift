@@ -34,8 +34,10 @@ protocol OriginLimited: AnyObject {
 ///   connections.
 /// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once, as
 ///   URLSession would send them, until a verdict; but no more than keeps the wait inside the
-///   transport, were it HTTP/1.1, within half the idle timeout: ``limit`` per response time,
-///   as its latest head took, per half idle timeout, and twice ``limit`` before any head.
+///   transport, were it HTTP/1.1, within half the idle timeout: ``limit`` per response time
+///   per half idle timeout, the response time being as long as its latest head took, or
+///   ``assumedAnswer`` before any head (so a default session sends its whole first burst, as
+///   URLSession would, and HTTP/2 gets it in one round); never fewer than twice ``limit``.
 ///
 /// Nothing reports the protocol, so the verdict comes from the order in which the delegate
 /// hears heads and ends, all on one serial queue. Over HTTP/1.1 a connection carries one
@@ -78,6 +80,8 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// How long a transfer may wait for bytes; requests waiting for a connection inside the
     /// transport are kept within half of it.
     let idleTimeout: Duration
+    /// How long an https origin not heard from is taken to answer, for its first burst.
+    let assumedAnswer = Duration.milliseconds(500)
     /// How many origins' verdicts are kept; past it they are forgotten all at once.
     let rememberedOrigins = 1024
     /// The origins with requests running or waiting; an idle origin is forgotten.
@@ -169,8 +173,8 @@ struct OriginLimiter<Waiter: OriginLimited> {
     /// were it HTTP/1.1, those past ``limit`` would wait inside the transport about one
     /// response time per ``limit`` of them, which is kept within half the idle timeout.
     private func unknownBound(at origin: Origin) -> Int {
-        guard let latest = speeds[origin]?.latest else { return 2 * limit }
-        let responses = idleTimeout / (max(latest, .milliseconds(1)) * 2)
+        let answer = speeds[origin]?.latest ?? assumedAnswer
+        let responses = idleTimeout / (max(answer, .milliseconds(1)) * 2)
         return Int(min(Double(multiplexedLimit), max(Double(2 * limit), Double(limit) * responses)))
     }
 

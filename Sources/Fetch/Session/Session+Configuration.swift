@@ -30,11 +30,12 @@ extension Session {
         /// - **HTTP/2** (an https origin that answers more requests at once than it has
         ///   connections): up to 100 requests run at once, multiplexed over at most this many
         ///   connections; the others wait in line.
-        /// - **An https origin not known yet** gets twice this many requests before its first
-        ///   answer, then up to 100, as URLSession would send them, but no more than would
-        ///   wait half the idle timeout inside URLSession were it HTTP/1.1 (this many per
-        ///   response time, as long as its latest answer took): the first responses tell which
-        ///   of the two it is, and the session remembers HTTP/2.
+        /// - **An https origin not known yet** gets up to 100 requests at once, as URLSession
+        ///   would send them, but no more than would wait half the idle timeout inside
+        ///   URLSession were it HTTP/1.1: this many per response time, taken as 500 ms before
+        ///   its first answer (100 with the defaults), then as long as its latest answer took,
+        ///   and never fewer than twice this many. The first responses tell which of the two
+        ///   it is, and the session remembers HTTP/2.
         ///
         /// Waiting requests start in the order they were made; a waiting request can be
         /// cancelled, and its deadline counts from the moment it was made. A request holds the

@@ -85,21 +85,36 @@ struct OriginLimiterMultiplexingTests {
         #expect(limiter.bound(at: Self.secure) == 4)
     }
 
+    @Test func theFirstBurstIsSizedToTheIdleTimeoutBeforeAnyHead() {
+        // Given https origins under a limit of 6 and idle timeouts of 30 s, 5 s and 1 s
+        let timeouts: [Duration] = [.seconds(30), .seconds(5), .seconds(1)]
+        // When 200 requests enter on each at once, nothing heard from it yet
+        let running = timeouts.map { timeout -> Int in
+            var limiter = OriginLimiter<Entry>(limit: 6, idleTimeout: timeout)
+            for entry in OriginLimiterTests.entries("r", 200) { _ = limiter.enter(entry, at: Self.secure) }
+            return limiter.runningCount(at: Self.secure)
+        }
+        // Then, taking an answer to come within 500 ms, as many run as would wait half the
+        // idle timeout inside URLSession were the origin HTTP/1.1 (6 per 500 ms), at most
+        // 100 and never fewer than twice the limit
+        #expect(running == [100, 30, 12])
+    }
+
     @Test func theFirstBurstGrowsWithHowSoonTheOriginAnswersWithinHalfTheIdleTimeout() {
-        // Given https origins under a limit of 6 and an idle timeout of 30 s, 200 requests
-        // entered on each at once: 12 run before any head
+        // Given https origins under a limit of 6 and an idle timeout of 5 s, 200 requests
+        // entered on each at once: 30 run before any head
         let start = ContinuousClock.now
-        let answers: [Duration] = [.milliseconds(300), .seconds(3), .seconds(20)]
+        let answers: [Duration] = [.milliseconds(100), .milliseconds(250), .seconds(1)]
         let admitted = answers.map { answer -> Int in
-            var limiter = OriginLimiter<Entry>(limit: 6, idleTimeout: .seconds(30))
+            var limiter = OriginLimiter<Entry>(limit: 6, idleTimeout: .seconds(5))
             let entries = OriginLimiterTests.entries("r", 200)
             for entry in entries { _ = limiter.enter(entry, at: Self.secure, now: start) }
-            // When the first head comes after 300 ms, 3 s or 20 s
+            // When the first head comes after 100 ms, 250 ms or 1 s
             return limiter.responded(entries[0], at: Self.secure, now: start + answer).count
         }
-        // Then up to 100 run (300 ms), 30 (6 per 3 s in 15 s), or still 12: were the origin
-        // HTTP/1.1, the last would wait inside URLSession about 15 s at most
-        #expect(admitted == [88, 18, 0])
+        // Then up to 100 run (100 ms), 60 (6 per 250 ms in 2.5 s), or still 30 (1 s): were
+        // the origin HTTP/1.1, the last would wait inside URLSession about 2.5 s at most
+        #expect(admitted == [70, 30, 0])
     }
 
     @Test func anHTTP1OrderNeverProvesMultiplexing() {
