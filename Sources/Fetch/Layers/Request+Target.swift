@@ -76,8 +76,8 @@ extension FetchError {
 
 extension URL {
     /// Whether the URL has a scheme, read from its text as RFC 3986 writes one (a letter, then
-    /// letters, digits, `+`, `-` or `.`, then `:`): `scheme` makes a `String`, about 400
-    /// instructions, and the layers that resolve relative URLs ask on every call.
+    /// letters, digits, `+`, `-` or `.`, then `:`): `scheme` makes a `String`, and the layers
+    /// that resolve relative URLs ask on every call.
     var hasScheme: Bool {
         var text = absoluteString
         return text.withUTF8 { text in

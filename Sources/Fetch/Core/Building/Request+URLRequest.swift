@@ -17,7 +17,7 @@ extension Request {
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
         // Errors are named with `do`/`catch` rather than `FetchError.naming`: the closures it
-        // takes cost about a hundred instructions a request here.
+        // takes would cost something on every request, and only a failure needs the name.
         let url: URL
         do {
             var items = queryItems
