@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Fetch
+import Synchronization
 
 /// One latency measurement for one client, in a process of its own: `count` GETs sent at
 /// once to an origin that answers each after `delay` milliseconds, timed from the first send
@@ -33,6 +34,7 @@ enum LatencyRound {
     /// tag is `tag` followed by `-warm`).
     static func run(side: String, base: String, count: Int, delay: Int, start: Start, tag: String) -> Result {
         let send = sender(side: side)
+        kept.withLock { $0 = send }
         var failures: [String] = []
         if start == .warm {
             failures += sendAll(count, url: "\(base)/delay?ms=0&tag=\(tag)-warm", through: send)
@@ -44,6 +46,12 @@ enum LatencyRound {
             seconds: (ContinuousClock.now - started).seconds, cpuSeconds: ProcessStats.cpuSeconds() - cpuStart,
             failures: failures.count, firstFailure: failures.first)
     }
+
+    /// The client of this process, kept until the process exits. A `Session` released as the
+    /// process exits can crash it on Linux: its URLSession's libcurl handles are freed on a
+    /// worker thread while `exit` runs OpenSSL's own cleanup. A raw URLSession that is never
+    /// invalidated is never released, so both sides end the same way.
+    private static let kept = Mutex<Sender?>(nil)
 
     /// Sends one GET and calls back with `nil` for a 200 with body "ok", else what differs.
     typealias Sender = @Sendable (_ url: URL, _ done: @escaping @Sendable (String?) -> Void) -> Void

@@ -97,7 +97,7 @@ struct OriginLimitTests {
         }
     }
 
-    @Test func byDefaultAtMostFourOfSixteenRunAtOnce() async throws {
+    @Test func byDefaultAtMostSixOfSixteenRunAtOnce() async throws {
         // Given a default session and 16 slow requests to one server
         let servers = try LoopbackServers.require()
         let session = Session()
@@ -110,10 +110,10 @@ struct OriginLimitTests {
             for try await status in tasks { statuses.append(status) }
             #expect(statuses == Array(repeating: 200, count: 16))
         }
-        // Then the server never ran more than 4 of them at once
+        // Then the server never ran more than 6 of them at once, a raw URLSession's default
         let most = try await servers.faults.mostAtOnce(group: group)
         print("default session: at most \(most) of 16 requests ran at once")
-        #expect(most >= 1 && most <= 4)
+        #expect(most >= 1 && most <= 6)
     }
 
     @Test func cancelledQueuedRequestEndsAtOnceAndNeverReachesTheServer() async throws {

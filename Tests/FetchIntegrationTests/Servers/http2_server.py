@@ -22,7 +22,8 @@ Every port answers:
                           With &gate=1, nothing of the answer is sent until /release
                           of the tag is asked for (or after 10 s), then it is sent after N
                           milliseconds: so the requests a client has sent stay in flight
-                          while a test looks
+                          while a test looks; with &free=K as well, the first K
+                          requests of the tag are not held
   GET /release?tag=T      lets the held answers of the tag go
   GET /stats?tag=T        what the requests tagged T saw, as JSON:
       {"requests": served so far, "inFlight": now, "peakInFlight": most at once,
@@ -60,6 +61,7 @@ class Counters:
         self.opened = 0
         self.protocols = {}
         self.released = asyncio.Event()
+        self.arrivals = 0
 
     def as_json(self):
         return {"requests": self.requests, "inFlight": self.in_flight, "peakInFlight": self.peak,
@@ -114,6 +116,8 @@ async def app(scope, receive, send):
     version = scope.get("http_version", "?")
     counters.protocols[version] = counters.protocols.get(version, 0) + 1
     counters.in_flight += 1
+    arrival = counters.arrivals
+    counters.arrivals += 1
     counters.peak = max(counters.peak, counters.in_flight)
     try:
         until = int(query.get("until", ["0"])[0])
@@ -121,7 +125,7 @@ async def app(scope, receive, send):
             if counters.peak >= until:
                 break
             await asyncio.sleep(0.01)
-        if query.get("gate", ["0"])[0] == "1":
+        if query.get("gate", ["0"])[0] == "1" and arrival >= int(query.get("free", ["0"])[0]):
             await released(counters)
         await asyncio.sleep(int(query.get("ms", ["0"])[0]) / 1000)
         if query.get("hold", ["0"])[0] == "1":

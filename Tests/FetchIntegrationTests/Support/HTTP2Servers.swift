@@ -28,15 +28,16 @@ struct HTTP2Servers: Sendable {
     /// the wait starts once that many requests of the tag have been in flight at once (or
     /// after 10 s). With `holdingBodies`, each head is sent then and each body only once
     /// ``release(_:)`` is called for the tag (or after 10 s more). With `gated`, nothing is
-    /// answered until ``release(_:)`` (or 10 s), and each answer then comes after `milliseconds`.
+    /// answered until ``release(_:)`` (or 10 s), and each answer then comes after `milliseconds`,
+    /// but for the first `free` requests of the tag, which are answered after `milliseconds`.
     func delay(
         _ port: Port, tag: String, milliseconds: Int = 0, until: Int = 0, holdingBodies: Bool = false,
-        gated: Bool = false
+        gated: Bool = false, free: Int = 0
     ) throws -> URL {
         let number = try #require(ports[port.rawValue])
         let scheme = port == .plain ? "http" : "https"
         let query =
-            "ms=\(milliseconds)&until=\(until)&hold=\(holdingBodies ? 1 : 0)&gate=\(gated ? 1 : 0)&tag=\(tag)"
+            "ms=\(milliseconds)&until=\(until)&hold=\(holdingBodies ? 1 : 0)&gate=\(gated ? 1 : 0)&free=\(free)&tag=\(tag)"
         return try #require(URL(string: "\(scheme)://127.0.0.1:\(number)/delay?\(query)"))
     }
 
@@ -51,6 +52,8 @@ struct HTTP2Servers: Sendable {
     struct Stats: Decodable, Sendable {
         var requests: Int
         var peakInFlight: Int
+        /// Requests of the tag the server holds now.
+        var inFlight: Int
         /// Distinct connections the tag's requests came on.
         var connections: Int
         /// Requests per HTTP version: "2", "1.1".

@@ -16,6 +16,6 @@ struct SessionConfigurationTests {
         #expect(configuration.completionQueue == nil)
         #expect(configuration.userAgent == "Fetch/\(Session.version)")
         #expect(configuration.redirectPolicy.maximumHops == 10)
-        #expect(configuration.maximumConnectionsPerHost == 4)
+        #expect(configuration.maximumConnectionsPerHost == 6)
     }
 }

@@ -1,6 +1,6 @@
 /// A response's header fields, converted to a list only when something needs them all; a
-/// lookup by name asks the response. Converting costs about 25,000 instructions for eight
-/// fields on Linux, where `allHeaderFields` copies and boxes every one.
+/// lookup by name asks the response. On Linux converting costs more than the rest of a
+/// request's own work: `allHeaderFields` copies and boxes every field on each call.
 final class ResponseFields: Sendable {
     private let response: HTTPURLResponse
     /// The fields as a list, once converted.
@@ -24,7 +24,7 @@ final class ResponseFields: Sendable {
         converted.withLock { converted in
             if let converted { return converted }
             // URLSession keeps them as strings and hands them out boxed; a cast unboxes them
-            // for about a third of what `String(describing:)` costs.
+            // for less than `String(describing:)` costs.
             let fields = response.allHeaderFields.map { name, value in
                 HTTPHeaders.Field(
                     name: name.base as? String ?? String(describing: name),

@@ -15,39 +15,45 @@ extension Session {
         /// body fails with ``FetchError/Code-swift.enum/bodyTooLarge`` as soon as it is
         /// known to be larger, without buffering the rest.
         public var maximumBodySize: Int = 32 * 1024 * 1024
-        /// The most connections to one host, and the most requests the session runs at once
-        /// on an origin (scheme, host and port) that serves one request per connection; 4 by
-        /// default. What it limits depends on the protocol, which the session learns from the
-        /// order in which responses arrive (URLSession reports none):
+        /// The most connections to one host; 6 by default, as a raw URLSession on Linux. The
+        /// requests the session runs at once on an origin (scheme, host and port) depend on the
+        /// protocol, which it learns from the order in which responses arrive (URLSession
+        /// reports none), and on how soon the origin answers:
         ///
         /// - **HTTP/1.1** (every plain-http origin, and an https origin that answers one
-        ///   request per connection): at most this many requests run at once, transfers
-        ///   included. The others wait in the session's line, where waiting does not count
-        ///   against the idle timeout (inside URLSession it would).
+        ///   request per connection): while the origin answers quickly, at most 4 requests run
+        ///   at once, transfers included. Once it is slow (4 heads in a row each came 40 ms or
+        ///   more after its request started), this many run on the connections, and one more
+        ///   waits inside URLSession for the next free one (unless its answers take a quarter
+        ///   of the idle timeout or more). The others wait in the session's line, where
+        ///   waiting does not count against the idle timeout (inside URLSession it would).
         /// - **HTTP/2** (an https origin that answers more requests at once than it has
         ///   connections): up to 100 requests run at once, multiplexed over at most this many
         ///   connections; the others wait in line.
-        /// - **An https origin not heard from yet** gets up to 100 requests at once, as
-        ///   URLSession would send them: the first responses tell which of the two it is, and
-        ///   the session remembers. Over HTTP/1.1, that first burst waits for a connection
-        ///   inside URLSession, as a raw URLSession's requests do.
+        /// - **An https origin not known yet** gets up to 100 requests at once, as URLSession
+        ///   would send them, but no more than would wait half the idle timeout inside
+        ///   URLSession were it HTTP/1.1: this many per response time, taken as 500 ms before
+        ///   its first answer (100 with the defaults), then as long as its latest answer took,
+        ///   and never fewer than twice this many. The first responses tell which of the two
+        ///   it is, and the session remembers HTTP/2.
         ///
         /// Waiting requests start in the order they were made; a waiting request can be
         /// cancelled, and its deadline counts from the moment it was made. A request holds the
         /// slot of the origin it started on until it finishes: its redirects, even to another
         /// origin, never wait for a slot (and do not take one there).
         ///
-        /// Why 4: on Linux, URLSession (libcurl) keeps an idle connection pool no larger than
-        /// four times the requests running at that moment. With more than 4 connections to one
-        /// host, every dip in the running count closes connections that the next requests
-        /// reopen, at a cost in CPU per request; with at most 4, the same 4 connections serve
-        /// every request (Benchmarks/README.md, "Connections per origin", has the figures).
+        /// Why 4 while quick: on Linux, URLSession (libcurl) keeps no more connections than
+        /// four times the requests running at that moment. On a quick origin the running count
+        /// often dips to one, and every connection past 4 is then closed and reopened by the
+        /// next request, at a cost in CPU per request; with 4, the same 4 connections serve
+        /// every request (Benchmarks/README.md, "Connections per origin", has the figures). On
+        /// a slow origin the one waiting request keeps the count above one, and every
+        /// connection adds throughput.
         ///
-        /// The trade-off is parallelism over HTTP/1.1: over a high-latency link, a fifth request
-        /// to the same origin waits for a slot instead of running alongside the others. Raise
-        /// the limit when one origin must serve many slow requests at once and waiting costs
-        /// more than reconnecting. Values below 1 count as 1.
-        public var maximumConnectionsPerHost: Int = 4
+        /// Raise the limit when one origin must serve many slow requests at once and waiting
+        /// costs more than connecting; a quick HTTP/1.1 origin still runs 4 at most. Values
+        /// below 1 count as 1.
+        public var maximumConnectionsPerHost: Int = 6
         /// How redirects are followed; see ``RedirectPolicy``.
         public var redirectPolicy: RedirectPolicy = .default
         /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that

@@ -1,6 +1,6 @@
 /// Reads the dates of HTTP fields, in UTC, with plain arithmetic and no formatter or calendar
 /// (a cache reads `Date` and `Expires` of every response it stores, and a `DateFormatter`
-/// costs microseconds). Two grammars share the reading of each part:
+/// costs far more than reading the digits). Two grammars share the reading of each part:
 ///
 /// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: the IMF-fixdate
 ///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime

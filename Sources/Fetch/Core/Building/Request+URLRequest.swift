@@ -16,8 +16,8 @@ extension Request {
     /// finished request, so that each field is checked once.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        // Errors are named with `do`/`catch` rather than `FetchError.naming`, which takes a
-        // closure, on a path every request runs.
+        // Errors are named with `do`/`catch` rather than `FetchError.naming`: the closures it
+        // takes would cost something on every request, and only a failure needs the name.
         let url: URL
         do {
             var items = queryItems

@@ -31,7 +31,7 @@ struct SessionFromURLSessionConfigurationTests {
         #expect(settings.httpShouldSetCookies == false)
         #expect(settings.urlCache == nil)
         #expect(settings.urlCredentialStorage == nil)
-        #expect(settings.httpMaximumConnectionsPerHost == 4)
+        #expect(settings.httpMaximumConnectionsPerHost == 6)
         #expect(settings.timeoutIntervalForRequest == 30)
         // And the caller's object is left as it was
         #expect(callers.httpCookieStorage === HTTPCookieStorage.shared)

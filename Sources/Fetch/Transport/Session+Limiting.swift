@@ -1,6 +1,6 @@
 /// Requests per origin: at most `maximumConnectionsPerHost` run at once on an origin that
-/// serves one per connection, more on one that multiplexes; the others wait in line (see
-/// ``OriginLimiter``).
+/// serves one per connection (4 while it answers quickly), more on one that multiplexes or is
+/// not known yet; the others wait in line (see ``OriginLimiter``).
 extension Session {
     /// Starts counting `state`'s deadline, then starts its first task, or queues it when its
     /// origin has no free slot. Every request of every kind comes in through here.
@@ -26,10 +26,9 @@ extension Session {
     }
 
     /// Tells the line that the head of `state`'s response arrived from the origin it entered
-    /// on, which may prove that origin multiplexes and let waiting requests in. A plain-http
-    /// head is not counted: libcurl speaks HTTP/2 only over TLS.
+    /// on, which may prove that origin multiplexes or slow and let waiting requests in.
     func heard(_ state: TaskState) {
-        guard let origin = state.origin, origin.scheme == "https" else { return }
+        guard let origin = state.origin else { return }
         limiter.withLock { start($0.responded(state, at: origin)) }
     }
 

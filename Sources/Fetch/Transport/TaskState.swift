@@ -3,8 +3,8 @@
 /// timer and the delegate. A transition runs under this lock alone (ARCHITECTURE.md,
 /// "Locks"); its effects run after it is released.
 final class TaskState: @unchecked Sendable, OriginLimited {
-    // `lock` guards `machine`, `marks` and `heard`; `originPlace` is guarded by the
-    // session's limiter; the `let`s are Sendable.
+    // `lock` guards `machine`, `marks` and `heard`; `originPlace` and `originAdmitted` are
+    // guarded by the session's limiter; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
     /// The response's metrics as far as they are known: noted where the machine already acts
@@ -47,6 +47,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     private let control: ControlThread
     private let delegate: SessionDelegate
     var originPlace = OriginPlace.new
+    var originAdmitted: ContinuousClock.Instant?
 
     typealias Machine = TaskMachine<URLSessionTask, Session, any TaskCarrier>
 

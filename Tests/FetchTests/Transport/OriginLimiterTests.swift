@@ -6,6 +6,7 @@ struct OriginLimiterTests {
     /// A request as the limiter sees it: a name and the place the limiter gives it.
     final class Entry: OriginLimited, CustomStringConvertible {
         var originPlace = OriginPlace.new
+        var originAdmitted: ContinuousClock.Instant?
         let description: String
         init(_ name: String) { description = name }
     }

@@ -6,8 +6,8 @@
 /// session of the process; URLSession reads on only once the callback has returned, so
 /// chunks never pile up here. Callbacks wait for nothing: not for URLSession (see
 /// ``ControlThread``), not for a stream's reader (see ``StreamSink``), not for the redirect
-/// policy (it runs on ``serial``). Callbacks are not `Operation`s, which cost several times a
-/// dispatch on Linux.
+/// policy (it runs on ``serial``). Callbacks are not `Operation`s, which cost more than a
+/// dispatch on Linux (Benchmarks/README.md, "Measurements behind the design").
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
     private struct State {

@@ -16,20 +16,28 @@ enum OriginPlace {
 /// writes, under its owner's lock, so finding out whether a request waits costs no lookup.
 protocol OriginLimited: AnyObject {
     var originPlace: OriginPlace { get set }
+    /// When it took its slot while a connection was free for it, which the limiter writes with
+    /// its place; `nil` when it may wait for a connection inside the transport, whose head
+    /// then says nothing about how soon the origin answers.
+    var originAdmitted: ContinuousClock.Instant? { get set }
 }
 
 /// Lets a bounded number of requests run at once per origin and queues the others, first
 /// in, first out; the bound depends on whether the origin serves several requests at once
-/// on one connection.
+/// on one connection, and on how soon it answers.
 ///
 /// - An origin that serves one request per connection (HTTP/1.1; every plain-http origin,
-///   since libcurl speaks HTTP/2 only over TLS) runs at most ``limit`` requests at once: as
-///   many as the transport may open connections, so no request waits inside the transport,
-///   where waiting counts against its idle timeout.
+///   since libcurl speaks HTTP/2 only over TLS) runs at most ``quickLimit`` requests at
+///   once, or once it is slow ``limit`` and one more: so no request waits inside the
+///   transport, where waiting counts against its idle timeout, but the one, for one response.
 /// - An origin that multiplexes (HTTP/2) runs up to ``multiplexedLimit`` at once over those
 ///   connections.
-/// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once too, as
-///   URLSession would send them, until a verdict.
+/// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once, as
+///   URLSession would send them, until a verdict; but no more than keeps the wait inside the
+///   transport, were it HTTP/1.1, within half the idle timeout: ``limit`` per response time
+///   per half idle timeout, the response time being as long as its latest head took, or
+///   ``assumedAnswer`` before any head (so a default session sends its whole first burst, as
+///   URLSession would, and HTTP/2 gets it in one round); never fewer than twice ``limit``.
 ///
 /// Nothing reports the protocol, so the verdict comes from the order in which the delegate
 /// hears heads and ends, all on one serial queue. Over HTTP/1.1 a connection carries one
@@ -42,23 +50,54 @@ protocol OriginLimited: AnyObject {
 /// answers at once leaves no time for heads to pile up whatever its protocol, so this verdict
 /// is not kept past the burst, and a later proof still wins.
 ///
+/// An origin is slow once ``slowHeads`` heads in a row each came ``slowHead`` or more after
+/// their request took its slot, and quick again at the first head that came sooner. A quick
+/// origin gets no more than 4 connections' worth of requests because libcurl keeps at most 4
+/// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset): on a quick origin the
+/// running count often dips to 1, and every connection past 4 is closed then and reopened by
+/// the next request. A slow origin runs ``limit`` and one more, which keeps the count above
+/// one, and each connection past 4 adds a request's worth of throughput, as on a raw
+/// URLSession.
+///
 /// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
 /// start and tells it when a head arrives and when each has finished. A request holds the
 /// slot of the origin it entered on until it leaves, whatever its redirects: so it can never
 /// wait for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
-    /// The most requests running at once on an origin that serves one per connection, and
-    /// the connections per host the transport is given; at least 1.
+    /// The connections per host the transport is given, and the most requests on them at
+    /// once on a slow origin that serves one per connection; at least 1.
     let limit: Int
+    /// The most requests running at once on a quick origin that serves one per connection:
+    /// ``limit``, but no more than the 4 connections libcurl keeps when one transfer runs.
+    let quickLimit: Int
+    /// How long after taking its slot a request's head comes, at least, to count as slow.
+    let slowHead = Duration.milliseconds(40)
+    /// How many slow heads in a row make an origin slow.
+    let slowHeads = 4
     /// The most requests running at once on an origin that multiplexes, or an https origin
     /// not known yet: libcurl's default of concurrent streams on one HTTP/2 connection.
     let multiplexedLimit = 100
+    /// How long a transfer may wait for bytes; requests waiting for a connection inside the
+    /// transport are kept within half of it.
+    let idleTimeout: Duration
+    /// How long an https origin not heard from is taken to answer, for its first burst.
+    let assumedAnswer = Duration.milliseconds(500)
     /// How many origins' verdicts are kept; past it they are forgotten all at once.
     let rememberedOrigins = 1024
     /// The origins with requests running or waiting; an idle origin is forgotten.
     private var lines: [Origin: Line] = [:]
     /// The origins proven to multiplex.
     private var multiplexing: Set<Origin> = []
+    /// How soon each origin answered lately.
+    private var speeds: [Origin: Speed] = [:]
+
+    /// How soon an origin answered lately.
+    private struct Speed {
+        /// How many of its latest heads in a row were slow.
+        var slowInARow = 0
+        /// How long after taking its slot its latest head came.
+        var latest: Duration
+    }
 
     /// The requests of one origin.
     fileprivate struct Line {
@@ -90,10 +129,11 @@ struct OriginLimiter<Waiter: OriginLimited> {
             return queue[head]
         }
 
-        /// Lets the oldest waiting requests in while fewer than `bound` run.
-        mutating func admit(upTo bound: Int) -> [Waiter] {
+        /// Lets the oldest waiting requests in, at `now`, while fewer than `bound` run.
+        mutating func admit(upTo bound: Int, limit: Int, now: ContinuousClock.Instant) -> [Waiter] {
             var admitted: [Waiter] = []
             while running < bound, let next = next() {
+                next.originAdmitted = running < limit ? now : nil
                 running += 1
                 next.originPlace = .running
                 admitted.append(next)
@@ -102,27 +142,56 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// - Parameter limit: the most requests running at once per origin that serves one per
-    ///   connection; below 1 counts as 1.
-    init(limit: Int) {
+    /// - Parameters:
+    ///   - limit: the connections per host; below 1 counts as 1.
+    ///   - idleTimeout: how long a transfer may wait for bytes.
+    init(limit: Int, idleTimeout: Duration = .seconds(30)) {
         self.limit = max(1, limit)
+        quickLimit = min(self.limit, 4)
+        self.idleTimeout = idleTimeout
     }
 
     /// The most requests that may run at once on `origin` now.
     func bound(at origin: Origin) -> Int {
         if multiplexing.contains(origin) { return multiplexedLimit }
-        return origin.scheme == "https" && lines[origin]?.oneAtATime != true ? multiplexedLimit : limit
+        if origin.scheme == "https" && lines[origin]?.oneAtATime != true { return unknownBound(at: origin) }
+        return isSlow(origin) ? slowBound(at: origin) : quickLimit
     }
+
+    /// The most requests that may run at once on a slow origin that serves one per
+    /// connection: one more than ``limit`` while its latest head came within a quarter of the
+    /// idle timeout. That one waits inside the transport for a connection, for one response
+    /// at most, and takes the next free connection there at once: so libcurl never counts a
+    /// single transfer in progress while the others' replacements are on their way, which
+    /// would close every connection past 4.
+    private func slowBound(at origin: Origin) -> Int {
+        guard let latest = speeds[origin]?.latest, latest * 4 <= idleTimeout else { return limit }
+        return limit + 1
+    }
+
+    /// The most requests that may run at once on an https origin not known to multiplex:
+    /// were it HTTP/1.1, those past ``limit`` would wait inside the transport about one
+    /// response time per ``limit`` of them, which is kept within half the idle timeout.
+    private func unknownBound(at origin: Origin) -> Int {
+        let answer = speeds[origin]?.latest ?? assumedAnswer
+        let responses = idleTimeout / (max(answer, .milliseconds(1)) * 2)
+        return Int(min(Double(multiplexedLimit), max(Double(2 * limit), Double(limit) * responses)))
+    }
+
+    /// Whether `origin`'s latest ``slowHeads`` heads each came ``slowHead`` or more after
+    /// their request took its slot.
+    func isSlow(_ origin: Origin) -> Bool { (speeds[origin]?.slowInARow ?? 0) >= slowHeads }
 
     /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
     /// - Returns: `true` when `waiter` holds a slot and is to be started now; `false` when it
     ///   was queued (``leave(_:at:)`` or ``responded(_:at:)`` of another request hands it
     ///   over later), or when it has already left.
-    mutating func enter(_ waiter: Waiter, at origin: Origin) -> Bool {
+    mutating func enter(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> Bool {
         guard waiter.originPlace == .new else { return false }
-        let bound = bound(at: origin)
+        let (bound, limit) = (bound(at: origin), self.limit)
         return modifyLine(origin) { line in
             if line.running < bound && line.waiting.isEmpty {
+                waiter.originAdmitted = line.running < limit ? now : nil
                 line.running += 1
                 waiter.originPlace = .running
                 return true
@@ -133,27 +202,41 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// Notes that the head of `waiter`'s response arrived from `origin`, the one it entered on.
-    /// - Returns: the requests let in because this proved the origin multiplexes, to be started.
-    mutating func responded(_ waiter: Waiter, at origin: Origin) -> [Waiter] {
+    /// Notes that the head of `waiter`'s response arrived, at `now`, from `origin`, the one it
+    /// entered on.
+    /// - Returns: the requests let in because this proved the origin multiplexes, or because
+    ///   its speed now allows more, to be started.
+    mutating func responded(
+        _ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now
+    ) -> [Waiter] {
         guard waiter.originPlace == .running else { return [] }
         waiter.originPlace = .responding
+        if let admitted = waiter.originAdmitted { noteHead(at: origin, after: now - admitted) }
         let limit = self.limit
         let proves = modifyLine(origin) { line in
             line.responding += 1
             return line.responding > limit
         }
-        guard proves, !multiplexing.contains(origin) else { return [] }
-        if multiplexing.count >= rememberedOrigins { multiplexing.removeAll() }
-        multiplexing.insert(origin)
-        let bound = multiplexedLimit
-        return modifyLine(origin) { $0.admit(upTo: bound) }
+        if proves, !multiplexing.contains(origin) {
+            if multiplexing.count >= rememberedOrigins { multiplexing.removeAll() }
+            multiplexing.insert(origin)
+        }
+        let bound = bound(at: origin)
+        return modifyLine(origin) { $0.admit(upTo: bound, limit: limit, now: now) }
+    }
+
+    /// Notes how long after taking its slot a head on `origin` came.
+    private mutating func noteHead(at origin: Origin, after elapsed: Duration) {
+        if speeds[origin] == nil, speeds.count >= rememberedOrigins { speeds.removeAll() }
+        let slow = elapsed >= slowHead
+        let run = slow ? min((speeds[origin]?.slowInARow ?? 0) + 1, slowHeads) : 0
+        speeds[origin] = Speed(slowInARow: run, latest: elapsed)
     }
 
     /// Takes `waiter` out, the first time only: a waiting one leaves the queue, a running one
     /// gives its slot to the oldest waiting request of its origin.
     /// - Returns: the requests that now hold a slot, to be started.
-    mutating func leave(_ waiter: Waiter, at origin: Origin) -> [Waiter] {
+    mutating func leave(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> [Waiter] {
         let place = waiter.originPlace
         waiter.originPlace = .done
         switch place {
@@ -172,7 +255,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
                 if place == .responding { line.responding -= 1 }
             }
             let bound = bound(at: origin)
-            return modifyLine(origin) { $0.admit(upTo: bound) }
+            return modifyLine(origin) { $0.admit(upTo: bound, limit: limit, now: now) }
         }
     }
 

@@ -1,6 +1,6 @@
 extension URLRequest {
     /// The value of the header `name`, compared without case: what `value(forHTTPHeaderField:)`
-    /// returns, for a third of its cost on Linux, which lowercases both names at each compare.
+    /// returns, without lowercasing both names at each compare as it does on Linux.
     func header(_ name: String) -> String? {
         allHTTPHeaderFields?.field(named: name)?.value
     }
@@ -11,7 +11,9 @@ extension URLRequest {
     /// (``Request/checkedURLRequest()``).
     ///
     /// A name spelled as `setValue` stores it (`Authorization`, `Content-Type`) is set in the
-    /// fields directly: on Linux `setValue` capitalizes the name and scans the value again.
+    /// fields directly: on Linux `setValue` capitalizes the name and scans the value again,
+    /// which costs more than the rest of setting the field (Benchmarks/README.md,
+    /// "Instructions per call of the layers").
     /// - Parameter replacing: whether to replace a value the request already has.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
