@@ -57,12 +57,13 @@ final class LayerCall: Cancellable, @unchecked Sendable {
 
     /// Completes the call with `result`, the first time only.
     func finish(_ result: Result<Response, any Error>) {
-        let toCall = lock.withLock { () -> (@Sendable (Result<Response, any Error>) -> Void)? in
-            defer {
-                completion = nil
-                current = nil
-            }
-            return completion
+        // Taken out through a variable, not returned: a closure returned through the generic
+        // `withLock` is wrapped to and from its generic form.
+        var toCall: (@Sendable (Result<Response, any Error>) -> Void)?
+        lock.withLock {
+            toCall = completion
+            completion = nil
+            current = nil
         }
         toCall?(result)
     }

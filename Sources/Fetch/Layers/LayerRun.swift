@@ -3,19 +3,57 @@
 final class LayerRun: Cancellable, Sendable {
     typealias Completion = @Sendable (Result<Response, any Error>) -> Void
 
+    /// What changes during the call. A call has one attempt in flight and one completion from
+    /// below running at a time, unless its layer sends several at once: the first of each is
+    /// kept in place, the others in an array, so the usual call makes no array.
     private struct State: Sendable {
         /// The caller's completion; `nil` once the call has completed.
         var completion: Completion?
         var wasCancelled = false
         /// How many attempts the layer sent through `next`.
         var attempts = 0
-        /// The attempts in flight through `next`, by number, with their handles once known.
-        var inFlight: [(attempt: Int, handle: (any Cancellable)?)] = []
+        /// The handles of the attempts sent through `next`, cancelled with the call; an
+        /// attempt that has ended ignores its cancel.
+        var handle: (any Cancellable)?
+        var moreHandles: [any Cancellable] = []
         /// The handle the layer returned.
         var layerHandle: (any Cancellable)?
-        /// The threads running a completion from below: a result the layer delivers on one of
-        /// them arrives where the performer below calls back already.
-        var delivering: [UInt] = []
+        /// The threads running a completion from below (0 for none): a result the layer
+        /// delivers on one of them arrives where the performer below calls back already.
+        var delivering: UInt = 0
+        var moreDelivering: [UInt] = []
+
+        /// Ends the call: returns the caller's completion, which is not run again, and lets
+        /// the handles go.
+        mutating func complete() -> Completion? {
+            defer {
+                completion = nil
+                handle = nil
+                moreHandles = []
+                layerHandle = nil
+            }
+            return completion
+        }
+
+        mutating func keep(_ newHandle: any Cancellable) {
+            if handle == nil { handle = newHandle } else { moreHandles.append(newHandle) }
+        }
+
+        func isDelivering(on thread: UInt) -> Bool {
+            delivering == thread || (!moreDelivering.isEmpty && moreDelivering.contains(thread))
+        }
+
+        mutating func startDelivering(on thread: UInt) {
+            if delivering == 0 { delivering = thread } else { moreDelivering.append(thread) }
+        }
+
+        mutating func endDelivering(on thread: UInt) {
+            if delivering == thread {
+                delivering = 0
+            } else if let index = moreDelivering.firstIndex(of: thread) {
+                moreDelivering.remove(at: index)
+            }
+        }
     }
 
     private let state: Locked<State>
@@ -24,24 +62,17 @@ final class LayerRun: Cancellable, Sendable {
     let performer: LayeredPerformer
     /// The request the caller passed.
     let request: any Request
-    /// The layer the call goes through, which errors of its attempts name.
-    var layer: any Layer { performer.layer }
-    /// The performer below the layer.
-    var base: any RequestPerforming { performer.base }
 
-    init(
-        _ performer: LayeredPerformer, request: any Request,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) {
+    init(_ performer: LayeredPerformer, request: any Request, completion: @escaping Completion) {
         self.performer = performer
         self.request = request
         state = Locked(State(completion: completion))
     }
 
-    /// Runs `layer` for the call and keeps its handle, unless the call has completed (then a
+    /// Runs the layer for the call and keeps its handle, unless the call has completed (then a
     /// cancellation that came first stops it).
     func start() {
-        let handle = layer.perform(request, next: Next(run: self)) { [self] in finish($0) }
+        let handle = performer.layer.perform(request, next: Next(run: self)) { [self] in finish($0) }
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
             state.layerHandle = handle
@@ -55,13 +86,12 @@ final class LayerRun: Cancellable, Sendable {
     /// performer below names for the call).
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
-        let (completion, atOnce) = state.withLock { (state: inout State) -> (Completion?, Bool) in
-            defer {
-                state.completion = nil
-                state.inFlight = []
-                state.layerHandle = nil
-            }
-            return (state.completion, state.delivering.contains(thread))
+        // The completion is taken out through a variable, not returned: a closure returned
+        // through the generic `withLock` is wrapped to and from its generic form.
+        var completion: Completion?
+        let atOnce = state.withLock { state in
+            completion = state.complete()
+            return state.isDelivering(on: thread)
         }
         guard let completion else { return }
         if atOnce { return completion(result) }
@@ -69,49 +99,39 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     /// Sends `request`, an attempt of the layer's, to the performer below.
-    fileprivate func send(
-        _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
+    fileprivate func send(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
         let attempt: Int? = state.withLock { state in
             guard state.completion != nil else { return nil }
             state.attempts += 1
-            state.inFlight.append((state.attempts, nil))
             return state.attempts
         }
         guard let attempt else {
             completion(.failure(FetchError.cancelled(request, through: performer)))
             return NothingToCancel()
         }
-        var sent = request
-        if attempt > 1 {
+        let delivered: Completion = { [self] result in
+            let thread = currentThread()
+            state.withLock { $0.startDelivering(on: thread) }
+            completion(result)
+            state.withLock { $0.endDelivering(on: thread) }
+        }
+        let handle: any Cancellable
+        if attempt == 1 {
+            handle = performer.base.perform(request, completion: delivered)
+        } else {
             guard request.options.kind.canBeSentAgain else {
-                state.withLock { $0.inFlight.removeAll { $0.attempt == attempt } }
                 let (method, url) = request.target(through: performer)
-                let reason = "\(layer.name) sent the call again after the stream's reader had its response"
-                completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: layer.name)))
+                let name = performer.layer.name
+                let reason = "\(name) sent the call again after the stream's reader had its response"
+                completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
                 return NothingToCancel()
             }
             // A new attempt is built again: its enhancers run again (a refreshed token, a new nonce).
-            sent = request.forNextAttempt
-        }
-        let handle = base.perform(sent) { [self] result in
-            let thread = currentThread()
-            state.withLock { state in
-                state.inFlight.removeAll { $0.attempt == attempt }
-                state.delivering.append(thread)
-            }
-            completion(result)
-            state.withLock { state in
-                if let index = state.delivering.firstIndex(of: thread) {
-                    state.delivering.remove(at: index)
-                }
-            }
+            handle = performer.base.perform(request.forNextAttempt, completion: delivered)
         }
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
-            if let index = state.inFlight.firstIndex(where: { $0.attempt == attempt }) {
-                state.inFlight[index].handle = handle
-            }
+            state.keep(handle)
             return false
         }
         if cancelNow { handle.cancel() }
@@ -121,15 +141,13 @@ final class LayerRun: Cancellable, Sendable {
     /// Cancels what is in flight and the layer's own work, and completes the call with
     /// ``FetchError/Code-swift.enum/cancelled``, unless it has completed.
     func cancel() {
-        let (completion, handles) = state.withLock { (state: inout State) -> (Completion?, [any Cancellable]) in
-            guard let completion = state.completion else { return (nil, []) }
+        var completion: Completion?
+        let handles = state.withLock { state -> [any Cancellable] in
+            guard state.completion != nil else { return [] }
             state.wasCancelled = true
-            var handles = state.inFlight.compactMap { $0.handle }
-            if let layerHandle = state.layerHandle { handles.append(layerHandle) }
-            state.completion = nil
-            state.inFlight = []
-            state.layerHandle = nil
-            return (completion, handles)
+            let handles = ([state.handle] + state.moreHandles + [state.layerHandle]).compactMap { $0 }
+            completion = state.complete()
+            return handles
         }
         for handle in handles { handle.cancel() }
         guard let completion else { return }
@@ -140,7 +158,7 @@ final class LayerRun: Cancellable, Sendable {
 /// The performer a layer calls `next`: the performer below, reached through the call's run.
 private struct Next: RequestPerforming, StackLayer {
     let run: LayerRun
-    var base: any RequestPerforming { run.base }
+    var base: any RequestPerforming { run.performer.base }
 
     func perform(
         _ request: any Request,
@@ -150,7 +168,7 @@ private struct Next: RequestPerforming, StackLayer {
     }
 }
 
-/// The calling thread, as a number that no other running thread has.
+/// The calling thread, as a number that no other running thread has (and not 0).
 private func currentThread() -> UInt {
     #if canImport(Darwin)
     UInt(bitPattern: pthread_self())
