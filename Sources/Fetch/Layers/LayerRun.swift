@@ -12,6 +12,10 @@ final class LayerRun: Cancellable, Sendable {
         var wasCancelled = false
         /// How many attempts the layer sent through `next`.
         var attempts = 0
+        /// The layer's completion of an attempt in flight, which the closure handed below
+        /// finds here (a closure that holds only the run is made without an object); an
+        /// attempt sent while it is taken carries its own.
+        var attemptCompletion: Completion?
         /// The handles of the attempts sent through `next`, cancelled with the call; an
         /// attempt that has ended ignores its cancel.
         var handle: (any Cancellable)?
@@ -100,26 +104,32 @@ final class LayerRun: Cancellable, Sendable {
 
     /// Sends `request`, an attempt of the layer's, to the performer below.
     fileprivate func send(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
+        var inPlace = false
         let attempt: Int? = state.withLock { state in
             guard state.completion != nil else { return nil }
             state.attempts += 1
+            if state.attemptCompletion == nil {
+                state.attemptCompletion = completion
+                inPlace = true
+            }
             return state.attempts
         }
         guard let attempt else {
             completion(.failure(FetchError.cancelled(request, through: performer)))
             return NothingToCancel()
         }
-        let delivered: Completion = { [self] result in
-            let thread = currentThread()
-            state.withLock { $0.startDelivering(on: thread) }
-            completion(result)
-            state.withLock { $0.endDelivering(on: thread) }
+        let delivered: Completion
+        if inPlace {
+            delivered = { [self] in deliver($0) }
+        } else {
+            delivered = { [self] in deliver($0, to: completion) }
         }
         let handle: any Cancellable
         if attempt == 1 {
             handle = performer.base.perform(request, completion: delivered)
         } else {
             guard request.options.kind.canBeSentAgain else {
+                if inPlace { state.withLock { $0.attemptCompletion = nil } }
                 let (method, url) = request.target(through: performer)
                 let name = performer.layer.name
                 let reason = "\(name) sent the call again after the stream's reader had its response"
@@ -136,6 +146,23 @@ final class LayerRun: Cancellable, Sendable {
         }
         if cancelNow { handle.cancel() }
         return handle
+    }
+
+    /// Passes an attempt's `result` to the layer: to `completion`, or to the completion the
+    /// state keeps when it is `nil`. While it runs, a result the layer delivers is one from
+    /// below.
+    private func deliver(_ result: Result<Response, any Error>, to completion: Completion? = nil) {
+        let thread = currentThread()
+        var toCall = completion
+        state.withLock { state in
+            if toCall == nil {
+                toCall = state.attemptCompletion
+                state.attemptCompletion = nil
+            }
+            state.startDelivering(on: thread)
+        }
+        toCall?(result)
+        state.withLock { $0.endDelivering(on: thread) }
     }
 
     /// Cancels what is in flight and the layer's own work, and completes the call with

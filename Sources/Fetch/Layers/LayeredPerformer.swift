@@ -5,15 +5,27 @@
 /// It does for its layer what ``Layer`` lists: exactly one completion, cancellation, the
 /// queue of results the layer makes itself, and each attempt built again.
 public struct LayeredPerformer: RequestPerforming {
+    /// The layer and the performer below it, in one object, so that each call keeps one
+    /// reference to them rather than a copy of each.
+    private final class Parts: Sendable {
+        let layer: any Layer
+        let base: any RequestPerforming
+
+        init(layer: any Layer, base: any RequestPerforming) {
+            self.layer = layer
+            self.base = base
+        }
+    }
+
+    private let parts: Parts
     /// What every call goes through.
-    package let layer: any Layer
+    package var layer: any Layer { parts.layer }
     /// The performer below the layer.
-    package let base: any RequestPerforming
+    package var base: any RequestPerforming { parts.base }
 
     /// Puts `layer` above `base`.
     package init(layer: any Layer, base: any RequestPerforming) {
-        self.layer = layer
-        self.base = base
+        parts = Parts(layer: layer, base: base)
     }
 
     /// Performs `request` through the layer.
