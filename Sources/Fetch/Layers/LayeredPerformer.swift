@@ -10,10 +10,14 @@ public struct LayeredPerformer: RequestPerforming {
     private final class Parts: Sendable {
         let layer: any Layer
         let base: any RequestPerforming
+        /// The layer, when it is a completion-queue layer: cast once here, not on every call
+        /// that asks for the queue.
+        let queueing: CompletionQueueLayer?
 
         init(layer: any Layer, base: any RequestPerforming) {
             self.layer = layer
             self.base = base
+            queueing = layer as? CompletionQueueLayer
         }
     }
 
@@ -42,7 +46,7 @@ public struct LayeredPerformer: RequestPerforming {
     /// The queue the performer below names for `request`, as the layer passes it down: a
     /// completion-queue layer (``RequestPerforming/completing(on:)``) gives it its queue.
     public func completionQueue(for request: any Request) -> DispatchQueue? {
-        guard let queueing = layer as? CompletionQueueLayer else { return base.completionQueue(for: request) }
+        guard let queueing = parts.queueing else { return base.completionQueue(for: request) }
         return base.completionQueue(for: queueing.queued(request))
     }
 
