@@ -13,11 +13,14 @@ public struct LayeredPerformer: RequestPerforming {
         /// The layer, when it is a completion-queue layer: cast once here, not on every call
         /// that asks for the queue.
         let queueing: CompletionQueueLayer?
+        /// The layer, when it can leave a call alone (see `StandingAside`).
+        let standingAside: (any StandingAside)?
 
         init(layer: any Layer, base: any RequestPerforming) {
             self.layer = layer
             self.base = base
             queueing = layer as? CompletionQueueLayer
+            standingAside = layer as? any StandingAside
         }
     }
 
@@ -38,6 +41,9 @@ public struct LayeredPerformer: RequestPerforming {
         _ request: any Request,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
+        if let layer = parts.standingAside, layer.standsAside(for: request) {
+            return base.perform(request, completion: completion)
+        }
         let run = LayerRun(self, request: request, completion: completion)
         run.start()
         return run
@@ -53,4 +59,13 @@ public struct LayeredPerformer: RequestPerforming {
     /// The enhancers of an enhancing layer (`enhanced(by:)`),
     /// in the order they run; none for any other layer.
     package var enhancers: [any Enhancer] { (layer as? EnhancingLayer)?.enhancers ?? [] }
+}
+
+/// A built-in layer that can tell, before a call starts, that it does nothing for it (logging
+/// with nothing to log): its ``LayeredPerformer`` then hands the call to the performer below
+/// as it is, which keeps every rule of ``Layer`` for a layer that is not there.
+protocol StandingAside: Layer {
+    /// Whether the layer leaves `request` alone: it would pass it to `next` once, unchanged,
+    /// and pass on the result.
+    func standsAside(for request: any Request) -> Bool
 }

@@ -13,9 +13,13 @@
 /// written to a file, a stream's as streamed to its reader (neither is read back). A call
 /// with no options to log (see ``RequestOptions/logOptions``) costs nothing more than the
 /// options lookup.
-struct LoggingLayer: Layer {
+struct LoggingLayer: StandingAside {
     /// How to log.
     let configuration: LogConfiguration
+
+    func standsAside(for request: any Request) -> Bool {
+        (request.options.logOptions ?? configuration.options).isEmpty
+    }
 
     func perform(
         _ request: any Request, next: any RequestPerforming,
