@@ -64,6 +64,43 @@ struct ResendOn503: Layer {
         #expect(spy.calls.count == 2)
     }
 
+    /// A layer that sends the call twice at once and answers with both statuses, in the order
+    /// the attempts answered.
+    struct Twice: Layer {
+        func perform(
+            _ request: any Request, next: any RequestPerforming,
+            completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        ) -> any Cancellable {
+            let statuses = LockedBox<[String]>([])
+            let answered: @Sendable (String, Result<Response, any Error>) -> Void = { attempt, result in
+                let status = (try? result.get()).map { "\(attempt):\($0.status)" } ?? "\(attempt):error"
+                statuses.update { $0.append(status) }
+                guard statuses.value.count == 2 else { return }
+                completion(.success(Response(status: 200, body: Data(statuses.value.joined(separator: " ").utf8))))
+            }
+            _ = next.perform(request) { answered("first", $0) }
+            _ = next.perform(request) { answered("second", $0) }
+            return CancellationHandle()
+        }
+    }
+
+    @Test func attemptsInFlightAtOnceEachGetTheirOwnResult() {
+        // Given a layer that sends two attempts at once over a spy that holds both
+        let spy = SpyPerformer([.hold, .hold])
+        let recorder = Recorder<Result<Response, any Error>>()
+        spy.layered(Twice()).perform(get("http://x")) { recorder.record($0) }
+        let (first, second) = (spy.pending[0], spy.pending[1])
+
+        // When the second attempt is answered before the first
+        second.respond(Response(status: 202))
+        first.respond(Response(status: 201))
+
+        // Then each attempt's completion got its own answer, and the caller heard once
+        #expect(recorder.count == 1)
+        #expect(
+            (try? recorder.single?.get()).map { String(decoding: $0.body, as: UTF8.self) } == "second:202 first:201")
+    }
+
     @Test func aLayerThatCompletesTwiceCompletesTheCallerOnce() {
         // Given a layer that calls its completion twice
         let layer = Answering(answer: .success(Response(status: 204)), times: 2)
