@@ -116,13 +116,5 @@ extension Request {
     /// This request, when it is a `LayeredRequest`. A metatype compare before `as?`: it runs
     /// for every response, and a request that is not layered then costs no dynamic cast.
     /// `LayeredRequest` is final, so the types match exactly.
-    var layered: LayeredRequest? { exactly(self, as: LayeredRequest.self) }
-}
-
-/// `value` as a `U` when its type is exactly `U`; `nil` otherwise (a subtype does not count).
-/// A metatype compare first, so that a value of another type, the common case, costs no
-/// dynamic cast.
-func exactly<T, U>(_ value: T, as type: U.Type) -> U? {
-    guard T.self == U.self else { return nil }
-    return value as? U
+    var layered: LayeredRequest? { Self.self == LayeredRequest.self ? self as? LayeredRequest : nil }
 }
