@@ -151,10 +151,10 @@ struct MultiplexingTests {
         // first 4 requests after 300 ms and holds every later one until the test lets them go.
         // (A slow origin gets its one extra request only while its latest head came within a
         // quarter of the idle timeout. In a CI run beside the whole suite at load 7, the line
-        // held 6 and 6 after 9.7 s: the heads had reached the session more than 7.5 s after
-        // their requests started, a quarter of the default 30 s, while URLSession's one work
-        // queue served other tests. With 4 minutes, a stall up to the test's 60 s bound
-        // leaves the rule under test alone.)
+        // held 6 and 6 after 9.7 s, which only heads heard more than 7.5 s after their
+        // requests started (a quarter of the default 30 s) can give; most likely URLSession's
+        // one work queue was serving other tests. With 4 minutes, a stall up to the test's
+        // 60 s bound leaves the rule under test alone.)
         let servers = try HTTP2Servers.require()
         var configuration = Session.Configuration()
         configuration.idleTimeout = .seconds(240)
