@@ -32,8 +32,7 @@ public struct RequestOptions: Sendable {
         get {
             // Most requests carry no options: skip the hash and the dynamic cast.
             guard !values.isEmpty, let value = values[ObjectIdentifier(key)] else { return Key.defaultValue }
-            // Stored as the key's own type, so a metatype compare finds it; `as?` is the fallback.
-            return exactly(value, as: Key.Value.self) ?? value as? Key.Value ?? Key.defaultValue
+            return value as? Key.Value ?? Key.defaultValue
         }
         set { values[ObjectIdentifier(key)] = newValue }
     }

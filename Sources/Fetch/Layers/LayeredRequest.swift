@@ -113,15 +113,8 @@ package func callersRequest(of request: any Request) -> any Request {
 }
 
 extension Request {
-    /// This request, when it is a `LayeredRequest`. A metatype compare rather than `as?`:
-    /// it runs for every response, and a dynamic cast from a generic value costs more than
-    /// the rest of a cache hit. `LayeredRequest` is final, so the types match exactly.
-    var layered: LayeredRequest? { exactly(self, as: LayeredRequest.self) }
-}
-
-/// `value` as a `U` when its type is exactly `U`; `nil` otherwise (a subtype does not count).
-/// A metatype compare and a reinterpretation, where `as?` runs the runtime's dynamic cast.
-func exactly<T, U>(_ value: T, as type: U.Type) -> U? {
-    guard T.self == U.self else { return nil }
-    return unsafeBitCast(value, to: U.self)
+    /// This request, when it is a `LayeredRequest`. A metatype compare before `as?`: it runs
+    /// for every response, and a request that is not layered then costs no dynamic cast.
+    /// `LayeredRequest` is final, so the types match exactly.
+    var layered: LayeredRequest? { Self.self == LayeredRequest.self ? self as? LayeredRequest : nil }
 }

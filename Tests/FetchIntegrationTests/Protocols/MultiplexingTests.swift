@@ -146,11 +146,19 @@ struct MultiplexingTests {
     }
 
     @Test func plainHTTPRunsTheLimitOnceTheOriginIsSlow() async throws {
-        // Given a default session and a plain-HTTP origin it never reached (libcurl speaks
-        // HTTP/2 only over TLS), which answers its first 4 requests after 300 ms and holds
-        // every later one until the test lets them go
+        // Given a default session, but for an idle timeout of 4 minutes, and a plain-HTTP
+        // origin it never reached (libcurl speaks HTTP/2 only over TLS), which answers its
+        // first 4 requests after 300 ms and holds every later one until the test lets them go.
+        // (A slow origin gets its one extra request only while its latest head came within a
+        // quarter of the idle timeout. In a CI run beside the whole suite at load 7, the line
+        // held 6 and 6 after 9.7 s, which only heads heard more than 7.5 s after their
+        // requests started (a quarter of the default 30 s) can give; most likely URLSession's
+        // one work queue was serving other tests. With 4 minutes, a stall up to the test's
+        // 60 s bound leaves the rule under test alone.)
         let servers = try HTTP2Servers.require()
-        let session = Session()
+        var configuration = Session.Configuration()
+        configuration.idleTimeout = .seconds(240)
+        let session = Session(configuration: configuration)
         let limit = session.configuration.maximumConnectionsPerHost
         let tag = "plain-slow-\(UUID().uuidString)"
         let url = try servers.delay(.plain, tag: tag, milliseconds: 300, gated: true, free: 4)
