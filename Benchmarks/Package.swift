@@ -15,6 +15,7 @@ let package = Package(
             name: "fetch-bench",
             dependencies: [
                 .product(name: "Fetch", package: "Fetch"),
+                .product(name: "FetchCaching", package: "Fetch"),
                 .product(name: "FetchTesting", package: "Fetch"),
             ],
             path: "Sources/FetchBenchmarks"

@@ -11,14 +11,15 @@ import shutil
 import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODULES = ["Fetch", "FetchTesting"]
+MODULES = ["Fetch", "FetchCaching", "FetchTesting"]
 
 
 def symbol_graph_dir() -> pathlib.Path:
     """Builds the library targets, extracts their public symbol graphs and returns the folder."""
     flags = os.environ.get("SWIFT_BUILD_FLAGS", "").split()
-    subprocess.run(["swift", "build", "--target", "FetchTesting", *flags], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    for target in ["FetchTesting", "FetchCaching"]:
+        subprocess.run(["swift", "build", "--target", target, *flags], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
     bin_path = pathlib.Path(subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
                                            check=True, capture_output=True, text=True).stdout.strip())
     triple = bin_path.parent.name

@@ -11,6 +11,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import FetchCaching
 
 // MARK: - What the blocks assume
 
@@ -621,6 +622,18 @@ enum BodyBlocks {
     }
 }
 
+// MARK: - FetchCaching.md
+
+enum FetchCachingOverview {
+    static func stack() -> some RequestPerforming {
+        let api = Session()
+            .retrying(.exponential(maxAttempts: 3))
+            .caching()
+            .coalescing()
+        return api
+    }
+}
+
 // MARK: - The check
 
 @Suite struct DocCSnippetTests {
@@ -635,11 +648,13 @@ enum BodyBlocks {
         let root = here.appendingPathComponent("../../../").standardized
         var articles: [String] = []
         var blocks: [String] = []
-        for folder in ["Sources/Fetch/Fetch.docc", "Sources/FetchTesting/FetchTesting.docc"] {
+        for folder in [
+            "Sources/Fetch/Fetch.docc", "Sources/FetchCaching/FetchCaching.docc", "Sources/FetchTesting/FetchTesting.docc",
+        ] {
             for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)
             where name.hasSuffix(".md") {
                 let text = try String(contentsOf: root.appendingPathComponent("\(folder)/\(name)"), encoding: .utf8)
-                if folder.hasPrefix("Sources/Fetch/") {
+                if !folder.hasPrefix("Sources/FetchTesting/") {
                     articles += swiftBlocks(in: text).filter { !$0.hasPrefix(".package") }
                 } else {
                     blocks += swiftBlocks(in: text)

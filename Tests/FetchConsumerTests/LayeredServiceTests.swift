@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+import FetchCaching
 
 /// An app's service as apps write them: the performer is injected and stored as
 /// `any RequestPerforming`, and the service adds its own layers on top.

@@ -8,6 +8,7 @@
 // by the tests; run, it sends nothing unless given --send.
 import Foundation
 import Fetch
+import FetchCaching
 
 guard CommandLine.arguments.contains("--send") else {
     print("The README's code, compiled as top-level code; --send runs it against api.example.com.")
@@ -76,3 +77,20 @@ let report = try await api.download(GetReport(), to: .file(reportURL)) { progres
     print(progress)                                       // "12.5 MB of 100.0 MB (12%)"
 }
 print(report.status, report.fileURL)                      // report.response has the headers
+
+struct Timing: Layer {
+    func perform(
+        _ request: any Request, next: any RequestPerforming,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
+        let start = ContinuousClock.now
+        return next.perform(request) { result in
+            print("\(request.method.rawValue) \(request.url): \(ContinuousClock.now - start)")
+            completion(result)
+        }
+    }
+}
+
+extension RequestPerforming {
+    func timed() -> LayeredPerformer { layered(Timing()) }
+}

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Fetch
 import FetchTesting
+import FetchCaching
 
 /// The cache and metrics part: what a fresh cache hit costs over a spy, what a `304`
 /// revalidation costs against a full GET on the loopback server, and what collecting

@@ -1,6 +1,7 @@
 import Foundation
 import Fetch
 import FetchTesting
+import FetchCaching
 
 /// The full layer stack whose overhead is measured over a bare spy, and each of its
 /// layers alone.

@@ -1,6 +1,7 @@
 import Foundation
 import Fetch
 import FetchTesting
+import FetchCaching
 
 /// Nanoseconds per call of a spy alone and of the full layer stack over it, with and
 /// without JSON decoding of a 1 KB model. No network: the spy answers at once.

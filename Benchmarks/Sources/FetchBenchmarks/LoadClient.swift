@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Fetch
+import FetchCaching
 
 /// Sends one request of a workload and reports how it went.
 protocol LoadClient: Sendable {

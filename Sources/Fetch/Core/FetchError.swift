@@ -59,7 +59,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// A transport failure with no more specific code.
         case transport
         /// A caching layer was asked to answer from the cache only
-        /// (``CachePolicy/onlyIfCached``) and holds no response it may use.
+        /// (`CachePolicy.onlyIfCached`) and holds no response it may use.
         case cacheMiss
         /// A session setting that this platform accepts but would ignore, such as a proxy in
         /// `connectionProxyDictionary` on Linux; `reason` names each one and what to do

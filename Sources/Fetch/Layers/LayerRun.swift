@@ -106,7 +106,9 @@ final class LayerRun: Cancellable, Sendable {
     fileprivate func send(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
         var inPlace = false
         let attempt: Int? = state.withLock { state in
-            guard state.completion != nil else { return nil }
+            // Once the call has completed, a layer may still send work of its own (a cache's
+            // revalidation in the background); it is not the call's to cancel.
+            guard !state.wasCancelled else { return nil }
             state.attempts += 1
             if state.attemptCompletion == nil {
                 state.attemptCompletion = completion
@@ -183,7 +185,7 @@ final class LayerRun: Cancellable, Sendable {
 }
 
 /// The performer a layer calls `next`: the performer below, reached through the call's run.
-private struct Next: RequestPerforming, StackLayer {
+private struct Next: WrappingPerformer {
     let run: LayerRun
     var base: any RequestPerforming { run.performer.base }
 

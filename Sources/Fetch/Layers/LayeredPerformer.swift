@@ -15,12 +15,15 @@ public struct LayeredPerformer: RequestPerforming {
         let queueing: CompletionQueueLayer?
         /// The layer, when it can leave a call alone (see `StandingAside`).
         let standingAside: (any StandingAside)?
+        /// Whether the layer reads the requests it sends (see ``PreparingLayer``).
+        let prepares: Bool
 
         init(layer: any Layer, base: any RequestPerforming) {
             self.layer = layer
             self.base = base
             queueing = layer as? CompletionQueueLayer
             standingAside = layer as? any StandingAside
+            prepares = layer is any PreparingLayer
         }
     }
 
@@ -28,7 +31,7 @@ public struct LayeredPerformer: RequestPerforming {
     /// What every call goes through.
     package var layer: any Layer { parts.layer }
     /// The performer below the layer.
-    package var base: any RequestPerforming { parts.base }
+    public var base: any RequestPerforming { parts.base }
 
     /// Puts `layer` above `base`.
     package init(layer: any Layer, base: any RequestPerforming) {
@@ -43,6 +46,10 @@ public struct LayeredPerformer: RequestPerforming {
     ) -> any Cancellable {
         if let layer = parts.standingAside, layer.standsAside(for: request) {
             return base.perform(request, completion: completion)
+        }
+        if parts.prepares, !request.options.enhancers.isEmpty {
+            // The request's own enhancers run first, so that the layer reads what they add.
+            return layered(EnhancingLayer([])).perform(request, completion: completion)
         }
         let run = LayerRun(self, request: request, completion: completion)
         run.start()
@@ -69,3 +76,8 @@ protocol StandingAside: Layer {
     /// and pass on the result.
     func standsAside(for request: any Request) -> Bool
 }
+
+/// A layer that reads the requests it sends (``RequestPerforming/prepare(_:)``), as a cache or
+/// coalescing does: the request's own enhancers (``RequestOptions/enhancers``) run before it,
+/// so that it reads the header fields they add.
+public protocol PreparingLayer: Layer {}

@@ -118,3 +118,16 @@ extension Request {
     /// `LayeredRequest` is final, so the types match exactly.
     var layered: LayeredRequest? { Self.self == LayeredRequest.self ? self as? LayeredRequest : nil }
 }
+
+extension Response {
+    /// This response as the answer to `request`, a call as a layer got it: its ``request`` is
+    /// the one that call's caller passed. For a layer that hands one response to several
+    /// calls (coalescing), so that each caller finds its own request there.
+    /// - Parameter request: the call the response answers.
+    /// - Returns: the response with the caller's request.
+    public func answering(_ request: any Request) -> Response {
+        var response = self
+        response.request = callersRequest(of: request)
+        return response
+    }
+}

@@ -39,7 +39,7 @@ extension Request {
             }
             guard let current = layer else { return nil }
             enhancers = (current as? LayeredPerformer)?.enhancers ?? []
-            layer = (current as? any StackLayer)?.base
+            layer = (current as? any WrappingPerformer)?.base
         }
     }
 }

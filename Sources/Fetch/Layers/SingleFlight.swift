@@ -7,18 +7,21 @@
 /// One lock guards the table and every flight in it, so that joining a flight, leaving it
 /// and its end meet one after the other: a caller never joins a flight whose work was
 /// cancelled, and the work is cancelled only when its last caller has left.
-final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+///
+/// For a layer that shares work between calls: token refresh shares one refresh among the
+/// calls that met a 401, and FetchCaching's coalescing one request among identical calls.
+public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Gets a flight's result, with how many callers joined the flight in all.
-    typealias Waiter = @Sendable (Result<Value, any Error>, _ joined: Int) -> Void
+    public typealias Waiter = @Sendable (Result<Value, any Error>, _ joined: Int) -> Void
 
     /// One caller's place in one flight.
-    struct Place: Sendable {
+    public struct Place: Sendable {
         let key: Key
         /// The flight, numbered like its first caller.
         let flight: Int
         let caller: Int
         /// Whether this caller started the flight, and so starts its work.
-        var starts: Bool { flight == caller }
+        public var starts: Bool { flight == caller }
     }
 
     private struct Flight: Sendable {
@@ -38,22 +41,25 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     private let state = Locked(State())
 
+    /// Makes an empty table of flights.
+    public init() {}
+
     /// How many flights have ended in success.
-    var succeeded: Int { state.withLock { $0.succeeded } }
+    public var succeeded: Int { state.withLock { $0.succeeded } }
 
     /// How many flights are under way.
-    var count: Int { state.withLock { $0.flights.count } }
+    public var count: Int { state.withLock { $0.flights.count } }
 
     /// Joins the flight of `key`, or starts one when none is under way.
     /// - Returns: the caller's place; ``Place/starts`` says whether it starts the work.
-    func join(_ key: Key, _ waiter: @escaping Waiter) -> Place {
+    public func join(_ key: Key, _ waiter: @escaping Waiter) -> Place {
         state.withLock { Self.enter(key, waiter, &$0) }
     }
 
     /// Joins the flight of `key`, or starts one, unless a flight has succeeded since
     /// ``succeeded`` was `seen`.
     /// - Returns: the caller's place; `nil` when a flight has succeeded since.
-    func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
+    public func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
         state.withLock { seen == $0.succeeded ? Self.enter(key, waiter, &$0) : nil }
     }
 
@@ -72,7 +78,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Keeps the handle of the work that `place`'s caller started, so that the last caller
     /// to leave cancels it; cancels it at once when the flight is over (every caller left).
-    func started(_ work: any Cancellable, for place: Place) {
+    public func started(_ work: any Cancellable, for place: Place) {
         let isOver: Bool = state.withLock { state in
             guard let index = state.flights.index(forKey: place.key), state.flights.values[index].id == place.flight
             else { return true }
@@ -84,7 +90,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Ends `place`'s flight with `result`: every caller still in it gets it, in the order
     /// they joined. Does nothing once that flight is over.
-    func finish(_ place: Place, with result: Result<Value, any Error>) {
+    public func finish(_ place: Place, with result: Result<Value, any Error>) {
         let (waiters, joined) = state.withLock { state -> ([(caller: Int, waiter: Waiter)], Int) in
             guard let flight = state.flights.removeValue(forKey: place.key) else { return ([], 0) }
             guard flight.id == place.flight else {
@@ -100,7 +106,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Takes `place`'s caller out of its flight. When it was the last one, the flight ends
     /// and its work is cancelled.
     /// - Returns: the caller's waiter, not called; `nil` when it already got the result.
-    func leave(_ place: Place) -> Waiter? {
+    public func leave(_ place: Place) -> Waiter? {
         let (waiter, work) = state.withLock { state -> (Waiter?, (any Cancellable)?) in
             guard var flight = state.flights[place.key], flight.id == place.flight,
                 let index = flight.waiters.firstIndex(where: { $0.caller == place.caller })

@@ -31,7 +31,7 @@ extension RequestOptions {
     }
 
     /// More header names to drop when a redirect leaves the origin, added to the session's;
-    /// a caching layer also counts them as credentials (see ``CachingPerformer``).
+    /// a caching layer also counts them as credentials (see `CachingLayer`).
     public var sensitiveHeaders: Set<String> {
         get { self[SensitiveHeadersKey.self] }
         set { self[SensitiveHeadersKey.self] = newValue }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import FetchCaching
 
 /// A clock a test moves forward, so a cache over a real session sees time pass.
 final class ShiftedClock: @unchecked Sendable {
@@ -20,7 +21,7 @@ final class ShiftedClock: @unchecked Sendable {
 /// which logs every request that reaches it.
 @Suite(.loopbackServers, .timeLimit(.minutes(2)))
 struct SessionCachingTests {
-    private func api(_ clock: ShiftedClock = ShiftedClock()) -> CachingPerformer {
+    private func api(_ clock: ShiftedClock = ShiftedClock()) -> LayeredPerformer {
         Session().caching(CacheConfiguration { clock.now })
     }
 

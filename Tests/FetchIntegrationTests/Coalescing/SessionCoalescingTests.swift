@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import TestSupport
+import FetchCaching
 
 /// Identical calls through `.coalescing()` over a `Session` reach the server once.
 @Suite(.loopbackServers, .timeLimit(.minutes(2)))

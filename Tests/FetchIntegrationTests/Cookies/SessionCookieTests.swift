@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import FetchCaching
 
 /// A session with a cookie store sends, on every hop, what RFC 6265 says: domain and path
 /// match, `Secure` only over https, expiry honoured, and a redirect's cookies on the next hop.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+import FetchCaching
 
 /// The README's recommended stack over a real `Session` builds each attempt's request once:
 /// the token closure of `BearerToken` runs once per attempt, and httpbin sees that token.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import TestSupport
+import FetchCaching
 
 /// Streams through the cache, coalescing and a verifier over a real `Session`, against the
 /// fault server (which logs every request with its tag) and httpbin.

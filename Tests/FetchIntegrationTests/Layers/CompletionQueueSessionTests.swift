@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import TestSupport
+import FetchCaching
 
 /// Where completions run over a `Session`: on its completion queue, also when a layer above
 /// answers the call itself (a cache hit, a coalesced call), and on a call's own queue when it

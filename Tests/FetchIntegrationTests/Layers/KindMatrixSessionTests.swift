@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import TestSupport
+import FetchCaching
 
 /// Every layer with every kind of call, over a real `Session` against the fault server's
 /// `/bytes` (byte i of the body is i % 256): the caller gets exactly the bytes the server

@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 import TestSupport
+@testable import FetchCaching
 
 /// Layers that answer a call themselves call back where the performer below does
 /// (`completionQueue(for:)`), and over the spy, which names no queue, before `perform` returns.

@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 import TestSupport
+@testable import FetchCaching
 
 /// Every way a call can fail, with callbacks and with async/await, over a spy under a
 /// `BaseURL`: the error names the method and the absolute URL that was, or would have

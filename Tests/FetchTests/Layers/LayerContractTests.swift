@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 import TestSupport
+@testable import FetchCaching
 
 /// A layer written from the public API alone: it sends a call once more when it meets a 503.
 struct ResendOn503: Layer {

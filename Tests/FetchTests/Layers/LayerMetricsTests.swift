@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Layers report in ``ResponseMetrics`` what they did for a call.
 @Suite struct LayerMetricsTests {

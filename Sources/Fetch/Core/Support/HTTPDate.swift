@@ -5,18 +5,18 @@
 /// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: the IMF-fixdate
 ///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
 ///   (`Sun Nov  6 08:49:37 1994`) forms, and nothing else.
-/// - ``parseCookieDate(_:)``: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm,
+/// - `parseCookieDate(_:)`, used by the cookie store: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm,
 ///   which accepts what servers send in practice. FoundationNetworking's parser reads
 ///   `01-Jan-99` as the year 98, which is why Fetch has its own.
 ///
 /// In both, a two-digit year of 70 to 99 is 19xx and one of 0 to 69 is 20xx.
-enum HTTPDate {
+public enum HTTPDate {
     /// A time of day.
     private typealias Time = (hour: Int, minute: Int, second: Int)
     private typealias Token = Substring.UTF8View
 
     /// The date `text` names, or `nil` when it is not an HTTP date.
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         let words = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") })
         let isGMT = words.last.map { $0.elementsEqual("GMT".utf8) } ?? false
         let parts: (day: Token, month: Token, year: Token, time: Token)

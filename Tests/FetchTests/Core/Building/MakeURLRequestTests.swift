@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import Fetch
+@testable import FetchCaching
 
 struct MakeURLRequestTests {
     @Test func queryItemsAreEncodedSoEveryValueArrivesAsGiven() throws {

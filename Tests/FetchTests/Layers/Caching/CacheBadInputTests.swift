@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Malformed or hostile cache headers: a documented outcome, never a crash, never a response
 /// served that RFC 9111 forbids.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// No stored response crosses credentials: each set of credentials has a private cache of its
 /// own, whichever layer adds them and however they change.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Where RFC 9111 lets a cache choose how it reads freshness: `Age` lists and bad values,
 /// repeated directives, and the heuristic for responses without explicit freshness.

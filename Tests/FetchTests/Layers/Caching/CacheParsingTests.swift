@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Fetch
+@testable import FetchCaching
 
 /// Reading `Cache-Control` directives and HTTP dates.
 @Suite struct CacheParsingTests {

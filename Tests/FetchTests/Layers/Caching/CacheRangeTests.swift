@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// A request's `Range` answered from a stored whole response (RFC 9110 section 14, RFC 9111
 /// section 3.4), or left to the server.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Vary, credentials, invalidation, per-request policies and request directives.
 @Suite struct CacheRulesTests {

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Serving a stale response while revalidating it, or when revalidating it fails (RFC 5861).
 @Suite struct CacheStaleServingTests {

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// The in-memory storage is bounded in bytes and drops the least recently used first; any
 /// storage can be plugged in.

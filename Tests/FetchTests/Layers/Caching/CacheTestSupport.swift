@@ -5,6 +5,7 @@ import FoundationNetworking
 import Fetch
 import FetchTesting
 import Testing
+@testable import FetchCaching
 
 /// A clock for a cache or a cookie jar that moves only when a test says so.
 final class TestClock: @unchecked Sendable {
@@ -34,7 +35,7 @@ struct CacheFixture {
     let spy: SpyPerformer
     let clock = TestClock()
     let storage: MemoryCacheStorage
-    let cache: CachingPerformer
+    let cache: LayeredPerformer
 
     init(
         heuristicFraction: Double? = nil, capacity: Int = 1 << 20, sensitiveHeaders: Set<String> = [],

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Several responses for one URL that the server varies on a request header field (RFC 9111
 /// sections 4.1 and 4.3.1).

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// A cache above a layer that holds the `BaseURL` stores, answers and invalidates on the
 /// absolute URL calls are sent to, though their URL is still relative where it sees them.
 @Suite struct CachingAboveBaseURLTests {
     /// A spy under a `BaseURL` layer, under a cache with its own storage.
-    private func stack(baseURL: Bool = true) -> (SpyPerformer, MemoryCacheStorage, CachingPerformer) {
+    private func stack(baseURL: Bool = true) -> (SpyPerformer, MemoryCacheStorage, LayeredPerformer) {
         let spy = SpyPerformer()
         let storage = MemoryCacheStorage()
         let below: any RequestPerforming = baseURL ? spy.enhanced(by: [BaseURL("https://api.example.com/v1")]) : spy

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// The orders of the cache, coalescing and retry layers that matter, as the README recommends:
 /// coalescing above the cache, the cache above retry.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Coalescing above a layer that holds the `BaseURL` keys calls on the absolute URL they are
 /// sent to, though their URL is still relative where the coalescing layer sees it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// Identical GET and HEAD calls in flight share one request; cancelling leaves the others waiting.
 @Suite struct CoalescingPerformerTests {

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// A request's own enhancers (`options.enhancers`) run once per attempt, whatever enhancing
 /// layers the stack has.

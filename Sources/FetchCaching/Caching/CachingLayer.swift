@@ -1,11 +1,13 @@
+import Fetch
+
 /// A private HTTP cache (RFC 9111) as a layer: it answers GET and HEAD calls from stored
 /// responses while they are fresh, revalidates stale ones with a conditional request, and
-/// stores what the server allows. Made by ``RequestPerforming/caching(_:)``.
+/// stores what the server allows. Made by `RequestPerforming.caching(_:)`.
 ///
 /// - **One private cache per set of credentials**: a stored response answers only requests
 ///   that carry the same credentials as the one that got it (`Authorization`, `Cookie`,
 ///   `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and the request's
-///   ``RequestOptions/sensitiveHeaders``), and requests without credentials share the
+///   `RequestOptions.sensitiveHeaders`), and requests without credentials share the
 ///   entries of requests without credentials. Storage keys name the credentials by an
 ///   identifier drawn at random, never in clear. Each partition follows the rules of a private cache: `private`
 ///   responses and responses to requests with `Authorization` are stored, `public` only
@@ -22,12 +24,12 @@
 ///   for the statuses heuristically cacheable by default). Request directives `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
 ///   `Pragma: no-cache`), `no-store` and `only-if-cached` are honoured.
 /// - **Served fresh**: on the queue the performer below calls back on
-///   (``RequestPerforming/completionQueue(for:)``: the call's own, else `Session`'s), or
+///   (`RequestPerforming.completionQueue(for:)`: the call's own, else `Session`'s), or
 ///   before `perform` returns when it names none (the spy), with an `Age` field,
-///   ``ResponseMetrics/cache`` ``CacheStatus/hit``; nothing goes below.
+///   `ResponseMetrics.cache` `CacheStatus.hit`; nothing goes below.
 /// - **Revalidated** when stale (or `no-cache`) and it has an `ETag` or `Last-Modified`:
 ///   `If-None-Match` / `If-Modified-Since` go below; a `304` updates the stored header
-///   fields and answers with the stored status and body (``CacheStatus/revalidated``). A
+///   fields and answers with the stored status and body (`CacheStatus.revalidated`). A
 ///   `304` naming another strong `ETag` updates nothing: the call is sent again without
 ///   conditions. Any other answer replaces the entry (or removes it when it may not be
 ///   stored, unless it is a 5xx, which leaves the entry as it was). A response with
@@ -46,14 +48,14 @@
 ///   TRACE removes what is stored for its URL, and for its `Location` and
 ///   `Content-Location` on the same origin, for the call's credentials and for calls without
 ///   any; other users' entries stay, as their own caches would.
-/// - **Kinds** (``CallKind``): only a plain call is answered from storage or stored. A
+/// - **Kinds** (`CallKind`): only a plain call is answered from storage or stored. A
 ///   download, an upload and a stream pass through untouched (a download's body goes to a
 ///   file and a stream's to its reader: the cache never has it whole); an unsafe method
 ///   invalidates whatever the kind.
 /// - **Passed through untouched**: a call with its own conditional or `Range` header, a
 ///   body, or a request that does not build (the layer below reports why).
 /// - **Relative URLs**: the URL stored, looked up and invalidated is the absolute one the call
-///   is sent to, also when the ``BaseURL`` is in an enhancing layer below this one (as in
+///   is sent to, also when the `BaseURL` is in an enhancing layer below this one (as in
 ///   `Session().enhanced(by: BaseURL("https://api.example.com")).caching()`): such a call
 ///   goes below with its URL still relative, and that layer makes it absolute and checks it.
 ///   A relative URL that no such base URL resolves (none in the stack, or one hidden below a
@@ -66,46 +68,48 @@
 ///
 /// The layer sees requests as the layers above it made them: put it below the enhancers
 /// that set the header fields a server varies on (see the README.s recommended stack).
-public struct CachingPerformer: RequestPerforming {
-    /// The performer misses and revalidations go to.
-    package let base: any RequestPerforming
+public struct CachingLayer: PreparingLayer {
     /// Storage, clock and heuristics.
-    package let configuration: CacheConfiguration
+    public let configuration: CacheConfiguration
 
-    /// Answers `request` from the cache when it may, otherwise from the performer below.
-    @discardableResult
+    /// A cache with `configuration`.
+    /// - Parameter configuration: storage (a 10 MiB ``MemoryCacheStorage`` by default),
+    ///   clock and heuristics.
+    public init(_ configuration: CacheConfiguration = CacheConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Answers `request` from the cache when it may, otherwise from `next`.
     public func perform(
-        _ request: any Request,
+        _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options
-        // The request's own enhancers run before it is built for the key.
-        if let call = performingOwnEnhancers(of: request, options, completion: completion) { return call }
         let method = request.method
         guard method == .get || method == .head else {
-            if method == .options || method == .trace { return base.perform(request, completion: completion) }
-            return performInvalidating(request, completion: completion)
+            if method == .options || method == .trace { return next.perform(request, completion: completion) }
+            return performInvalidating(request, next: next, completion: completion)
         }
         switch options.kind {
         case .plain: break
         case .download, .upload, .stream:
             // The body goes to a file or to a reader, or the call sends one: this layer never
             // has a whole response to store, and answers none from storage.
-            return base.perform(request, completion: completion)
+            return next.perform(request, completion: completion)
         }
-        guard request.body == nil else { return base.perform(request, completion: completion) }
+        guard request.body == nil else { return next.perform(request, completion: completion) }
         // Built once for this attempt: the cache key, and every layer below, use the same
         // request. Checked only when it goes below: a hit sends nothing.
-        let (urlRequest, url, builtAbove): (URLRequest, URL, Bool)
-        do { (urlRequest, url, builtAbove) = try CacheTarget.of(request, over: base) } catch {
-            return base.perform(error.request, completion: completion)
+        let prepared = next.prepare(request)
+        guard let urlRequest = prepared.urlRequest, let url = prepared.url else {
+            return next.perform(prepared.request, completion: completion)
         }
         // Read once: most requests have no fields, and each lookup by name costs as much as a hit.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
         let (conditional, range) = fields.isEmpty ? (false, nil) : Self.ownConditions(fields)
         if conditional {
-            return base.perform(
-                CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
+            return next.perform(
+                prepared.checked().request, completion: completion)
         }
         let directives = CacheDirectives(
             fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
@@ -141,23 +145,20 @@ public struct CachingPerformer: RequestPerforming {
             if let (stored, decision) = found, decision == .serve,
                 let partial = CacheRange.partial(of: CacheExchange.hit(stored, answering: request, at: now), range)
             {
-                base.callBack(completion, with: .success(partial), for: request)
+                completion(.success(partial))
                 return NothingToCancel()
             }
-            return base.perform(
-                CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove).request, completion: completion)
+            return next.perform(
+                prepared.checked().request, completion: completion)
         }
         if let (stored, decision) = found {
             switch decision {
             case .serve:
-                // Where the performer below would call back: never on the caller's thread
-                // unless it does too (the spy).
-                base.callBack(
-                    completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
+                // Delivered where the performer below would call back (see `Layer`).
+                completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
                 return NothingToCancel()
             case .serveAndRevalidate:
-                base.callBack(
-                    completion, with: .success(CacheExchange.hit(stored, answering: request, at: now)), for: request)
+                completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
                 (stale, servedStale) = (stored, true)
             case .revalidate: stale = stored
             case .unusable: break
@@ -166,49 +167,46 @@ public struct CachingPerformer: RequestPerforming {
         if policy == .onlyIfCached {
             let miss = FetchError(
                 .cacheMiss, reason: "only-if-cached, and no stored response may answer it", method: method,
-                url: url, layer: "CachingPerformer")
-            base.callBack(completion, with: .failure(miss), for: request)
+                url: url, layer: name)
+            completion(.failure(miss))
             return NothingToCancel()
         }
-        let (sent, checked) = CacheTarget.outgoing(request, urlRequest, builtAbove: builtAbove)
+        let sent = prepared.checked()
         // A request that fails its checks fails below with the reason it carries.
-        guard case .success(let checked) = checked else {
-            return servedStale ? NothingToCancel() : base.perform(sent, completion: completion)
+        guard let checked = sent.urlRequest else {
+            return servedStale ? NothingToCancel() : next.perform(sent.request, completion: completion)
         }
         let exchange = CacheExchange(
-            request: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
+            prepared: sent, urlRequest: checked, partition: partition, key: key, directives: directives,
             configuration: configuration)
         if servedStale, let stale {
-            exchange.revalidateInBackground(stale, through: base)
+            exchange.revalidateInBackground(stale, through: next)
             return NothingToCancel()
         }
-        let call = LayerCall(request: request, through: base, completion: completion)
-        exchange.send(to: base, revalidating: stale, variants: variants, in: call)
-        return call
+        return exchange.send(through: next, revalidating: stale, variants: variants, completion: completion)
     }
 
     /// Sends an unsafe request and, when it succeeds, forgets what is stored for its URL.
     private func performInvalidating(
-        _ request: any Request, completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        _ request: any Request, next: any RequestPerforming,
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        let (unchecked, url, builtAbove): (URLRequest, URL, Bool)
-        do { (unchecked, url, builtAbove) = try CacheTarget.of(request, over: base) } catch {
-            return base.perform(error.request, completion: completion)
+        let outgoing = next.prepare(request).checked()
+        guard let urlRequest = outgoing.urlRequest, let url = outgoing.url else {
+            return next.perform(outgoing.request, completion: completion)
         }
-        let (outgoing, built) = CacheTarget.outgoing(request, unchecked, builtAbove: builtAbove)
-        guard case .success(let urlRequest) = built else { return base.perform(outgoing, completion: completion) }
         // The caller's own entries, and those without credentials: other users' are theirs.
         let partitions: Set = [
             .common, CachePartition.of(urlRequest.allHTTPHeaderFields ?? [:], request, configuration),
         ]
         let storage = configuration.storage
-        return base.perform(outgoing) { result in
+        return next.perform(outgoing.request) { result in
             if case .success(let response) = result, (200..<400).contains(response.status) {
                 let named = ["Location", "Content-Location"].compactMap { name in
                     response.headers.first(name).flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
                 }
                 // Only on the same origin: another origin's responses are not this one's to drop.
-                for target in [url] + named.filter({ Origin($0) == Origin(url) }) {
+                for target in [url] + named.filter({ $0.isSameOrigin(as: url) }) {
                     for partition in partitions {
                         CacheVariants.removeAll(under: partition.key(.get, target), in: storage)
                         CacheVariants.removeAll(under: partition.key(.head, target), in: storage)
@@ -220,33 +218,11 @@ public struct CachingPerformer: RequestPerforming {
     }
 
     /// The storage key of `method` on `url`: the method, a space, the URL without its fragment,
-    /// and, when there is one, a space and `identifier`. Made in one allocation, the URL searched
-    /// as bytes: appending the pieces, or walking Characters, costs more than the rest of a hit.
+    /// and, when there is one, a space and `identifier`.
     static func key(_ method: HTTPMethod, _ url: URL, identifier: String? = nil) -> String {
-        var text = url.absoluteString
-        var method = method.rawValue
-        var identifier = identifier ?? ""
-        return text.withUTF8 { text in
-            let url = UnsafeBufferPointer(rebasing: text[..<(text.firstIndex(of: UInt8(ascii: "#")) ?? text.count)])
-            return method.withUTF8 { method in
-                identifier.withUTF8 { identifier in
-                    let count = method.count + 1 + url.count + (identifier.isEmpty ? 0 : 1 + identifier.count)
-                    return String(unsafeUninitializedCapacity: count) { key in
-                        // Every piece has bytes: a method, an absolute URL, an identifier when there is one.
-                        func put(_ piece: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-                            (key.baseAddress! + offset).initialize(from: piece.baseAddress!, count: piece.count)
-                            return offset + piece.count
-                        }
-                        func space(at offset: Int) -> Int {
-                            key[offset] = UInt8(ascii: " ")
-                            return offset + 1
-                        }
-                        let end = put(url, at: space(at: put(method, at: 0)))
-                        return identifier.isEmpty ? end : put(identifier, at: space(at: end))
-                    }
-                }
-            }
-        }
+        let text = url.absoluteString
+        let key = method.rawValue + " " + text[..<(text.firstIndex(of: "#") ?? text.endIndex)]
+        return identifier.map { key + " " + $0 } ?? key
     }
 
     /// Whether the caller made the request conditional itself (such a call goes below as it
@@ -265,7 +241,8 @@ public struct CachingPerformer: RequestPerforming {
 }
 
 extension RequestPerforming {
-    /// This performer behind a private HTTP cache (RFC 9111), in memory by default.
+    /// This performer behind a private HTTP cache (RFC 9111), in memory by default (see
+    /// ``CachingLayer``).
     ///
     /// ```swift
     /// let api = Session().retrying(.exponential(maxAttempts: 3)).caching().coalescing()
@@ -273,7 +250,7 @@ extension RequestPerforming {
     /// - Parameter configuration: storage (a 10 MiB ``MemoryCacheStorage`` by default),
     ///   clock and heuristics.
     /// - Returns: the caching performer.
-    public func caching(_ configuration: CacheConfiguration = CacheConfiguration()) -> CachingPerformer {
-        CachingPerformer(base: self, configuration: configuration)
+    public func caching(_ configuration: CacheConfiguration = CacheConfiguration()) -> LayeredPerformer {
+        layered(CachingLayer(configuration))
     }
 }

@@ -1,3 +1,5 @@
+import Fetch
+
 /// A request's `Range` answered from a stored whole response, as Chrome answers ranges of
 /// what it holds: one range of bytes (`first-last`, `first-`, or `-suffix`, RFC 9110 section
 /// 14.1.2) of a `200` the cache may serve fresh, without a `Content-Encoding` (its body is

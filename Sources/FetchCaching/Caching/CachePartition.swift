@@ -1,14 +1,16 @@
+import Fetch
+
 /// The credentials a request carries, as the cache keeps users apart: each set of credentials
 /// has a private cache of its own, and a stored response only answers requests with the same
 /// credentials as the one that got it.
 ///
 /// Credentials are the fields `Authorization`, `Cookie`, `Proxy-Authorization`,
 /// ``CacheConfiguration/sensitiveHeaders`` and the request's
-/// ``RequestOptions/sensitiveHeaders``: names compared without regard to case, values exactly.
+/// `RequestOptions.sensitiveHeaders`: names compared without regard to case, values exactly.
 /// A request without any is in the common partition, whose storage keys are the method and
 /// the URL. A request with some adds a space and the identifier of its set of credentials
 /// (their lowercased names and values) to its keys: a random UUID, drawn the first time the
-/// cache meets that set and kept in memory (``Identifiers``). So a key holds no credential
+/// cache meets that set and kept in memory (`Identifiers`). So a key holds no credential
 /// and, being drawn at random, tells nothing about one, not even to someone who guesses a
 /// password. The table of identifiers belongs to the cache's ``CacheConfiguration`` (and its
 /// copies), so entries with credentials are found only by the caches made with it, while
@@ -21,7 +23,7 @@ struct CachePartition: Hashable, Sendable {
     static let common = CachePartition(identifier: nil)
 
     /// The identifiers a cache (one ``CacheConfiguration`` and its copies) gave the sets of
-    /// credentials it met, for at most ``limit`` sets. When the table is full, the set met
+    /// credentials it met, for at most `limit` sets. When the table is full, the set met
     /// longest ago leaves it for the new one: it gets a new identifier on its next use, so its
     /// stored entries are only missed, and age out of the storage like any other.
     struct Identifiers: Sendable {
@@ -66,7 +68,7 @@ struct CachePartition: Hashable, Sendable {
         for (name, value) in fields {
             // Lowercased once, then looked up: cheaper than comparing without case to each name.
             let name = name.lowercased()
-            guard HTTPHeaders.credentialNames.contains(name) || extra.contains(name) else { continue }
+            guard Self.credentialNames.contains(name) || extra.contains(name) else { continue }
             let place = stride(from: 0, to: set.count, by: 2).first { set[$0] > name } ?? set.count
             set.insert(contentsOf: [name, value], at: place)
         }
@@ -74,8 +76,11 @@ struct CachePartition: Hashable, Sendable {
         return CachePartition(identifier: configuration.partitions.withLock { $0.identifier(of: set) })
     }
 
+    /// The header fields that carry credentials whatever the configuration says.
+    private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
     /// The storage key of `method` on `url` in this partition.
     func key(_ method: HTTPMethod, _ url: URL) -> String {
-        CachingPerformer.key(method, url, identifier: identifier)
+        CachingLayer.key(method, url, identifier: identifier)
     }
 }

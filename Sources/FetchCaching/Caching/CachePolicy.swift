@@ -1,4 +1,6 @@
-/// How a caching layer treats one request; set it with ``RequestOptions/cachePolicy``.
+import Fetch
+
+/// How a caching layer treats one request; set it with `RequestOptions.cachePolicy`.
 public enum CachePolicy: Sendable, Hashable {
     /// The HTTP rules (RFC 9111): a fresh stored response is used, a stale one is
     /// revalidated, and the response is stored when its headers allow. The default.
@@ -11,7 +13,7 @@ public enum CachePolicy: Sendable, Hashable {
     /// headers forbid serving it unvalidated (`no-cache`, `must-revalidate`) is revalidated.
     case returnCacheElseLoad
     /// Uses a stored response, even a stale one, and never asks the server; fails with
-    /// ``FetchError/Code-swift.enum/cacheMiss`` when nothing usable is stored (nothing at
+    /// `FetchError.Code-swift.enum.cacheMiss` when nothing usable is stored (nothing at
     /// all, another variant, or a stale one that must be revalidated). The request header
     /// `Cache-Control: only-if-cached` asks for the same.
     case onlyIfCached

@@ -1,3 +1,5 @@
+import Fetch
+
 /// What a cache reads in a header field or a directive that may be missing or malformed:
 /// absent, a value, or present without a valid one (which a cache reads in the most
 /// restrictive way).

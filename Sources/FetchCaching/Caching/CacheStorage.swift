@@ -1,3 +1,5 @@
+import Fetch
+
 /// Where a caching layer keeps its responses: one per key. A key is the method, a space and
 /// the URL without its fragment (`GET https://api.example.com/me`); for a request with
 /// credentials, a space and a UUID follow: drawn at random for each set of credentials the

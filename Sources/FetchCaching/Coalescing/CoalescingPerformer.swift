@@ -1,5 +1,7 @@
+import Fetch
+
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one
-/// request. Made by ``RequestPerforming/coalescing(ignoringHeaders:)``.
+/// request. Made by `RequestPerforming.coalescing(ignoringHeaders:)`.
 ///
 /// Two calls are identical when they have the same method (GET or HEAD), the same URL with
 /// its query, and the same header fields as they would be sent: names compared without
@@ -9,7 +11,7 @@
 /// does not count. A call with a body, a download or upload, or any other method is never
 /// coalesced: it goes straight to the performer below.
 ///
-/// The URL is the absolute one the call is sent to: a relative URL counts as the ``BaseURL``
+/// The URL is the absolute one the call is sent to: a relative URL counts as the `BaseURL`
 /// that applies makes it, whether that is one the request or a layer above carries, or one
 /// in an enhancing layer below this one (as in
 /// `Session().enhanced(by: BaseURL("https://api.example.com")).coalescing()`). A relative
@@ -19,18 +21,21 @@
 ///
 /// The first call sends the request, with its own options (deadline, body limit); the calls
 /// that join it while it is in flight wait for its result. Each caller gets the result with
-/// its own request in ``Response/request``, and ``ResponseMetrics/shared`` set when the
+/// its own request in `Response.request`, and `ResponseMetrics.shared` set when the
 /// response went to more than one caller. A call that starts after the shared request
 /// ended sends a new one.
 ///
-/// Cancelling one caller completes that caller with ``FetchError/Code-swift.enum/cancelled``
+/// Cancelling one caller completes that caller with `FetchError.Code-swift.enum.cancelled`
 /// and leaves the shared request running for the others; when the last caller cancels, the
 /// shared request is cancelled. Every completion runs exactly once.
-public struct CoalescingPerformer: RequestPerforming {
+///
+/// A performer that wraps another rather than a `Layer`: a shared request belongs to no one
+/// call, so cancelling the call that sent it must not cancel it.
+public struct CoalescingPerformer: WrappingPerformer {
     /// The performer the shared requests go to.
-    package let base: any RequestPerforming
+    public let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
-    package let ignoredHeaders: Set<String>
+    public let ignoredHeaders: Set<String>
     private let flights = SingleFlight<CoalescingKey, Arrival>()
 
     /// A shared request's result, and the queue it arrived on.
@@ -40,7 +45,7 @@ public struct CoalescingPerformer: RequestPerforming {
     /// - Parameters:
     ///   - base: the performer the shared requests go to.
     ///   - ignoredHeaders: header names that do not make calls different.
-    package init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
+    public init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
     }
@@ -52,16 +57,18 @@ public struct CoalescingPerformer: RequestPerforming {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         // The request's own enhancers run before it is built for the key.
-        if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
+        if !request.options.enhancers.isEmpty { return enhanced(by: []).perform(request, completion: completion) }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
         // Built once for this attempt: the key, and every layer below, use the same request.
-        let (outgoing, key) = keyed(request)
-        guard let key else { return base.perform(outgoing, completion: completion) }
+        let outgoing = base.prepare(request).checked()
+        guard let urlRequest = outgoing.urlRequest, let url = outgoing.url else {
+            return base.perform(outgoing.request, completion: completion)
+        }
+        let key = CoalescingKey(urlRequest, to: url, ignoring: ignoredHeaders)
         let flights = self.flights
         let place = flights.join(key) { [base] shared, joined in
             let own = shared.flatMap(\.result).map { response in
-                var response = response
-                response.request = callersRequest(of: request)
+                var response = response.answering(request)
                 response.metrics.shared = joined > 1
                 return response
             }
@@ -72,35 +79,14 @@ public struct CoalescingPerformer: RequestPerforming {
             else { return completion(own) }
             queue.async { completion(own) }
         }
-        let seat = Seat(flights: flights, place: place, request: request, base: base)
+        let seat = Seat(flights: flights, place: place, request: request, url: url, base: base)
         if place.starts {
-            let sent = base.perform(outgoing) { [base] result in
+            let sent = base.perform(outgoing.request) { [base] result in
                 flights.finish(place, with: .success((result, base.completionQueue(for: request))))
             }
             flights.started(sent, for: place)
         }
         return seat
-    }
-
-    /// The request to pass below, carrying the `URLRequest` of this attempt (or why it does
-    /// not build), and the key of the call: `nil` when it does not build, or when its URL is
-    /// relative and no ``BaseURL`` below resolves it (then it goes below unbuilt).
-    private func keyed(_ request: any Request) -> (outgoing: any Request, key: CoalescingKey?) {
-        let above = request.layered?.built
-        let built = above ?? Result { try request.uncheckedURLRequest() }
-        // A request that does not build fails below, with the reason it carries.
-        guard case .success(let urlRequest) = built else { return (request.carrying(built), nil) }
-        guard let url = urlRequest.url, !url.hasScheme else {
-            let checked = above ?? Result { try request.checked(urlRequest) }
-            guard case .success(let sent) = checked, let target = sent.url else {
-                return (request.carrying(checked), nil)
-            }
-            return (request.carrying(checked), CoalescingKey(sent, to: target, ignoring: ignoredHeaders))
-        }
-        // Relative: keyed on the URL the base URL below makes of it. Passed down unchecked:
-        // that layer makes it absolute, then checks it.
-        guard let target = request.absolute(url, through: base) else { return (request, nil) }
-        return (request.carrying(.success(urlRequest)), CoalescingKey(urlRequest, to: target, ignoring: ignoredHeaders))
     }
 
     /// One caller's seat in a shared request: cancelling takes the caller out, and it
@@ -111,11 +97,13 @@ public struct CoalescingPerformer: RequestPerforming {
         let flights: SingleFlight<CoalescingKey, Arrival>
         let place: SingleFlight<CoalescingKey, Arrival>.Place
         let request: any Request
+        let url: URL
         let base: any RequestPerforming
 
         func cancel() {
             guard let waiter = flights.leave(place) else { return }
-            let cancelled = Result<Arrival, any Error>.failure(FetchError.cancelled(request, through: base))
+            let error = FetchError(.cancelled, reason: "cancelled", method: request.method, url: url)
+            let cancelled = Result<Arrival, any Error>.failure(error)
             guard let queue = base.completionQueue(for: request) else { return waiter(cancelled, 1) }
             queue.async { waiter(cancelled, 1) }
         }

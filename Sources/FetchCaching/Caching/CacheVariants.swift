@@ -1,5 +1,7 @@
+import Fetch
+
 /// The responses a cache keeps for one method, URL and set of credentials when the server
-/// varies them on request header fields (`Vary`, RFC 9111 section 4.1): at most ``limit``,
+/// varies them on request header fields (`Vary`, RFC 9111 section 4.1): at most `limit`,
 /// the first under the storage key itself, the others under that key followed by a space and
 /// `#1`, `#2`, `#3`. All vary on the same fields; a response that varies on other fields, or
 /// on none, replaces them all.

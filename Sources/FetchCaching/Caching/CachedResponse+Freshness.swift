@@ -1,3 +1,5 @@
+import Fetch
+
 extension CachedResponse {
     /// How long the response stays fresh (RFC 9111 section 4.2.1), in seconds: its `max-age`,
     /// else `Expires` minus `Date`, else a fraction of the time since `Last-Modified` when

@@ -1,6 +1,8 @@
+import Fetch
+
 /// The directives of `Cache-Control` header fields (RFC 9111 section 5.2), for a request or
 /// a response, read leniently: unknown directives are ignored, a malformed value of a
-/// directive that sets a time makes that time ``invalid`` rather than failing, and a repeated
+/// directive that sets a time makes that time `invalid` rather than failing, and a repeated
 /// one keeps its first value.
 /// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
 struct CacheDirectives: Equatable {
@@ -13,7 +15,7 @@ struct CacheDirectives: Equatable {
     /// `no-cache` without field names: nothing stored is served without revalidation.
     var noCache = false
     /// The fields `no-cache="..."` names, lowercased: served from the cache without them
-    /// (RFC 9111 section 5.2.2.4). A request's qualified `no-cache` counts as ``noCache``.
+    /// (RFC 9111 section 5.2.2.4). A request's qualified `no-cache` counts as `noCache`.
     var noCacheFields: [String] = []
     var mustRevalidate = false
     var isPublic = false
@@ -84,7 +86,7 @@ struct CacheDirectives: Equatable {
         return .value(min(value, greatestSeconds))
     }
 
-    /// A directive's delta-seconds, read as ``seconds(_:)`` reads them, except that digits with
+    /// A directive's delta-seconds, read as `seconds(_:)` reads them, except that digits with
     /// a decimal fraction (`3600.0`, `3600.5`) count their whole seconds, as Firefox and Safari
     /// read them. (An `Age` gets no such leniency: RFC 9111 section 5.1 has a cache ignore one
     /// that is not an integer.)

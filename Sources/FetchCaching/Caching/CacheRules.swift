@@ -1,7 +1,9 @@
+import Fetch
+
 /// The decisions of RFC 9111 a private cache makes, as pure functions of the request, the
 /// stored response, the new response and the time.
 ///
-/// Each set of credentials has a private cache of its own (``CachePartition``): a stored
+/// Each set of credentials has a private cache of its own (`CachePartition`): a stored
 /// response is only ever looked up for requests with the credentials of the one that got it,
 /// so the rules of a shared cache (RFC 9111 section 3.5 on `Authorization`, `s-maxage`, not
 /// storing `private`) do not apply, and `public` only makes a response storable.

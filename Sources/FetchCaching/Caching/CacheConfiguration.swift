@@ -1,3 +1,5 @@
+import Fetch
+
 /// How a caching layer caches: where it stores responses, which clock it reads, and
 /// whether it guesses freshness.
 public struct CacheConfiguration: Sendable {
@@ -16,25 +18,25 @@ public struct CacheConfiguration: Sendable {
     /// Header names, besides `Authorization`, `Cookie` and `Proxy-Authorization`, that carry
     /// credentials (an API key, a session header): the cache keeps the responses to requests
     /// with different values of them apart, as it does for those three. Compared without
-    /// regard to case; a request adds its own with ``RequestOptions/sensitiveHeaders``.
+    /// regard to case; a request adds its own with `RequestOptions.sensitiveHeaders`.
     /// Empty by default.
     public var sensitiveHeaders: Set<String> {
         didSet { extraCredentialNames = Set(sensitiveHeaders.map { $0.lowercased() }) }
     }
-    /// ``sensitiveHeaders`` lowercased, read on every call with header fields.
+    /// `sensitiveHeaders` lowercased, read on every call with header fields.
     private(set) var extraCredentialNames: Set<String>
     /// The identifiers of the sets of credentials met, shared by the copies of this configuration.
-    let partitions = Locked(CachePartition.Identifiers())
+    let partitions = Guarded(CachePartition.Identifiers())
     /// The keys whose stale response is being revalidated in the background
     /// (`stale-while-revalidate`), shared by the copies of this configuration: one request
     /// per key at a time, whatever the number of calls it served meanwhile.
-    let revalidating = Locked(Set<String>())
+    let revalidating = Guarded(Set<String>())
 
     /// Makes a configuration.
     /// - Parameters:
     ///   - storage: where responses are kept; a 10 MiB ``MemoryCacheStorage`` by default.
-    ///   - heuristicFraction: see ``heuristicFraction``; 0.1 by default, `nil` or 0 for none.
-    ///   - sensitiveHeaders: see ``sensitiveHeaders``; none by default.
+    ///   - heuristicFraction: see `heuristicFraction`; 0.1 by default, `nil` or 0 for none.
+    ///   - sensitiveHeaders: see `sensitiveHeaders`; none by default.
     ///   - clock: the current time; the system clock by default.
     public init(
         storage: any CacheStorage = MemoryCacheStorage(), heuristicFraction: Double? = 0.1,

@@ -1,3 +1,5 @@
+import Fetch
+
 /// A ``CacheStorage`` in memory, bounded in bytes: when a new response would go over its
 /// capacity, the least recently used ones are dropped first. It never writes to disk.
 ///
@@ -7,7 +9,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     // `lock` guards `entries`, `newest`, `oldest` and `used`, and the links of every `Node`;
     // so their accesses need no run-time exclusivity check, which a hit would pay on each one
     // (Benchmarks/README.md, "Instructions per call of the layers").
-    private let lock = Locked()
+    private let lock = Guarded()
     @exclusivity(unchecked) private var entries: [String: Node] = [:]
     /// The most recently used entry; each node's `older` leads to the least recently used.
     @exclusivity(unchecked) private var newest: Node?
@@ -48,7 +50,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     }
 
     /// Stores `response` under `key` as the most recently used, dropping the least recently
-    /// used ones until it fits; one larger than ``capacity`` only removes what `key` held.
+    /// used ones until it fits; one larger than `capacity` only removes what `key` held.
     public func store(_ response: CachedResponse, for key: String) {
         let node = Node(key: key, response: response)
         lock.withLock {

@@ -1,3 +1,5 @@
+import Fetch
+
 /// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1):
 /// `If-None-Match` with its `ETag`, `If-Modified-Since` with its `Last-Modified`; or on the
 /// entity tags of several stored variants, in one `If-None-Match`.
@@ -6,7 +8,7 @@ struct ConditionalHeaders: Enhancer {
     let entityTag: String?
     let lastModified: String?
 
-    var name: String { "CachingPerformer" }
+    var name: String { "CachingLayer" }
 
     init(_ stored: CachedResponse) {
         entityTag = stored.entityTag

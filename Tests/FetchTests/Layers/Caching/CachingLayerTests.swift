@@ -5,9 +5,10 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
+@testable import FetchCaching
 
 /// The caching layer over a spy: storing, freshness and validation (RFC 9111 sections 3 and 4).
-@Suite struct CachingPerformerTests {
+@Suite struct CachingLayerTests {
     @Test func aFreshResponseIsServedFromTheCacheBeforePerformReturns() throws {
         // Given a response fresh for 60 s, stored by a first GET
         let fixture = CacheFixture()

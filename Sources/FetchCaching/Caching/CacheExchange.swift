@@ -1,8 +1,10 @@
-/// One GET or HEAD call through a ``CachingPerformer``: the request as the layer sees it,
+import Fetch
+
+/// One GET or HEAD call through a ``CachingLayer``: the request as the layer sees it,
 /// its storage key and directives, and what to do with what comes back.
 struct CacheExchange: Sendable {
-    /// The request as this layer passes it on, carrying `urlRequest`.
-    let request: any Request
+    /// The request as this layer passes it on, checked.
+    let prepared: PreparedRequest
     /// The request as it is sent, built once for the attempt.
     let urlRequest: URLRequest
     /// The credentials of `urlRequest`, as the layer found them when it looked up `key`.
@@ -25,48 +27,46 @@ struct CacheExchange: Sendable {
             body: stored.body, url: stored.url, metrics: metrics)
     }
 
-    /// Sends the request below, as the step of `call`, conditional on the validators of
-    /// `stale` (the stored response it may replace) when it has some, else on the entity tags
-    /// of `variants` (stored variants that do not match the request; a `304` naming one of
-    /// them selects it, RFC 9111 section 4.3.1); stores what comes back and completes `call`.
+    /// The request as this layer passes it on, carrying `urlRequest`.
+    var request: any Request { prepared.request }
+
+    /// Sends the request through `next`, conditional on the validators of `stale` (the stored
+    /// response it may replace) when it has some, else on the entity tags of `variants`
+    /// (stored variants that do not match the request; a `304` naming one of them selects it,
+    /// RFC 9111 section 4.3.1); stores what comes back and calls `completion` with it.
     func send(
-        to base: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
-        in call: LayerCall
-    ) {
+        through next: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
+        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) -> any Cancellable {
         let requestTime = configuration.clock()
-        var sent = request
         let conditional =
             stale?.hasValidator == true
             ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
+        var sent = prepared
         if let conditional {
-            // The built request made conditional, and the enhancer that does it again for a
-            // later attempt built below (a retry).
-            var conditioned = urlRequest
-            conditional.enhance(&conditioned, for: request)
-            request.attemptLog?.sent(conditioned)
-            sent = LayeredRequest(request, adding: [conditional], built: .success(conditioned))
-        } else if request.attemptLog != nil {
-            request.attemptLog?.sent(urlRequest)
-        }
-        call.run {
-            base.perform(sent) { result in
-                let responseTime = configuration.clock()
-                if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
-                    return call.finish(.success(served))
-                }
-                guard case .success(let response) = result else { return call.finish(result) }
-                guard conditional != nil, response.status == 304 else {
-                    return call.finish(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
-                }
-                guard let confirmed = Self.confirmed(by: response, stale, variants) else {
-                    // RFC 9111 section 4.3.4: a 304 for another representation updates nothing.
-                    if stale != nil { CacheVariants.removeAll(under: key, in: configuration.storage) }
-                    return send(to: base, revalidating: nil, in: call)
-                }
-                call.finish(
-                    .success(revalidated(confirmed, by: response, requestTime: requestTime, responseTime: responseTime))
-                )
+            // Run again on a later attempt built below (a retry).
+            do { sent = try prepared.adding(conditional) } catch {
+                completion(.failure(error))
+                return NothingToCancel()
             }
+        }
+        return next.perform(sent.request) { result in
+            let responseTime = configuration.clock()
+            if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
+                return completion(.success(served))
+            }
+            guard case .success(let response) = result else { return completion(result) }
+            guard conditional != nil, response.status == 304 else {
+                return completion(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
+            }
+            guard let confirmed = Self.confirmed(by: response, stale, variants) else {
+                // RFC 9111 section 4.3.4: a 304 for another representation updates nothing.
+                if stale != nil { CacheVariants.removeAll(under: key, in: configuration.storage) }
+                _ = send(through: next, revalidating: nil, completion: completion)
+                return
+            }
+            completion(
+                .success(revalidated(confirmed, by: response, requestTime: requestTime, responseTime: responseTime)))
         }
     }
 
@@ -86,15 +86,14 @@ struct CacheExchange: Sendable {
     }
 
     /// Revalidates `stale`, a response already served stale (`stale-while-revalidate`, RFC
-    /// 5861 section 3), with a request of its own through `base`: the first call that serves
+    /// 5861 section 3), with a request of its own through `next`: the first call that serves
     /// it sends one, and the calls that serve it while that one is in flight send none.
-    func revalidateInBackground(_ stale: CachedResponse, through base: any RequestPerforming) {
+    func revalidateInBackground(_ stale: CachedResponse, through next: any RequestPerforming) {
         let (key, configuration) = (self.key, self.configuration)
         guard configuration.revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let call = LayerCall(request: request, through: base) { _ in
+        _ = send(through: next, revalidating: stale) { _ in
             configuration.revalidating.withLock { _ = $0.remove(key) }
         }
-        send(to: base, revalidating: stale, in: call)
     }
 
     /// `stale` as a hit at `now`, when `result`, the answer to the request that revalidates

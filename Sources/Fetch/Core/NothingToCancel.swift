@@ -1,10 +1,10 @@
 /// The handle of a call that completed before `perform` returned (a cache hit, an
 /// only-if-cached miss, work an immediate scheduler ran): nothing to cancel. A value with
 /// no state, where a ``CancellationHandle`` allocates itself and a lock.
-package struct NothingToCancel: Cancellable {
+public struct NothingToCancel: Cancellable {
     /// Makes the handle.
-    package init() {}
+    public init() {}
 
     /// Does nothing: the work has completed.
-    package func cancel() {}
+    public func cancel() {}
 }

@@ -1,3 +1,5 @@
+import Fetch
+
 /// What makes two calls identical for a ``CoalescingPerformer``: the method, the URL with
 /// its query, and every header field as it would be sent, except the ones it ignores.
 struct CoalescingKey: Hashable, Sendable {

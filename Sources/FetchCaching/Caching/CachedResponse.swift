@@ -1,3 +1,5 @@
+import Fetch
+
 /// A response as a cache stores it: what a ``CacheStorage`` keeps, and what a storage of
 /// your own (on disk, say) writes and reads back.
 ///
@@ -50,7 +52,7 @@ public struct CachedResponse: Sendable {
     /// Its header fields as served without revalidation: without those its
     /// `no-cache="..."` names (RFC 9111 section 5.2.2.4).
     var servedHeaders: HTTPHeaders { stored.servedHeaders }
-    /// Its ``servedHeaders`` with `Age` set to `age` seconds, as a hit serves them. The last
+    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them. The last
     /// ones made are kept: the hits of one second share them rather than each copying the
     /// fields and formatting the number.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
@@ -77,7 +79,7 @@ public struct CachedResponse: Sendable {
         let expires: FieldReading<Date>
         let ageValue: Double
         /// The header fields last served, with the age they say.
-        private let lastServed = Locked<(age: Int, headers: HTTPHeaders)?>(nil)
+        private let lastServed = Guarded<(age: Int, headers: HTTPHeaders)?>(nil)
 
         init(_ fields: Fields) {
             self.fields = fields

@@ -1,0 +1,34 @@
+import Fetch
+
+/// A value whose every read and write happens under a lock. Copies share one state and one
+/// lock. `Guarded<Void>` is a plain lock.
+struct Guarded<State: Sendable>: @unchecked Sendable {
+    /// Holds the state; its lock guards `state`, which is only touched inside `withLock`.
+    private final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        var state: State
+        init(_ state: State) { self.state = state }
+    }
+
+    private let box: Box
+
+    /// Makes a lock around `state`.
+    init(_ state: State) { box = Box(state) }
+
+    /// Runs `body` with the state, which it may change, under the lock.
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        box.lock.lock()
+        defer { box.lock.unlock() }
+        return try body(&box.state)
+    }
+}
+
+extension Guarded where State == Void {
+    /// Makes a plain lock.
+    init() { self.init(()) }
+
+    /// Runs `body` under the lock.
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try withLock { (_: inout Void) in try body() }
+    }
+}

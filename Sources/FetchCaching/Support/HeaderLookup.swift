@@ -1,0 +1,34 @@
+import Fetch
+
+extension [String: String] {
+    /// The field named `name`, compared without case, of header fields as a `URLRequest`
+    /// holds them.
+    func field(named name: String) -> (key: String, value: String)? {
+        first { $0.key.count == name.count && $0.key.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}
+
+extension URLRequest {
+    /// The value of the header field `name`, compared without case.
+    func header(_ name: String) -> String? {
+        allHTTPHeaderFields?.field(named: name)?.value
+    }
+}
+
+extension StringProtocol {
+    /// Whether the text is one or more ASCII digits and nothing else.
+    var isASCIIDigits: Bool { !isEmpty && utf8.allSatisfy { (0x30...0x39).contains($0) } }
+}
+
+extension URL {
+    /// Whether `other` is on the same origin: scheme, host and port, compared without case,
+    /// with the scheme's default port filled in.
+    func isSameOrigin(as other: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int?)? {
+            guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+            return (scheme, host, url.port ?? ["http": 80, "https": 443][scheme])
+        }
+        guard let mine = origin(self), let theirs = origin(other) else { return false }
+        return mine == theirs
+    }
+}
