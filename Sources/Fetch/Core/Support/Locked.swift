@@ -5,52 +5,45 @@
 /// A class keeps its mutable state in one `Sendable` struct behind a `Locked`, so the class
 /// itself is `Sendable` with no `@unchecked`. `Locked<Void>` is a plain lock, for a class
 /// whose `var`s it guards; such a class stays `@unchecked Sendable` and says what the lock
-/// guards. Copies of a `Locked` share one state and one lock.
-package struct Locked<State: Sendable>: @unchecked Sendable {
-    // `storage`'s mutex guards its state: both are only touched inside `withLock`.
-    private let storage: LockedStorage<State>
+/// guards.
+package final class Locked<State: Sendable>: @unchecked Sendable {
+    // `mutex` guards `state`: it is only touched inside `withLock`. A mutex of its own rather
+    // than an `NSLock`, an object of its own to make and free: a call through a stack of
+    // layers makes several of these.
+    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    // With the mutex held, no run-time exclusivity check is needed: each access skips one
+    // (Benchmarks/README.md, "Instructions per call of the layers").
+    @exclusivity(unchecked) private var state: State
 
     /// Makes a lock around `state`.
     package init(_ state: State) {
-        storage = LockedStorage.make(state)
+        self.state = state
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
     /// Runs `body` with the state, which it may change, under the lock.
-    @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { state, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&state.pointee)
-        }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
     }
 }
 
 extension Locked where State == Void {
     /// Makes a plain lock.
-    package init() { self.init(()) }
+    package convenience init() { self.init(()) }
 
     /// Runs `body` under the lock.
-    @inline(__always)
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try withLock { (_: inout Void) in try body() }
-    }
-}
-
-/// The state of a ``Locked`` and its mutex in one object: the mutex is stored after the
-/// state, in the object's own memory, so a lock is one allocation, not an object and a
-/// mutex of its own (a call through a stack of layers makes several). The state is reached
-/// through a pointer, which skips the run-time exclusivity check a stored `var` makes on
-/// every access; the mutex makes that check needless.
-private final class LockedStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
-    /// Makes the object with `state` and an initialized mutex.
-    static func make(_ state: State) -> LockedStorage {
-        let storage = unsafeDowncast(create(minimumCapacity: 1) { _ in state }, to: LockedStorage.self)
-        storage.withUnsafeMutablePointerToElements { _ = pthread_mutex_init($0, nil) }
-        return storage
-    }
-
-    deinit {
-        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        // Not through `state`: the thread sanitizer takes an access to the empty value for
+        // an access to the whole object, and reports races between the lock's users.
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
     }
 }
