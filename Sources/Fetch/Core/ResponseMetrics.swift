@@ -1,17 +1,33 @@
 /// How one call went: when it started, where its time went, how many bytes moved, and
 /// what the layers did for it. Every ``Response`` carries one in ``Response/metrics``.
 ///
-/// `Session` fills in the timings, redirects and byte counts; layers add what they did:
-/// the retrying layer the retries, the refresh layer the refreshes, the caching
-/// layer where the response came from, the coalescing layer whether it was shared. A
-/// response made by hand, or by a spy, has empty metrics (every duration `nil`, every
-/// count 0) until a layer adds to them.
+/// `Session` fills in the timings, redirects and byte counts; layers add what they did, each
+/// under a ``MetricKey`` of its own, read through a property its module declares: the
+/// retrying layer ``retries``, the refresh layer ``refreshes``, FetchCaching's cache and
+/// coalescing `cache` and `shared`. A response made by hand, or by a spy, has empty metrics
+/// (every duration `nil`, every count 0) until a layer adds to them.
 ///
 /// ```swift
 /// let response = try await api.response(for: GetUser(id: 7))
 /// print(response.metrics)   // started 12:00:01.250, queued 0.0 ms, first byte 3.1 ms, total 3.4 ms, ...
 /// ```
 public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
+    /// A value a layer added, with how the description writes it.
+    private struct Added: Hashable, Sendable {
+        let key: ObjectIdentifier
+        let value: any Hashable & Sendable
+        let text: String?
+
+        static func == (lhs: Added, rhs: Added) -> Bool {
+            lhs.key == rhs.key && AnyHashable(lhs.value) == AnyHashable(rhs.value)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(AnyHashable(value))
+        }
+    }
+
     /// When the call reached the performer that answered it (wall-clock time); `nil` for a
     /// response that no performer timed.
     public var start: Date?
@@ -31,27 +47,59 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     /// Body bytes received, as delivered (after any content decoding; headers not counted).
     /// For a download, the bytes written to its file.
     public var bytesReceived: Int64 = 0
-    /// How many times a retrying layer sent the call again before this response.
-    public var retries: Int = 0
-    /// How many times a refresh layer refreshed (a token) and resent the call.
-    public var refreshes: Int = 0
-    /// Where a caching layer found the response; `nil` when no caching layer saw the call.
-    public var cache: CacheStatus?
-    /// Whether a coalescing layer handed the same response to several identical calls.
-    public var shared: Bool = false
+    /// What layers added, in the order each was first set; a value set to its key's default
+    /// is not kept.
+    private var added: [Added] = []
 
     /// Makes empty metrics: nothing timed, nothing counted.
     public init() {}
 
-    /// The metrics on one line: timings in milliseconds, then counts that are not zero.
+    /// The value a layer added under `key`, or the key's default when none did.
+    public subscript<Key: MetricKey>(key: Key.Type) -> Key.Value {
+        get {
+            guard !added.isEmpty, let entry = added.first(where: { $0.key == ObjectIdentifier(key) }) else {
+                return Key.defaultValue
+            }
+            return entry.value as? Key.Value ?? Key.defaultValue
+        }
+        set {
+            let index = added.firstIndex { $0.key == ObjectIdentifier(key) }
+            guard newValue != Key.defaultValue else {
+                if let index { added.remove(at: index) }
+                return
+            }
+            let entry = Added(key: ObjectIdentifier(key), value: newValue, text: Key.description(of: newValue))
+            if let index { added[index] = entry } else { added.append(entry) }
+        }
+    }
+
+    /// Whether the two hold the same timings, counts and added values, in any order.
+    public static func == (lhs: ResponseMetrics, rhs: ResponseMetrics) -> Bool {
+        lhs.start == rhs.start && lhs.queued == rhs.queued && lhs.timeToFirstByte == rhs.timeToFirstByte
+            && lhs.total == rhs.total && lhs.redirects == rhs.redirects && lhs.bytesSent == rhs.bytesSent
+            && lhs.bytesReceived == rhs.bytesReceived && Set(lhs.added) == Set(rhs.added)
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(start)
+        hasher.combine(queued)
+        hasher.combine(timeToFirstByte)
+        hasher.combine(total)
+        hasher.combine(redirects)
+        hasher.combine(bytesSent)
+        hasher.combine(bytesReceived)
+        hasher.combine(Set(added))
+    }
+
+    /// The metrics on one line: timings in milliseconds, byte counts, redirects when there
+    /// were some, then what layers added, in the order they added it.
     public var description: String {
         let timings = [("queued", queued), ("first byte", timeToFirstByte), ("total", total)]
-        let counts = [("redirects", redirects), ("retries", retries), ("refreshes", refreshes)]
         var parts = timings.compactMap { name, duration in duration.map { "\(name) \(Self.milliseconds($0)) ms" } }
         parts += ["sent \(bytesSent) B", "received \(bytesReceived) B"]
-        parts += counts.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }
-        if let cache { parts.append("cache \(cache.rawValue)") }
-        if shared { parts.append("shared") }
+        if redirects > 0 { parts.append("redirects \(redirects)") }
+        parts += added.compactMap(\.text)
         return parts.joined(separator: ", ")
     }
 
@@ -62,16 +110,27 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Where a caching layer found a response (see ``ResponseMetrics/cache``).
-public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
-    /// Not in the cache (or not usable): it came from the server.
-    case miss
-    /// Served from the cache without contacting the server.
-    case hit
-    /// A stored response the server confirmed with `304 Not Modified`: the stored body,
-    /// with the stored headers updated from the 304.
-    case revalidated
-
-    /// Whether the body came from the cache (a hit or a revalidated entry).
-    public var isFromCache: Bool { self != .miss }
+/// A value a layer adds to ``ResponseMetrics``. Declare a type per value, and a property in
+/// an extension of `ResponseMetrics` that reads and writes it:
+///
+/// ```swift
+/// enum TraceID: MetricKey {
+///     static let defaultValue: String? = nil
+///     static func description(of value: String?) -> String? { value.map { "trace \($0)" } }
+/// }
+///
+/// extension ResponseMetrics {
+///     var traceID: String? {
+///         get { self[TraceID.self] }
+///         set { self[TraceID.self] = newValue }
+///     }
+/// }
+/// ```
+public protocol MetricKey {
+    /// The type of the value.
+    associatedtype Value: Sendable & Hashable
+    /// The value read when no layer added one.
+    static var defaultValue: Value { get }
+    /// How the metrics' description writes `value`; `nil` to leave it out.
+    static func description(of value: Value) -> String?
 }
