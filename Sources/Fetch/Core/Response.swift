@@ -22,20 +22,11 @@ public struct Response: Sendable {
     public var body: Data
     /// The URL the response finally came from, after any redirects.
     public var url: URL?
-    /// The file the performer wrote the body to, for a download (``CallKind/download(_:)``);
-    /// the body is then empty. `nil` otherwise.
-    public var fileURL: URL?
-    /// Whether the body went to a stream's reader as it arrived (``CallKind/stream(_:)``):
-    /// the head of a stream and the response it ends with have an empty ``body`` although
-    /// the server sent one. `false` otherwise.
-    public var isStreamed = false
     /// How the call went: timings, redirects, bytes, and what layers did (retries,
     /// refreshes, cache, sharing). Empty for a response made by hand.
     public var metrics: ResponseMetrics
-    /// The coders of the stack the response came through (``RequestPerforming/coding(with:)``),
-    /// which ``decode(_:using:)`` uses when neither the call, the request nor the model
-    /// names a decoder; `nil` when no coding layer was there.
-    public var coders: Coders?
+    /// What a feature or a layer added, by key (see ``ResponseKey``).
+    private var added: [ObjectIdentifier: any Sendable] = [:]
 
     /// Makes a response.
     /// - Parameters:
@@ -65,6 +56,16 @@ public struct Response: Sendable {
         self.body = body
         self.url = url ?? self.urlRequest.url
         self.metrics = metrics
+    }
+
+    /// The value a feature or a layer added under `key`, or the key's default when none did:
+    /// a download's ``fileURL``, a stream's ``isStreamed``, the stack's ``coders``.
+    public subscript<Key: ResponseKey>(key: Key.Type) -> Key.Value {
+        get {
+            guard !added.isEmpty, let value = added[ObjectIdentifier(key)] else { return Key.defaultValue }
+            return value as? Key.Value ?? Key.defaultValue
+        }
+        set { added[ObjectIdentifier(key)] = newValue }
     }
 
     /// Whether the status is in 200...299.
@@ -112,4 +113,13 @@ extension Data {
         let text = String(decoding: prefix(Swift.max(limit, 0)), as: UTF8.self)
         return count > limit ? text + "…" : text
     }
+}
+
+/// A value a feature or a layer adds to a ``Response``, read through a property its module
+/// declares in an extension of `Response` (as ``Response/fileURL`` is for downloads).
+public protocol ResponseKey {
+    /// The type of the value.
+    associatedtype Value: Sendable
+    /// The value read when none was added.
+    static var defaultValue: Value { get }
 }
