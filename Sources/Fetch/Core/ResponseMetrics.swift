@@ -12,11 +12,14 @@
 /// print(response.metrics)   // started 12:00:01.250, queued 0.0 ms, first byte 3.1 ms, total 3.4 ms, ...
 /// ```
 public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
-    /// A value a layer added, with how the description writes it.
+    /// A value a layer added, with its key, which says how the description writes it.
     private struct Added: Hashable, Sendable {
         let key: ObjectIdentifier
+        let type: any MetricKey.Type
         let value: any Hashable & Sendable
-        let text: String?
+
+        /// How the description writes the value; asked only when a description is made.
+        var text: String? { type.text(of: value) }
 
         static func == (lhs: Added, rhs: Added) -> Bool {
             lhs.key == rhs.key && AnyHashable(lhs.value) == AnyHashable(rhs.value)
@@ -68,7 +71,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
                 if let index { added.remove(at: index) }
                 return
             }
-            let entry = Added(key: ObjectIdentifier(key), value: newValue, text: Key.description(of: newValue))
+            let entry = Added(key: ObjectIdentifier(key), type: key, value: newValue)
             if let index { added[index] = entry } else { added.append(entry) }
         }
     }
@@ -126,11 +129,18 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
 ///     }
 /// }
 /// ```
-public protocol MetricKey {
+public protocol MetricKey: Sendable {
     /// The type of the value.
     associatedtype Value: Sendable & Hashable
     /// The value read when no layer added one.
     static var defaultValue: Value { get }
     /// How the metrics' description writes `value`; `nil` to leave it out.
     static func description(of value: Value) -> String?
+}
+
+extension MetricKey {
+    /// The description of `value`, a value of this key.
+    fileprivate static func text(of value: any Hashable & Sendable) -> String? {
+        (value as? Value).flatMap(description(of:))
+    }
 }

@@ -10,8 +10,9 @@
 /// ```
 public struct PreparedRequest: Sendable {
     /// What to pass to the performer below. When the request does not build, it carries why,
-    /// and the performer below fails the call with that error.
-    public let request: any Request
+    /// and the performer below fails the call with that error. Made when asked for: a layer
+    /// that answers without sending anything (a cache hit) never asks.
+    public var request: any Request { carried.map(source.carrying) ?? source }
     /// The `URLRequest` of this attempt as the layers above made it; `nil` when the request
     /// does not build. Not yet checked the way `Session` checks it, unless a layer above
     /// checked it: ``checked()`` does that before it is sent.
@@ -22,14 +23,18 @@ public struct PreparedRequest: Sendable {
     public let url: URL?
     /// The request as the layer got it.
     private let source: any Request
+    /// The `URLRequest` (or why it does not build) that ``request`` carries; `nil` to pass
+    /// `source` as it is.
+    private let carried: Result<URLRequest, any Error>?
     /// Whether `urlRequest` has been checked (by a layer above, or by ``checked()``).
     private let isChecked: Bool
 
     private init(
-        _ source: any Request, request: any Request, urlRequest: URLRequest?, url: URL?, isChecked: Bool
+        _ source: any Request, carrying carried: Result<URLRequest, any Error>?, urlRequest: URLRequest?, url: URL?,
+        isChecked: Bool
     ) {
         self.source = source
-        self.request = request
+        self.carried = carried
         self.urlRequest = urlRequest
         self.url = url
         self.isChecked = isChecked
@@ -40,15 +45,14 @@ public struct PreparedRequest: Sendable {
         let above = request.layered?.built
         let built = above ?? Result { try request.uncheckedURLRequest() }
         guard case .success(let urlRequest) = built else {
-            self.init(request, request: request.carrying(built), urlRequest: nil, url: nil, isChecked: false)
+            self.init(request, carrying: built, urlRequest: nil, url: nil, isChecked: false)
             return
         }
         // Asked first: most URLs are absolute, and searching the stack for a base URL costs more.
         let url = urlRequest.url.flatMap { $0.hasScheme ? $0 : request.absolute($0, through: performer) }
         // Unresolved, it goes below unbuilt and fails there with the URL it has.
         self.init(
-            request, request: url == nil ? request : request.carrying(built), urlRequest: urlRequest, url: url,
-            isChecked: above != nil)
+            request, carrying: url == nil ? nil : built, urlRequest: urlRequest, url: url, isChecked: above != nil)
     }
 
     /// This request checked as `Session` checks every request before sending it: what to send
@@ -59,11 +63,10 @@ public struct PreparedRequest: Sendable {
         guard !isChecked, let urlRequest, let url else { return self }
         let checked = Result { try source.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
         guard case .success(let sent) = checked else {
-            let failing = source.carrying(checked)
-            return PreparedRequest(source, request: failing, urlRequest: nil, url: nil, isChecked: true)
+            return PreparedRequest(source, carrying: checked, urlRequest: nil, url: nil, isChecked: true)
         }
         source.attemptLog?.sent(sent)
-        return PreparedRequest(source, request: source.carrying(checked), urlRequest: sent, url: url, isChecked: true)
+        return PreparedRequest(source, carrying: checked, urlRequest: sent, url: url, isChecked: true)
     }
 
     /// This request with `enhancer` run on its `URLRequest`, now and on every later attempt
@@ -79,7 +82,7 @@ public struct PreparedRequest: Sendable {
         }
         request.attemptLog?.sent(urlRequest)
         let adding = LayeredRequest(request, adding: [enhancer], built: .success(urlRequest))
-        return PreparedRequest(adding, request: adding, urlRequest: urlRequest, url: url, isChecked: isChecked)
+        return PreparedRequest(adding, carrying: nil, urlRequest: urlRequest, url: url, isChecked: isChecked)
     }
 }
 
