@@ -11,7 +11,7 @@ extension Session {
         // Making a task waits for URLSession's shared work queue: so on the control thread,
         // unless no session has a task in flight (then the queue is free), and never from a
         // delegate queue, whose callback the work queue may wait for.
-        if state.carrier == nil, delegate.tasksInFlight.isEmpty, !DeliveryQueue.isRunning {
+        if state.kindHandler == nil, delegate.tasksInFlight.isEmpty, !DeliveryQueue.isRunning {
             return send(state.urlRequest, for: state)
         }
         control.async { [self] in send(state.urlRequest, for: state) }

@@ -26,8 +26,8 @@ public final class Session: RequestPerforming {
     let delegate: SessionDelegate
     let completionQueue: DispatchQueue
     /// Where a lone request's completion runs when no completion queue is configured (see
-    /// ``SoloLane``); `nil` with a configured one, which every completion then uses.
-    let soloLane: SoloLane?
+    /// ``LoneCompletionQueue``); `nil` with a configured one, which every completion then uses.
+    let loneCompletionQueue: LoneCompletionQueue?
     /// Where tasks are made, resumed and cancelled (see ``ControlThread``), except while no
     /// task of any session is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
@@ -94,7 +94,7 @@ public final class Session: RequestPerforming {
         completionQueue =
             configuration.completionQueue
             ?? DispatchQueue(label: "Fetch.Session.completion", attributes: .concurrent)
-        soloLane = configuration.completionQueue == nil ? SoloLane() : nil
+        loneCompletionQueue = configuration.completionQueue == nil ? LoneCompletionQueue() : nil
     }
 
     deinit {
@@ -117,21 +117,21 @@ public final class Session: RequestPerforming {
     ) -> any Cancellable {
         if let call = performingOwnEnhancers(of: request, request.options, completion: completion) { return call }
         let handle = CancellationHandle()
-        let carrier: (any TaskCarrier)?
+        let kindHandler: (any TaskKindHandler)?
         let urlRequest: URLRequest
         do {
             var prepared = try prepare(request, options: request.options)
-            carrier = try self.carrier(for: request, sending: &prepared)
+            kindHandler = try self.kindHandler(for: request, sending: &prepared)
             urlRequest = prepared
         } catch {
             let named = (error as? FetchError)?.naming(request) ?? error
             queue(for: request.options).async { completion(.failure(named)) }
             return handle
         }
-        guard let form = request.body?.streamedForm, let carrier = carrier as? TransferState,
-            let file = carrier.uploadFile
+        guard let form = request.body?.streamedForm, let kindHandler = kindHandler as? TransferState,
+            let file = kindHandler.uploadFile
         else {
-            run(request, urlRequest, bodyFile: request.body?.fileURL, carrier: carrier, handle, completion)
+            run(request, urlRequest, bodyFile: request.body?.fileURL, kindHandler: kindHandler, handle, completion)
             return handle
         }
         // A form with file parts is sent from a temporary file, written chunk by chunk (so it
@@ -145,11 +145,11 @@ public final class Session: RequestPerforming {
                 if isCancelled() { throw FetchError.cancelled() }
             } catch {
                 let named = (error as? FetchError)?.naming(request) ?? error
-                carrier.close()
-                carrier.events.async { completion(.failure(named)) }
+                kindHandler.close()
+                kindHandler.events.async { completion(.failure(named)) }
                 return
             }
-            self.run(request, urlRequest, bodyFile: file, carrier: carrier, handle, completion)
+            self.run(request, urlRequest, bodyFile: file, kindHandler: kindHandler, handle, completion)
             // A cancelAll between the check above and the admission did not see this upload:
             // it bumped the count before looking, so the count tells.
             if isCancelled() { handle.cancel() }
@@ -160,7 +160,9 @@ public final class Session: RequestPerforming {
     /// What `request`'s kind adds to its task: a ``TransferState`` for a download, an upload
     /// or a body streamed from files, its ``StreamSink`` for a stream, `nil` for a plain call.
     /// A download's partial file is opened (and `Range` added to resume it) here.
-    private func carrier(for request: any Request, sending urlRequest: inout URLRequest) throws -> (any TaskCarrier)? {
+    private func kindHandler(for request: any Request, sending urlRequest: inout URLRequest) throws -> (
+        any TaskKindHandler
+    )? {
         switch request.options.kind {
         case .stream(let sink):
             sink.deliver(on: queue(for: request.options))
@@ -176,7 +178,7 @@ public final class Session: RequestPerforming {
     /// Makes the call's ``TaskState`` and admits it. Only a plain call has the session's
     /// deadline; a transfer or a stream has only the request's own.
     private func run(
-        _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, carrier: (any TaskCarrier)?,
+        _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, kindHandler: (any TaskKindHandler)?,
         _ handle: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let options = request.options
@@ -194,7 +196,7 @@ public final class Session: RequestPerforming {
         urlRequest.httpShouldHandleCookies = false
         let state = TaskState(
             owner: self, request: request, urlRequest: urlRequest, cookies: cookies, deadline: deadline,
-            bodyFile: bodyFile, carrier: carrier, completion: completion)
+            bodyFile: bodyFile, kindHandler: kindHandler, completion: completion)
         // Admitted before the handle can cancel it, so that it leaves the limiter after entering.
         admit(state)
         // Weakly: a handle kept after the end keeps nothing of the call.
@@ -210,7 +212,7 @@ public final class Session: RequestPerforming {
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {
             task = urlSession.uploadTask(with: bare, fromFile: file)
-        } else if state.carrier?.uploadsBody == true, let body = urlRequest.httpBody {
+        } else if state.kindHandler?.uploadsBody == true, let body = urlRequest.httpBody {
             task = urlSession.uploadTask(with: bare, from: body)
         } else {
             task = urlSession.dataTask(with: urlRequest)

@@ -9,16 +9,16 @@
 /// no event leads out of a finished phase: the completion is asked for exactly once.
 ///
 /// The body of a response (``Body``) is kept in memory up to a limit, or handed to a
-/// `Carrier` (a download's file, a stream's reader), whatever the call's kind.
-struct TaskMachine<Task: AnyObject, Owner, Carrier> {
+/// `KindHandler` (a download's file, a stream's reader), whatever the call's kind.
+struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     /// What happens to the body of the request's responses.
     enum Body {
         /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
-        /// Handed to `Carrier` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``),
+        /// Handed to `KindHandler` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``),
         /// unless it declines a response (``Event/declined(_:)``): then the first
         /// ``Response/errorBodyLimit`` bytes are kept in memory for the error.
-        case handedTo(Carrier)
+        case handedTo(KindHandler)
     }
 
     /// Where the request stands. The live phases hold the owner (the session, kept alive
@@ -46,13 +46,13 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case started(Task)
         /// `Task` received the head of a response.
         case responded(Task, status: Int, expectedLength: Int64)
-        /// The carrier does not take the body of `Task`'s response.
+        /// The kindHandler does not take the body of `Task`'s response.
         case declined(Task)
         /// `Task` received body bytes.
         case received(Task, Data)
         /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
         case sent(Task, total: Int64, expected: Int64)
-        /// `Task`'s response cannot continue the carrier's partial file: send `URLRequest`
+        /// `Task`'s response cannot continue the kindHandler's partial file: send `URLRequest`
         /// from the first byte.
         case startOver(Task, URLRequest)
         /// URLSession waits for a decision about a redirect `Task` received.
@@ -80,10 +80,10 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         case answerRedirect(URLRequest?)
         /// Send `URLRequest` as a new task of `Owner`'s, carrying the same request.
         case send(URLRequest, Owner)
-        /// Hand the head of the response to `Carrier`, which may fail the request or start it over.
-        case open(Carrier)
-        /// Hand body bytes to `Carrier`, which may fail the request.
-        case write(Carrier, Data)
+        /// Hand the head of the response to `KindHandler`, which may fail the request or start it over.
+        case open(KindHandler)
+        /// Hand body bytes to `KindHandler`, which may fail the request.
+        case write(KindHandler, Data)
         /// Report the bytes of the request body sent so far.
         case reportSent(total: Int64, expected: Int64)
         /// Call the completion.
@@ -107,7 +107,7 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
     let disposition: Body
     /// The body kept in memory so far; emptied once the request finishes.
     private(set) var body = Data()
-    /// Whether the carrier declined the body of the current response.
+    /// Whether the kindHandler declined the body of the current response.
     private(set) var declined = false
 
     /// A request just admitted by `owner`, which it keeps alive until it finishes.
@@ -161,15 +161,15 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         return [.resume(task)]
     }
 
-    /// Hands the head to the carrier, or checks the length a response announces and makes
+    /// Hands the head to the kindHandler, or checks the length a response announces and makes
     /// room for its body in memory. A response to HEAD, a 204 and a 304 have no body
     /// whatever their Content-Length says.
     private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
-        case .handedTo(let carrier):
+        case .handedTo(let kindHandler):
             (declined, body) = (false, Data())
-            return [.open(carrier)]
+            return [.open(kindHandler)]
         case .memory(let limit):
             guard !Response.hasNoBody(method: method.rawValue, status: status) else { return [] }
             if expectedLength > Int64(limit) { return tooLarge("\(expectedLength) bytes", limit) }
@@ -184,12 +184,12 @@ struct TaskMachine<Task: AnyObject, Owner, Carrier> {
         return []
     }
 
-    /// Hands body bytes of the running task to the carrier, or keeps them within the limit.
+    /// Hands body bytes of the running task to the kindHandler, or keeps them within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
-        case .handedTo(let carrier):
-            guard declined else { return [.write(carrier, data)] }
+        case .handedTo(let kindHandler):
+            guard declined else { return [.write(kindHandler, data)] }
             body.append(data.prefix(max(0, Response.errorBodyLimit - body.count)))
             return []
         case .memory(let limit):

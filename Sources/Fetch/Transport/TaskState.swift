@@ -28,7 +28,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// The overall deadline; `nil` for none.
     let deadline: Duration?
     /// What a download, an upload or a stream adds to the task; `nil` for a plain call.
-    let carrier: (any TaskCarrier)?
+    let kindHandler: (any TaskKindHandler)?
     /// Decides each redirect (see ``RedirectStep``).
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
@@ -40,39 +40,40 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
     /// Where the completion is called: the call's or session's completion queue, or the
-    /// carrier's serial queue on it, so that it follows the last progress report or callback.
+    /// kindHandler's serial queue on it, so that it follows the last progress report or callback.
     private let queue: DispatchQueue
-    /// Where a plain call's completion runs when no other task is in flight (``SoloLane``).
-    private let soloLane: SoloLane?
+    /// Where a plain call's completion runs when no other task is in flight (``LoneCompletionQueue``).
+    private let loneCompletionQueue: LoneCompletionQueue?
     private let control: ControlThread
     private let delegate: SessionDelegate
     var originPlace = OriginPlace.new
     var originAdmitted: ContinuousClock.Instant?
 
-    typealias Machine = TaskMachine<URLSessionTask, Session, any TaskCarrier>
+    typealias Machine = TaskMachine<URLSessionTask, Session, any TaskKindHandler>
 
     /// A request admitted by `owner`, which it keeps alive until it finishes.
     init(
         owner: Session, request: any Request, urlRequest: URLRequest, cookies: CallCookies? = nil,
-        deadline: Duration?, bodyFile: URL?, carrier: (any TaskCarrier)?,
+        deadline: Duration?, bodyFile: URL?, kindHandler: (any TaskKindHandler)?,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let options = request.options
         let limit = options.maximumBodySize ?? owner.configuration.maximumBodySize
-        let body: Machine.Body = if let carrier, carrier.takesBody { .handedTo(carrier) } else { .memory(limit: limit) }
+        let body: Machine.Body =
+            if let kindHandler, kindHandler.takesBody { .handedTo(kindHandler) } else { .memory(limit: limit) }
         machine = TaskMachine(owner: owner, request: urlRequest, body: body)
         marks = owner.configuration.collectsMetrics ? ResponseMetrics() : nil
         marks?.start = Date()
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
-        // A call's own completion queue takes the place of the session's, solo lane included.
+        // A call's own completion queue takes the place of the session's, lone-completion queue included.
         let ownQueue = options.completionQueue
         (control, delegate, queue) = (
-            owner.control, owner.delegate, carrier?.events ?? ownQueue ?? owner.completionQueue
+            owner.control, owner.delegate, kindHandler?.events ?? ownQueue ?? owner.completionQueue
         )
-        soloLane = carrier == nil && ownQueue == nil ? owner.soloLane : nil
-        (self.request, prepared, self.deadline, self.carrier) = (request, urlRequest, deadline, carrier)
+        loneCompletionQueue = kindHandler == nil && ownQueue == nil ? owner.loneCompletionQueue : nil
+        (self.request, prepared, self.deadline, self.kindHandler) = (request, urlRequest, deadline, kindHandler)
         redirectPolicy = options.redirectPolicy ?? owner.configuration.redirectPolicy
         sensitiveHeaders = owner.configuration.sensitiveHeaders.union(options.sensitiveHeaders)
         self.cookies = cookies
@@ -93,10 +94,10 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         handle(.failed(error(.cancelled, "cancelled")))
     }
 
-    /// Cancels for the caller: the carrier stops first, so a download's file is kept or gone
+    /// Cancels for the caller: the kindHandler stops first, so a download's file is kept or gone
     /// before the caller hears of the cancel.
     func cancelByCaller() {
-        carrier?.stop()
+        kindHandler?.stop()
         cancel()
     }
 
@@ -109,7 +110,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
 
     /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
-        let what = carrier?.uploadsBody == true ? "transfer" : "response"
+        let what = kindHandler?.uploadsBody == true ? "transfer" : "response"
         let reason = "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"
         handle(.failed(error(.deadlineExceeded, reason)))
     }
@@ -160,32 +161,34 @@ final class TaskState: @unchecked Sendable, OriginLimited {
                 handle(.decided(task, step), redirect: redirect)
             case .answerRedirect(let next):
                 redirect?.answer(next)
-            case .open(let carrier):
+            case .open(let kindHandler):
                 guard case .responded(let task, _, _) = event, let reply else { continue }
-                open(carrier, reply, from: task)
-            case .write(let carrier, let data):
-                if let error = carrier.write(data) { handle(.failed(error)) }
+                open(kindHandler, reply, from: task)
+            case .write(let kindHandler, let data):
+                if let error = kindHandler.write(data) { handle(.failed(error)) }
             case .reportSent(let total, let expected):
-                carrier?.sent(total: total, expected: expected)
+                kindHandler?.sent(total: total, expected: expected)
             case .send(let next, let owner):
                 // Never on the control thread: a start-over or a redirect comes from the delegate.
                 control.async { owner.send(next, for: self) }
             case .complete(let outcome):
                 // The response is built on the completion queue, not on URLSession's work queue.
                 let metrics = metrics(marks, outcome)
-                let (request, completion, carrier) = (self.request, self.completion, self.carrier)
+                let (request, completion, kindHandler) = (self.request, self.completion, self.kindHandler)
                 let reply = heardReply ?? ended?.response
                 let deliver: @Sendable () -> Void = {
                     let result = Self.result(outcome, reply: reply, request: request, metrics: metrics)
-                    guard let carrier else { return completion(result) }
-                    carrier.finish(result) { settled in
+                    guard let kindHandler else { return completion(result) }
+                    kindHandler.finish(result) { settled in
                         completion(
                             settled.mapError {
                                 ($0 as? FetchError)?.naming(request) ?? $0
                             })
                     }
                 }
-                if let soloLane, delegate.tasksInFlight.isEmpty, soloLane.async(deliver) { continue }
+                if let loneCompletionQueue, delegate.tasksInFlight.isEmpty, loneCompletionQueue.async(deliver) {
+                    continue
+                }
                 queue.async(execute: deliver)
             case .release:
                 break
@@ -229,12 +232,12 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         .nanoseconds(Int64(clamping: max(DispatchTime.now().uptimeNanoseconds, admitted) - admitted))
     }
 
-    /// Hands the head of `task`'s response to `carrier`; fails or starts over as it answers.
-    private func open(_ carrier: any TaskCarrier, _ reply: URLResponse, from task: URLSessionTask) {
-        // A reply that is not HTTP has no body for a carrier; the request fails at its end.
+    /// Hands the head of `task`'s response to `kindHandler`; fails or starts over as it answers.
+    private func open(_ kindHandler: any TaskKindHandler, _ reply: URLResponse, from task: URLSessionTask) {
+        // A reply that is not HTTP has no body for a kindHandler; the request fails at its end.
         guard let http = reply as? HTTPURLResponse else { return handle(.declined(task)) }
         let head = Self.head(http, request: request, sent: urlRequest)
-        switch carrier.open(head, expectedLength: reply.expectedContentLength) {
+        switch kindHandler.open(head, expectedLength: reply.expectedContentLength) {
         case .accepted:
             break
         case .declined:
@@ -244,7 +247,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         case .startOver:
             var fresh = prepared
             do {
-                try carrier.restart(&fresh)
+                try kindHandler.restart(&fresh)
                 handle(.startOver(task, fresh))
             } catch {
                 handle(.failed(error as? FetchError ?? FetchError(.file, reason: "\(error)")))
@@ -257,7 +260,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         guard var metrics = marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
         metrics.total = sinceAdmission
         // Counted where the body went: into memory, into the file, or to the stream's reader.
-        metrics.bytesReceived = carrier.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
+        metrics.bytesReceived = kindHandler.map { $0.takesBody ? $0.bodyBytes : Int64(body.count) } ?? Int64(body.count)
         return metrics
     }
 

@@ -36,10 +36,10 @@ public struct CoalescingPerformer: WrappingPerformer {
     public let base: any RequestPerforming
     /// Header names (lowercased) that do not make calls different.
     public let ignoredHeaders: Set<String>
-    private let flights = SingleFlight<CoalescingKey, Arrival>()
+    private let flights = SingleFlight<CoalescingKey, SharedResult>()
 
     /// A shared request's result, and the queue it arrived on.
-    private typealias Arrival = (result: Result<Response, any Error>, queue: DispatchQueue?)
+    private typealias SharedResult = (result: Result<Response, any Error>, queue: DispatchQueue?)
 
     /// Wraps `base`; copies of the performer share their calls in flight.
     /// - Parameters:
@@ -79,7 +79,7 @@ public struct CoalescingPerformer: WrappingPerformer {
             else { return completion(own) }
             queue.async { completion(own) }
         }
-        let seat = Seat(flights: flights, place: place, request: request, url: url, base: base)
+        let seat = CallerHandle(flights: flights, place: place, request: request, url: url, base: base)
         if place.starts {
             let sent = base.perform(outgoing.request) { [base] result in
                 flights.finish(place, with: .success((result, base.completionQueue(for: request))))
@@ -93,9 +93,9 @@ public struct CoalescingPerformer: WrappingPerformer {
     /// completes cancelled (where the performer below would have called back, not on the
     /// canceller's thread); the last one out cancels the request. A value with no lock: the
     /// flights' lock lets a caller out once.
-    private struct Seat: Cancellable {
-        let flights: SingleFlight<CoalescingKey, Arrival>
-        let place: SingleFlight<CoalescingKey, Arrival>.Place
+    private struct CallerHandle: Cancellable {
+        let flights: SingleFlight<CoalescingKey, SharedResult>
+        let place: SingleFlight<CoalescingKey, SharedResult>.Place
         let request: any Request
         let url: URL
         let base: any RequestPerforming
@@ -103,7 +103,7 @@ public struct CoalescingPerformer: WrappingPerformer {
         func cancel() {
             guard let waiter = flights.leave(place) else { return }
             let error = FetchError(.cancelled, reason: "cancelled", method: request.method, url: url)
-            let cancelled = Result<Arrival, any Error>.failure(error)
+            let cancelled = Result<SharedResult, any Error>.failure(error)
             guard let queue = base.completionQueue(for: request) else { return waiter(cancelled, 1) }
             queue.async { waiter(cancelled, 1) }
         }

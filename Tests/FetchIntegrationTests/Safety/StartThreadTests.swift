@@ -109,7 +109,7 @@ struct StartThreadTests {
         let request = BasicRequest(url: URL(string: "http://127.0.0.1:9/")!)
         let urlRequest = try session.prepare(request, options: request.options)
         let state = TaskState(
-            owner: session, request: request, urlRequest: urlRequest, deadline: nil, bodyFile: nil, carrier: nil
+            owner: session, request: request, urlRequest: urlRequest, deadline: nil, bodyFile: nil, kindHandler: nil
         ) { _ in }
         // (Tasks are made on a thread of their own: making one waits for URLSession's work queue.)
         let counts: [Int] = try await within("the delegate's counts") {

@@ -14,15 +14,15 @@ final class FakeTask: CustomStringConvertible {
 }
 
 /// Where a test machine hands a body that does not go into memory: only its identity counts.
-final class FakeCarrier: CustomStringConvertible, Sendable {
-    /// The carrier's name in effects, such as `file`.
+final class FakeKindHandler: CustomStringConvertible, Sendable {
+    /// The kindHandler's name in effects, such as `file`.
     let description: String
-    /// A carrier called `name`.
+    /// A kindHandler called `name`.
     init(_ name: String) { description = name }
 }
 
-/// The machine under test: fake tasks and carrier, and a name for the owner.
-typealias Machine = TaskMachine<FakeTask, String, FakeCarrier>
+/// The machine under test: fake tasks and kindHandler, and a name for the owner.
+typealias Machine = TaskMachine<FakeTask, String, FakeKindHandler>
 
 /// The owner every test machine is made with.
 let owner = "session"
@@ -42,19 +42,19 @@ enum Stage: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-extension TaskMachine where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
+extension TaskMachine where Task == FakeTask, Owner == String, KindHandler == FakeKindHandler {
     /// A machine for `GET /start`, admitted, with a body limit of 10 bytes in memory, or
-    /// with its body handed to `carrier`.
-    static func admitted(method: String = "GET", carrier: FakeCarrier? = nil) -> Machine {
+    /// with its body handed to `kindHandler`.
+    static func admitted(method: String = "GET", kindHandler: FakeKindHandler? = nil) -> Machine {
         Machine(
             owner: owner, request: urlRequest("/start", method: method),
-            body: carrier.map { .handedTo($0) } ?? .memory(limit: 10))
+            body: kindHandler.map { .handedTo($0) } ?? .memory(limit: 10))
     }
 
     /// A machine brought to `stage` with `task` as its (first) task, its body handed to
-    /// `carrier` when there is one.
-    static func at(_ stage: Stage, task: FakeTask, carrier: FakeCarrier? = nil) -> Machine {
-        var machine = admitted(carrier: carrier)
+    /// `kindHandler` when there is one.
+    static func at(_ stage: Stage, task: FakeTask, kindHandler: FakeKindHandler? = nil) -> Machine {
+        var machine = admitted(kindHandler: kindHandler)
         let steps: [Event] =
             switch stage {
             case .admitted: []
@@ -81,7 +81,7 @@ extension TaskMachine where Task == FakeTask, Owner == String, Carrier == FakeCa
     }
 }
 
-extension TaskMachine.Phase where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
+extension TaskMachine.Phase where Task == FakeTask, Owner == String, KindHandler == FakeKindHandler {
     /// The phase in a few words, such as `running(t1)`.
     var summary: String {
         switch self {
@@ -94,7 +94,7 @@ extension TaskMachine.Phase where Task == FakeTask, Owner == String, Carrier == 
     }
 }
 
-extension TaskMachine.Effect where Task == FakeTask, Owner == String, Carrier == FakeCarrier {
+extension TaskMachine.Effect where Task == FakeTask, Owner == String, KindHandler == FakeKindHandler {
     /// The effect in a few words, such as `cancel t1` or `complete cancelled`.
     var summary: String {
         switch self {
@@ -108,8 +108,8 @@ extension TaskMachine.Effect where Task == FakeTask, Owner == String, Carrier ==
             "complete \"\(String(decoding: body, as: UTF8.self))\" for \(sent.httpMethod ?? "?") \(sent.url?.path ?? "?")"
         case .complete(.failed(let error)): "complete \(error.code.rawValue)"
         case .release(let owner): "release \(owner)"
-        case .open(let carrier): "open \(carrier)"
-        case .write(let carrier, let data): "write \(data.count) to \(carrier)"
+        case .open(let kindHandler): "open \(kindHandler)"
+        case .write(let kindHandler, let data): "write \(data.count) to \(kindHandler)"
         case .reportSent(let total, let expected): "sent \(total) of \(expected)"
         }
     }

@@ -39,7 +39,7 @@ struct TaskMachineWalkTests {
         /// The machine under test.
         var machine: Machine
         /// Where the machine hands its body, for the walks that do not keep it in memory.
-        let carrier: FakeCarrier?
+        let kindHandler: FakeKindHandler?
         /// Tasks made so far.
         var made = 0
         /// Resumed tasks whose callbacks still reach the machine, and that have not ended.
@@ -63,10 +63,10 @@ struct TaskMachineWalkTests {
         /// Every phase reached and effect seen, to show the walks went everywhere.
         var seen: Set<String> = []
 
-        /// A walk whose machine keeps its body in memory, or hands it to `carrier`.
-        init(carrier: FakeCarrier? = nil) {
-            self.carrier = carrier
-            machine = Machine.admitted(carrier: carrier)
+        /// A walk whose machine keeps its body in memory, or hands it to `kindHandler`.
+        init(kindHandler: FakeKindHandler? = nil) {
+            self.kindHandler = kindHandler
+            machine = Machine.admitted(kindHandler: kindHandler)
         }
 
         /// What may happen next, each as a name and the event it sends.
@@ -87,7 +87,7 @@ struct TaskMachineWalkTests {
                     ("end", .ended(task, cancelled.contains(ObjectIdentifier(task)) ? URLError(.cancelled) : nil)),
                     ("sent", .sent(task, total: 3, expected: 3)),
                 ]
-                if carrier != nil {
+                if kindHandler != nil {
                     events += [
                         ("startOver", .startOver(task, TaskMachineWalkTests.fresh)), ("decline", .declined(task)),
                     ]
@@ -152,7 +152,7 @@ struct TaskMachineWalkTests {
                 if completions > 1 { violations.append("after \(name): completed again") }
             case .release: releases += 1
             case .open(let to), .write(let to, _):
-                if to !== carrier { violations.append("after \(name): a body handed to no carrier") }
+                if to !== kindHandler { violations.append("after \(name): a body handed to no kindHandler") }
                 if machine.isFinished { violations.append("after \(name): a body handed on after the end") }
             case .reportSent:
                 if machine.isFinished { violations.append("after \(name): progress after the end") }
@@ -198,8 +198,8 @@ struct TaskMachineWalkTests {
         var failures: [String] = []
         var quietWalks = 0
         for walk in 0..<3_000 {
-            // (every other walk hands its body to a carrier)
-            var world = World(carrier: walk.isMultiple(of: 2) ? nil : FakeCarrier("file"))
+            // (every other walk hands its body to a kindHandler)
+            var world = World(kindHandler: walk.isMultiple(of: 2) ? nil : FakeKindHandler("file"))
             var steps: [String] = []
             // When each walk runs
             for _ in 0..<14 {

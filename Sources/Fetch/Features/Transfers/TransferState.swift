@@ -3,7 +3,7 @@
 /// unnamed partial file behind on cancellation), the temporary file a form is uploaded from.
 /// It carries out the effects of its ``TransferMachine``; a download's file does its I/O
 /// under its own lock, never under the machine's.
-final class TransferState: TaskCarrier, Sendable {
+final class TransferState: TaskKindHandler, Sendable {
     private let machine: Locked<TransferMachine>
     /// A download's partial file; `nil` for an upload.
     private let staged: StagedDownload?

@@ -7,7 +7,7 @@
 /// With many calls in flight the concurrent queue is faster, so the lane takes only a lone
 /// completion, and never queues one behind another (so a completion that waits for another
 /// request cannot deadlock).
-final class SoloLane: Sendable {
+final class LoneCompletionQueue: Sendable {
     private let queue = DispatchQueue(label: "Fetch.Session.completion.solo")
     /// Whether the lane is running, or about to run, a completion.
     private let busy = Locked(false)

@@ -5,21 +5,21 @@ import FoundationNetworking
 import Testing
 @testable import Fetch
 
-/// A request whose body goes to a carrier (a download's file, a stream's reader) rather
+/// A request whose body goes to a kindHandler (a download's file, a stream's reader) rather
 /// than into memory: the machine hands it on through effects, and starts over when asked.
-struct TaskMachineCarrierTests {
+struct TaskMachineKindHandlerTests {
     let t1 = FakeTask("t1")
     let t2 = FakeTask("t2")
-    let file = FakeCarrier("file")
+    let file = FakeKindHandler("file")
 
-    @Test func headAndBytesGoToTheCarrierAndNothingIsKept() {
-        // Given a running request whose body goes to a carrier
-        var machine = Machine.at(.running, task: t1, carrier: file)
+    @Test func headAndBytesGoToTheKindHandlerAndNothingIsKept() {
+        // Given a running request whose body goes to a kindHandler
+        var machine = Machine.at(.running, task: t1, kindHandler: file)
         // When a head larger than any memory limit, two chunks and the end arrive
         let head = machine.run(.responded(t1, status: 200, expectedLength: 1 << 40))
         let chunks = machine.run(.received(t1, Data("abc".utf8))) + machine.run(.received(t1, Data("de".utf8)))
         let end = machine.run(.ended(t1, nil))
-        // Then the carrier gets each, in order, and the request completes with no body in memory
+        // Then the kindHandler gets each, in order, and the request completes with no body in memory
         #expect(head == ["open file"])
         #expect(chunks == ["write 3 to file", "write 2 to file"])
         #expect(end == ["complete \"\" for GET /start", "release session"])
@@ -27,8 +27,8 @@ struct TaskMachineCarrierTests {
     }
 
     @Test func aDeclinedBodyIsKeptInMemoryUpToTheErrorBodyLimit() {
-        // Given a running request whose carrier declines the body of a 503
-        var machine = Machine.at(.running, task: t1, carrier: file)
+        // Given a running request whose kindHandler declines the body of a 503
+        var machine = Machine.at(.running, task: t1, kindHandler: file)
         _ = machine.run(.responded(t1, status: 503, expectedLength: -1))
         let declined = machine.run(.declined(t1))
         // When more than the error body limit arrives, then the task ends
@@ -37,12 +37,12 @@ struct TaskMachineCarrierTests {
             + machine.run(.received(t1, Data(count: 5)))
         let kept = machine.body.count
         let end = machine.run(.ended(t1, nil))
-        // Then nothing reaches the carrier, and the request completes with the limit's worth
+        // Then nothing reaches the kindHandler, and the request completes with the limit's worth
         #expect(declined.isEmpty && chunks.isEmpty)
         #expect(kept == Response.errorBodyLimit)
         #expect(end.first?.hasPrefix("complete") == true)
-        // And the next response's body goes to the carrier again
-        var next = Machine.at(.running, task: t1, carrier: file)
+        // And the next response's body goes to the kindHandler again
+        var next = Machine.at(.running, task: t1, kindHandler: file)
         _ = next.run(.responded(t1, status: 503, expectedLength: -1))
         _ = next.run(.declined(t1))
         _ = next.run(.responded(t1, status: 200, expectedLength: 3))
@@ -52,21 +52,21 @@ struct TaskMachineCarrierTests {
 
     @Test func bytesOfAnotherTaskOrAfterTheEndAreNotHandedOn() {
         // Given a request that finished after its task was cancelled
-        var machine = Machine.at(.running, task: t1, carrier: file)
+        var machine = Machine.at(.running, task: t1, kindHandler: file)
         _ = machine.run(.failed(FetchError.cancelled()))
         // When bytes still arrive, from its task and from another
         let late = machine.run(.received(t1, Data("abc".utf8))) + machine.run(.received(t2, Data("x".utf8)))
         let head = machine.run(.responded(t1, status: 200, expectedLength: 3))
-        // Then nothing reaches the carrier
+        // Then nothing reaches the kindHandler
         #expect(late.isEmpty && head.isEmpty)
     }
 
     @Test func startOverSendsTheRequestAgainInANewTask() {
         // Given a running request that followed a redirect
-        var machine = Machine.at(.running, task: t1, carrier: file)
+        var machine = Machine.at(.running, task: t1, kindHandler: file)
         _ = machine.run(.redirected(t1))
         _ = machine.run(.decided(t1, .follow(urlRequest("/moved"))))
-        // When the carrier asks to start over from the first byte
+        // When the kindHandler asks to start over from the first byte
         let effects = machine.run(.startOver(t1, urlRequest("/start")))
         // Then the task is dropped and cancelled, and the request is sent again, as new
         #expect(effects == ["forget t1", "cancel t1", "send /start for session"])
@@ -81,7 +81,7 @@ struct TaskMachineCarrierTests {
     @Test(arguments: [Stage.admitted, .awaitingRedirectDecision, .cancelAfterRedirectDecision, .finished])
     func startOverOutsideTheRunningPhaseChangesNothing(stage: Stage) {
         // Given a request that is not running t1
-        var machine = Machine.at(stage, task: t1, carrier: file)
+        var machine = Machine.at(stage, task: t1, kindHandler: file)
         let before = machine.phase.summary
         // When a start-over for t1 comes
         let effects = machine.run(.startOver(t1, urlRequest("/start")))
@@ -92,7 +92,7 @@ struct TaskMachineCarrierTests {
 
     @Test func startOverOfATaskThatNoLongerCarriesTheRequestIsIgnored() {
         // Given a request running t2
-        var machine = Machine.at(.admitted, task: t1, carrier: file)
+        var machine = Machine.at(.admitted, task: t1, kindHandler: file)
         _ = machine.run(.started(t2))
         // When t1 asks to start over
         // Then nothing happens
@@ -100,10 +100,10 @@ struct TaskMachineCarrierTests {
         #expect(machine.phase.summary == "running(t2)")
     }
 
-    @Test(arguments: [nil, FakeCarrier("file")])
-    func sentBytesAreReportedWhileTheTaskRuns(carrier: FakeCarrier?) {
+    @Test(arguments: [nil, FakeKindHandler("file")])
+    func sentBytesAreReportedWhileTheTaskRuns(kindHandler: FakeKindHandler?) {
         // Given a running request
-        var machine = Machine.at(.running, task: t1, carrier: carrier)
+        var machine = Machine.at(.running, task: t1, kindHandler: kindHandler)
         // When its task reports body bytes sent, then it finishes and reports more
         let running = machine.run(.sent(t1, total: 3, expected: 10))
         _ = machine.run(.ended(t1, nil))
@@ -115,10 +115,10 @@ struct TaskMachineCarrierTests {
 
     @Test(arguments: Stage.allCases)
     func aFailureInEveryPhaseCompletesOnceAndHandsNothingOn(stage: Stage) {
-        // Given a request whose body goes to a carrier, in every phase
-        var machine = Machine.at(stage, task: t1, carrier: file)
+        // Given a request whose body goes to a kindHandler, in every phase
+        var machine = Machine.at(stage, task: t1, kindHandler: file)
         let live = !machine.isFinished
-        // When a write fails it (the carrier's error), then bytes arrive
+        // When a write fails it (the kindHandler's error), then bytes arrive
         let failed = machine.run(.failed(FetchError(.file, reason: "disk full")))
         let late = machine.run(.received(t1, Data("abc".utf8)))
         // Then it completes with that error once, only from a live phase, and nothing more is written

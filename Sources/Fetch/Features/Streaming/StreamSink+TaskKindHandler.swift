@@ -1,6 +1,6 @@
 /// What a stream adds to its task in ``Session``: the sink itself takes the body, and counts
 /// it with its machine (``StreamMachine/received``).
-extension StreamSink: TaskCarrier {
+extension StreamSink: TaskKindHandler {
     /// The serial queue of the reader's callbacks (see ``deliver(on:)``), where the call completes.
     var events: DispatchQueue { queue.withLock { $0 } ?? .global() }
     var takesBody: Bool { true }

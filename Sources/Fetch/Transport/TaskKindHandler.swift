@@ -1,7 +1,7 @@
 /// What a download, an upload or a stream adds to its task: it takes the body that does not
 /// go into memory, reports progress, and turns the task's result into the call's.
 /// ``TaskState`` calls it from the effects of its ``TaskMachine``, never under its lock.
-protocol TaskCarrier: AnyObject, Sendable {
+protocol TaskKindHandler: AnyObject, Sendable {
     /// Where the call completes: a serial queue that runs the progress reports or the
     /// reader's callbacks first.
     var events: DispatchQueue { get }
@@ -27,11 +27,11 @@ protocol TaskCarrier: AnyObject, Sendable {
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void)
 }
 
-/// What a carrier makes of the head of a response.
+/// What a kindHandler makes of the head of a response.
 enum BodyOpening {
     /// The body is welcome.
     case accepted
-    /// The body is not for the carrier (a status it does not take): the task keeps its first
+    /// The body is not for the kindHandler (a status it does not take): the task keeps its first
     /// ``Response/errorBodyLimit`` bytes in memory for the error.
     case declined
     /// The request fails with this error.

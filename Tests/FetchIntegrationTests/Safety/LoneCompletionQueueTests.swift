@@ -5,10 +5,10 @@ import FoundationNetworking
 import Testing
 @testable import Fetch
 
-/// Where a completion runs: on the session's solo lane when its request ended while no other
+/// Where a completion runs: on the session's lone-completion queue when its request ended while no other
 /// task was in flight, on the completion queue otherwise, and never queued behind another.
 @Suite(.loopbackServers)
-struct SoloLaneTests {
+struct LoneCompletionQueueTests {
     /// Where one completion ran.
     struct Place: Sendable, Equatable {
         var onLane = false
@@ -29,7 +29,7 @@ struct SoloLaneTests {
             Thread.detachNewThread {
                 session.perform(BasicRequest(url: url)) { outcome in
                     var place = Place(
-                        onLane: DispatchQueue.getSpecific(key: SoloLane.key) == true,
+                        onLane: DispatchQueue.getSpecific(key: LoneCompletionQueue.key) == true,
                         onConfiguredQueue: DispatchQueue.getSpecific(key: configuredKey) == true)
                     let status = (try? outcome.get()).map { "HTTP \($0.status)" } ?? "failed"
                     place.result = status + then()
@@ -45,7 +45,7 @@ struct SoloLaneTests {
         let session = Session(configuration: .init(), tasksInFlight: TasksInFlight())
         // When a call is performed alone
         let place = await Self.place(of: servers.faults.url("/status?code=204"), on: session)
-        // Then its completion ran on the session's solo lane
+        // Then its completion ran on the session's lone-completion queue
         #expect(place == Place(onLane: true, result: "HTTP 204"))
     }
 
@@ -72,7 +72,7 @@ struct SoloLaneTests {
             let second = Locked(Place())
             session.perform(BasicRequest(url: url)) { outcome in
                 second.withLock {
-                    $0.onLane = DispatchQueue.getSpecific(key: SoloLane.key) == true
+                    $0.onLane = DispatchQueue.getSpecific(key: LoneCompletionQueue.key) == true
                     $0.result = (try? outcome.get()).map { "HTTP \($0.status)" } ?? "failed"
                 }
                 done.signal()
@@ -89,7 +89,7 @@ struct SoloLaneTests {
     @Test func aConfiguredCompletionQueueTakesEveryCompletion() async throws {
         let servers = try LoopbackServers.require()
         // Given a session with a completion queue of the caller's
-        let queue = DispatchQueue(label: "SoloLaneTests.configured", attributes: .concurrent)
+        let queue = DispatchQueue(label: "LoneCompletionQueueTests.configured", attributes: .concurrent)
         queue.setSpecific(key: Self.configuredKey, value: true)
         var configuration = Session.Configuration()
         configuration.completionQueue = queue
@@ -98,6 +98,6 @@ struct SoloLaneTests {
         let place = await Self.place(of: servers.faults.url("/status?code=204"), on: session)
         // Then its completion ran on that queue, and the session has no lane
         #expect(place == Place(onConfiguredQueue: true, result: "HTTP 204"))
-        #expect(session.soloLane == nil)
+        #expect(session.loneCompletionQueue == nil)
     }
 }
