@@ -1,11 +1,10 @@
 /// One call through a step that may wait before it sends (an attempt of `RetryLoop` and its
-/// wait, a cache exchange): the completion, run
-/// exactly once, and the step in flight (a request or a wait), cancelled together with the call.
+/// wait): the completion, run exactly once, and the step in flight (a request or a wait),
+/// cancelled together with the call.
 ///
 /// Cancelling completes the call with ``FetchError/Code-swift.enum/cancelled`` and cancels
-/// the step in flight; whatever that step reports afterwards is ignored. The cancellation,
-/// and any result that does not come from a completion below (``answer(_:)``), is delivered
-/// where the layer's performer below calls back (``RequestPerforming/completionQueue(for:)``;
+/// the step in flight; whatever that step reports afterwards is ignored. The cancellation is
+/// delivered where the layer's performer below calls back (``RequestPerforming/completionQueue(for:)``;
 /// at once when it names none).
 final class LayerCall: Cancellable, @unchecked Sendable {
     // `lock` guards `completion` (nil once the call has completed), `current` (the handle
@@ -66,14 +65,6 @@ final class LayerCall: Cancellable, @unchecked Sendable {
             current = nil
         }
         toCall?(result)
-    }
-
-    /// Completes the call with `result`, the first time only, on the queue of the performer
-    /// below: for a result that does not come from its completion (a `Task`, a refresh
-    /// handler, a hook), so that it arrives where the performer's own would.
-    func answer(_ result: Result<Response, any Error>) {
-        guard let queue = performer?.completionQueue(for: request) else { return finish(result) }
-        queue.async { self.finish(result) }
     }
 
     /// Cancels the step in flight and completes the call with a cancellation error, unless

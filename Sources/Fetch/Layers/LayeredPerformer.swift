@@ -47,9 +47,9 @@ public struct LayeredPerformer: RequestPerforming {
         if let layer = parts.standingAside, layer.standsAside(for: request) {
             return base.perform(request, completion: completion)
         }
-        if parts.prepares, !request.options.enhancers.isEmpty {
-            // The request's own enhancers run first, so that the layer reads what they add.
-            return layered(EnhancingLayer([])).perform(request, completion: completion)
+        // The request's own enhancers run first, so that a layer that reads it sees what they add.
+        if parts.prepares, let call = performingOwnEnhancers(of: request, request.options, completion: completion) {
+            return call
         }
         let run = LayerRun(self, request: request, completion: completion)
         run.start()
