@@ -1,18 +1,15 @@
 import Fetch
 
-/// The calls a ``SpyPerformer`` received, handed one by one to tests that await them with
-/// ``SpyPerformer/nextCall(timeout:scheduler:)``. Part of the spy's state, changed under its
-/// lock; pure, so that its rules are tested without a spy, a clock or a `Task`.
+/// The calls a ``SpyPerformer`` received, handed one by one to ``SpyPerformer/nextCall(timeout:scheduler:)``;
+/// part of the spy's state, and pure, so its rules are tested without a spy, a clock or a `Task`.
 ///
-/// A call's place is fixed when it reaches the spy (``arrive(_:)``, in the lock section
-/// that records it), but it is handed out only once it is settled (``settle(_:)``: held, or
-/// answered and its completion returned): a waiter never gets a call the script is still
-/// completing, and never a later call before an earlier one, even when completing one call
-/// sends the next (a refresh's resend). Waiters are served in the order they came.
+/// A call's place is fixed when it arrives (``arrive(_:)``), but it is handed out only once
+/// settled (``settle(_:)``: held, or answered and its completion returned), so a waiter never
+/// gets a call still being completed, nor a later call before an earlier one, even when one
+/// call's completion sends the next. Waiters are served in the order they came.
 struct CallArrivals<Call, Waiter> {
     /// Every call in the order it arrived.
     private(set) var calls: [Call] = []
-    /// Whether each call of `calls` is settled.
     private var settled: [Bool] = []
     /// How many calls were handed out: always the first ones.
     private var handedOut = 0
@@ -20,7 +17,6 @@ struct CallArrivals<Call, Waiter> {
     private var waiters: [(id: Int, waiter: Waiter)] = []
     private var lastID = 0
 
-    /// How many waiters wait.
     var waiting: Int { waiters.count }
 
     /// A call reached the spy: its number, to ``settle(_:)`` it by.
@@ -38,7 +34,6 @@ struct CallArrivals<Call, Waiter> {
         return served
     }
 
-    /// A new waiter's identity.
     mutating func newWaiter() -> Int {
         lastID += 1
         return lastID
@@ -73,29 +68,13 @@ extension SpyPerformer {
         public let description: String
     }
 
-    /// The next call the spy receives, in the order calls arrive: one that arrived already
-    /// and was not handed out yet, or the next to come. For code that sends from a `Task`
-    /// (an `AsyncEnhancer`, a refresh run in a `Task`), where a held call reaches the spy
-    /// only after `perform` returns:
+    /// The next call the spy receives: one that arrived and was not handed out yet, or the
+    /// next to come. For code that sends from a `Task` (an `AsyncEnhancer`, a refresh run in
+    /// a `Task`), where a held call reaches the spy only after `perform` returns.
     ///
-    /// ```swift
-    /// let spy = SpyPerformer([.hold])
-    /// let load = Task(priority: .high) {
-    ///     try await spy.enhanced(by: ActorBearer(tokens: Tokens())).perform(GetUser(id: 7))
-    /// }
-    /// let call = try await spy.nextCall()          // fails the test after 10 s, never hangs
-    /// call.respond(try .json(User(id: 7, name: "Ada")))
-    /// #expect(try await load.value.name == "Ada")
-    /// ```
-    ///
-    /// Every call is handed out once, in the order calls reached the spy, held
-    /// (``PendingCall/respond(_:)`` completes it) or already answered (its
-    /// ``PendingCall/isFinished`` is then `true`). A call being answered is handed out once its
-    /// completion has returned, so a call sent from inside that completion (a refresh's
-    /// resend) comes after the call that caused it. The `Task` that sends
-    /// the call starts at high priority: one of default priority waits, at each of its hops,
-    /// behind every test that the run queues on the concurrency pool, for most of the
-    /// 10 seconds on 2 busy cores.
+    /// Every call is handed out once, in the order calls reached the spy, held or already
+    /// answered (``PendingCall/isFinished`` is then `true`); an answered one once its completion
+    /// has returned, so a call sent from inside it (a refresh's resend) comes after it.
     /// - Parameters:
     ///   - timeout: how long to wait; 10 seconds by default.
     ///   - scheduler: the clock of the timeout; real time by default.
@@ -125,10 +104,8 @@ extension SpyPerformer {
         } onCancel: {
             stopWaiting(id, with: CancellationError())
         }
-        // The call may have come through the continuation, from the thread that sent it: a
-        // hand-off the thread sanitizer does not see on Linux, so it reported the sender's
-        // writes to the request as racing with the test's reads. Taking the lock the call was
-        // recorded under orders them for it as for the processor.
+        // A hand-off through the continuation is invisible to the thread sanitizer on Linux;
+        // taking the lock the call was recorded under orders the sender's writes before our reads.
         withState { _ in }
         return call
     }
@@ -141,8 +118,7 @@ extension SpyPerformer {
         withState { $0.arrivals.stopWaiting(id) }?.resume(throwing: error)
     }
 
-    /// Call `number` is held or answered: hands it, and any settled call after it, to the
-    /// tests that wait for a call, in order.
+    /// Call `number` is held or answered: hands it, and any settled call after it, to waiting tests.
     func settle(_ number: Int) {
         for (waiter, call) in withState({ $0.arrivals.settle(number) }) { waiter.resume(returning: call) }
     }

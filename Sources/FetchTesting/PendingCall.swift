@@ -57,15 +57,12 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
     /// Completes the call with `error`.
     public func fail(_ error: any Error) { complete(with: .failure(error)) }
 
-    /// Cancels the call: it completes with `FetchError.cancelled`.
-    /// Does nothing if the call already completed, so ``isCancelled`` stays `false` for a
-    /// call that was answered first.
+    /// Cancels the call: it completes with `FetchError.cancelled`. Does nothing if the call
+    /// already completed, so ``isCancelled`` stays `false` for a call answered first.
     public func cancel() { finish(.failure(FetchError.cancelled()), cancelling: true) }
 
-    /// Takes the completion if the call is still open (marking it cancelled when `cancelling`,
-    /// in the same step, so that an answer and a cancellation cannot both win) and calls it
-    /// with `result`: a response gets the caller's request and the call's URL, a `FetchError`
-    /// names the call's method and URL unless it names some already.
+    /// Takes the completion if the call is still open, marking it cancelled in the same step
+    /// so an answer and a cancellation cannot both win, and calls it with `result`.
     private func finish(_ result: Result<Response, any Error>, cancelling: Bool) {
         lock.lock()
         let completion = self.completion

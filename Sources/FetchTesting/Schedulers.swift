@@ -4,8 +4,7 @@ import Fetch
 /// A `Scheduler` that runs work at once, on the calling thread, whatever the delay.
 /// It records the delays asked for, so a test can check a back-off.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
-    // `lock` guards `requestedDelays`. An `NSLock` rather than the package's generic lock,
-    // which this module would call unspecialized, at a cost per call of the layers it serves.
+    // `lock` guards `requestedDelays`; an `NSLock`, as the package's generic lock would run unspecialized.
     private let lock = NSLock()
     private var requestedDelays: [Duration] = []
 

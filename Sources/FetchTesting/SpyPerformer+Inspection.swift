@@ -10,15 +10,7 @@ extension SpyPerformer {
     public var sentRequests: [URLRequest] { calls.compactMap(\.urlRequest) }
 
     /// The `index`th request the spy accepted (from 0), to assert on its method, path,
-    /// query, headers and body:
-    ///
-    /// ```swift
-    /// #expect(try spy.sent(0).method == .post)
-    /// #expect(try spy.sent(0).path == "/users")
-    /// #expect(try spy.sent(0).queryItem("page") == "2")
-    /// #expect(try spy.sent(0).header("Authorization") == "Bearer abc")
-    /// #expect(try spy.sent(0).jsonBody == SentRequest.json(#"{"name":"Ada"}"#))
-    /// ```
+    /// query, headers and body.
     /// - Throws: ``SentRequest/Missing`` when fewer requests were sent, saying how many were.
     public func sent(_ index: Int) throws -> SentRequest {
         let sent = sentRequests

@@ -15,21 +15,9 @@ public struct CutDownload: Error, Sendable {
 
 extension SpyPerformer.Answer {
     /// Answers a download with the first `bytes` bytes of `response`'s body, then fails with
-    /// `code`, as a connection lost halfway does: the bytes are kept next to the destination
-    /// by the same rules as `Session` (only for a response that can be resumed: a strong
-    /// `ETag` or `Last-Modified`, no `Content-Encoding`), so that the next attempt or the next
-    /// download to the same destination asks for the rest.
-    ///
-    /// ```swift
-    /// let body = Data(repeating: 7, count: 1000)
-    /// let spy = SpyPerformer([
-    ///     .cutDownload(Response(status: 200, headers: ["ETag": "\"v1\"", "Content-Length": "1000"], body: body), after: 400),
-    ///     .response(Response(status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
-    ///                        body: body.suffix(600))),
-    /// ])
-    /// let file = try await spy.retrying(.constant(delay: .zero), scheduler: ImmediateScheduler())
-    ///     .download(request, to: .file(url))   // the second call asked for Range: bytes=400-
-    /// ```
+    /// `code`, as a connection lost halfway does. The bytes are kept next to the destination by
+    /// `Session`'s rules (only for a resumable response: a strong `ETag` or `Last-Modified`, no
+    /// `Content-Encoding`), so the next attempt or download there asks for the rest.
     ///
     /// For a 206, `response`'s body is the part it sends (its `Content-Range` says where
     /// that part starts). Any other call gets the failure alone.
@@ -64,9 +52,8 @@ extension SpyPerformer {
         return failure
     }
 
-    /// Reports `fractions` of the body of `response`, a 2xx answer to a download: for a 206,
-    /// from where its `Content-Range` starts and out of the whole body, as a resumed download
-    /// counts.
+    /// Reports `fractions` of the body of `response`, a 2xx answer to a download; a 206 counts
+    /// from its `Content-Range` start, out of the whole body, as a resumed download does.
     static func reportDownload(
         _ fractions: [Double], of response: Response,
         to progress: @Sendable (TransferProgress) -> Void

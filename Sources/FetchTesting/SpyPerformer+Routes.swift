@@ -22,19 +22,11 @@ extension SpyPerformer {
         }
     }
 
-    /// Makes a spy that answers from `answers` in order first, then by method and path:
+    /// Makes a spy that answers from `answers` in order first, then by method and path.
     ///
-    /// ```swift
-    /// let spy = SpyPerformer(routes: [
-    ///     .init(.get, "/users/7", try .json(ada)),
-    ///     .init(.delete, "/users/7", .status(204)),
-    /// ])
-    /// ```
-    ///
-    /// A route answers every call that matches it, as many times as it is called; the path
-    /// is compared with the path of the URL as sent, so a relative request under a
-    /// `BaseURL` matches its full path. A call no route matches fails with
-    /// ``SpyPerformer/Unanswered``.
+    /// A route answers every call that matches it, every time; the path is that of the URL as
+    /// sent, so a relative request under a `BaseURL` matches its full path. A call no route
+    /// matches fails with ``SpyPerformer/Unanswered``.
     public convenience init(_ answers: [Answer] = [], routes: [Route]) {
         self.init(answers) { request in
             // The call was built and checked already; this builds it again to see the path as sent.
@@ -47,12 +39,8 @@ extension SpyPerformer {
 
 extension SpyPerformer.Answer {
     /// Answers with `text` as the JSON body, as written, with `Content-Type: application/json`:
-    /// for a mixed or hand-written fixture that no `Encodable` describes.
-    ///
-    /// ```swift
-    /// let spy = SpyPerformer([.json(raw: #"{"id": 7, "tags": ["a", 1, null]}"#)])
-    /// ```
-    /// The text is not checked, so a test can send a body that does not decode.
+    /// for a hand-written fixture that no `Encodable` describes. The text is not checked, so a
+    /// test can send a body that does not decode.
     public static func json(raw text: String, status: Int = 200, headers: HTTPHeaders = [:]) -> SpyPerformer.Answer {
         .response(Response.json(raw: text, status: status, headers: headers))
     }

@@ -4,21 +4,12 @@ import FoundationNetworking
 #endif
 import Fetch
 
-/// A body the spy delivers in pieces, for tests of code that reads streams:
+/// A body the spy delivers in pieces, for tests of code that reads streams.
 ///
-/// ```swift
-/// let spy = SpyPerformer([.stream(events: [
-///     ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo"),
-/// ], then: FetchError(.connectionLost, reason: "reset"))])
-/// spy.stream(Completions(prompt: "Hello"), onChunk: { chunk in show(chunk) }) { result in finished(result) }
-/// // every chunk and the completion have run here
-/// ```
-///
-/// A streamed call (`RequestOptions.kind` `.stream`) gets the head, then each piece as it comes,
-/// all before `perform` returns; a failure part ends the call with that error after the
-/// pieces before it. Any other call gets the head with every piece as its body, or the
-/// failure. A head whose status the stream does not accept gets the pieces as the body of
-/// its `FetchError.Code.httpStatus` error.
+/// A streamed call gets the head, then each piece, all before `perform` returns; a failure
+/// part ends the call with that error after the pieces before it. Any other call gets the
+/// head with every piece as its body, or the failure. A head whose status the stream does not
+/// accept gets the pieces as the body of its `FetchError.Code.httpStatus` error.
 public struct ScriptedStream: Sendable {
     /// One step of the script.
     public enum Part: Sendable {
@@ -41,8 +32,7 @@ public struct ScriptedStream: Sendable {
         self.parts = parts
     }
 
-    /// Plays the script to `call`: the head and pieces to its stream, if it is streamed,
-    /// then the completion.
+    /// Plays the script to `call`: head and pieces to its stream, if any, then the completion.
     func play(to call: PendingCall) {
         var head = self.head
         head.request = callersRequest(of: call.request)
@@ -111,9 +101,8 @@ extension SpyPerformer.Answer {
 }
 
 extension ServerSentEvent {
-    /// The event in the `text/event-stream` format, ending with its blank line: `event:`
-    /// unless the type is `message`, `id:` when set, `retry:` when set, and one `data:`
-    /// line per line of ``data``.
+    /// The event in the `text/event-stream` format, ending with its blank line: `event:` unless
+    /// the type is `message`, `id:` and `retry:` when set, one `data:` line per line of ``data``.
     public var textEventStream: Data {
         var text = ""
         if type != "message" { text += "event: \(type)\n" }

@@ -4,18 +4,10 @@ import FoundationNetworking
 #endif
 import Fetch
 
-/// Downloads and uploads reach the spy as calls of their kind (`RequestOptions.kind`):
-/// they are recorded as such (``RecordedCall/kind``,
-/// ``RecordedCall/destination``) and answered from the script like any call.
-///
-/// A 2xx answer to a download reports ``SpyPerformer/progressFractions`` of its body's
-/// size; the body is then written to the destination by the same rules as `Session` (an
-/// existing file is replaced only when the destination says so), a final report follows,
-/// and the call completes with the file and the response without its body; all before
-/// `download` returns unless the answer is ``SpyPerformer/Answer/hold``. Another status
-/// fails with `FetchError.httpStatus` and writes nothing. An upload's
-/// response (of any status) is preceded by ``SpyPerformer/progressFractions`` of the
-/// body's size and a final report; an error is not.
+/// Transfers are recorded with their kind and answered from the script, before the call returns
+/// unless held: a 2xx download answer reports ``SpyPerformer/progressFractions`` of its body,
+/// is written to the destination by `Session`'s rules, then reports its end; another status fails
+/// with `FetchError.httpStatus`. An upload's response follows the same reports; an error does not.
 extension SpyPerformer {
     /// Reports the scripted progress of a transfer answered with `response`.
     /// - Throws: the error encoding a form to measure it, rather than reporting a wrong size.
@@ -45,8 +37,8 @@ extension SpyPerformer {
         }
     }
 
-    /// The body's size: the bytes the request was built with, or for a body streamed from
-    /// files, its known length. A form whose length is not known is encoded to measure it.
+    /// The body's size: the bytes built into the request, or a streamed body's known length;
+    /// a form of unknown length is encoded to measure it.
     /// - Throws: the error encoding the form, rather than reporting a wrong size.
     private static func length(of body: RequestBody?, builtInto urlRequest: URLRequest) throws -> Int64 {
         guard let body else { return 0 }

@@ -7,27 +7,15 @@ import Fetch
 /// A `RequestPerforming` for tests: records every request and answers from a script.
 ///
 /// By default it answers synchronously, so with a spy at the bottom of a stack the
-/// completion has run before `perform` returns:
-///
-/// ```swift
-/// let spy = SpyPerformer([try .json(User(id: 7, name: "Ada"))])
-/// spy.perform(GetUser(id: 7)) { result in
-///     #expect((try? result.get())?.name == "Ada")   // runs before `perform` returns
-/// }
-/// #expect(spy.requests.count == 1)
-/// ```
+/// completion has run before `perform` returns.
 ///
 /// Answers are taken in order; when the list is empty, the matcher (if any) is asked.
 /// An ``Answer/hold`` keeps the call open as a ``PendingCall`` that the test completes or
 /// cancels later. A request nothing answers fails with ``SpyPerformer/Unanswered``.
 /// A `FetchError` the spy answers with names the call's method and URL, as `Session`'s do.
 ///
-/// The spy refuses what `Session` refuses before sending, with the same error: a request
-/// that does not build, one that fails `HeaderRules.validate(_:)` (a scheme other than
-/// http or https, a body on GET or HEAD, a method that is not a token, a hand-set
-/// `Content-Length`...), a file body that cannot be read, an upload without a body. Such a
-/// call is recorded (with no `URLRequest`) and fails at once; it uses no answer from the
-/// script and does not ask the matcher.
+/// It refuses, with the same error, what `Session` refuses before sending: such a call is
+/// recorded with no `URLRequest` and fails at once, using no answer and not asking the matcher.
 public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     /// How the spy answers one call.
     public enum Answer: Sendable {
@@ -37,8 +25,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         case failure(any Error)
         /// Keep the call open; see ``SpyPerformer/pending``.
         case hold
-        /// Answer with a body in pieces, and perhaps a failure part way (see
-        /// SpyPerformer+Streams.swift).
+        /// Answer with a body in pieces, and perhaps a failure part way.
         case stream(ScriptedStream)
     }
 
@@ -55,14 +42,12 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         /// The calls answered with ``Answer/hold``.
         var held: [PendingCall] = []
         var fractions: [Double] = [0.5]
-        /// Every call, in the order it reached the spy, as tests await them
-        /// (``nextCall(timeout:scheduler:)``).
+        /// Every call, in the order it reached the spy, for ``nextCall(timeout:scheduler:)``.
         var arrivals = CallArrivals<PendingCall, Waiter>()
     }
 
-    // `lock` guards `state`, and the state of every call the spy makes (`PendingCall`);
-    // `matcher` is immutable. An `NSLock` rather than the package's generic lock, which
-    // this module would call unspecialized, looking its types up at run time on every call.
+    // `lock` guards `state` and every `PendingCall`'s state; `matcher` is immutable. An `NSLock`:
+    // this module would call the package's generic lock unspecialized, at run-time cost.
     private let lock = NSLock()
     private var state: State
     private let matcher: (@Sendable (any Request) -> Answer?)?
@@ -101,16 +86,15 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
     public var pending: [PendingCall] { withState { $0.held }.filter { !$0.isFinished } }
 
     /// The progress a download or upload reports before its final report, as fractions
-    /// of the body's size; `[0.5]` (halfway) by default. See SpyPerformer+Transfers.swift.
+    /// of the body's size; `[0.5]` (halfway) by default.
     public var progressFractions: [Double] {
         get { withState { $0.fractions } }
         set { withState { $0.fractions = newValue } }
     }
 
-    /// `nil`: the spy answers before `perform` returns (or when a test completes a held
-    /// call), and so do the layers above it that answer a call themselves, whatever the
-    /// call's `RequestOptions.completionQueue` says; a test reads that from
-    /// ``RecordedCall/request``.
+    /// `nil`: the spy, and the layers above it that answer a call themselves, answer before
+    /// `perform` returns (or when a test completes a held call), whatever the call's
+    /// `RequestOptions.completionQueue` says; a test reads that from ``RecordedCall/request``.
     public func completionQueue(for request: any Request) -> DispatchQueue? { nil }
 
     /// Records the call and answers it from the script.
@@ -126,7 +110,7 @@ public final class SpyPerformer: RequestPerforming, @unchecked Sendable {
         let transfer: TransferOptions
         switch kind {
         case .plain, .stream:
-            // A stream's script plays to its sink (SpyPerformer+Streams.swift).
+            // A stream's script plays to its sink.
             return answer(request, kind: kind.name, destination: nil, completion: completion)
         case .download(let options), .upload(let options): transfer = options
         }
@@ -185,8 +169,8 @@ public struct RecordedCall: Sendable {
     public let request: any Request
     /// What the request became, or `nil` if the spy refused it (see ``SpyPerformer``).
     public let urlRequest: URLRequest?
-    /// The call's kind (`RequestOptions.kind`): `.plain` for `perform` and what is built
-    /// on it, `.download`, `.upload` or `.stream` for the calls those verbs started.
+    /// The call's kind: `.plain` for `perform` and what is built on it, else `.download`,
+    /// `.upload` or `.stream`.
     public var kind: CallKind.Name = .plain
     /// Where a download was to be written; `nil` for other calls.
     public var destination: DownloadDestination?

@@ -1,8 +1,4 @@
 /// A ``Request`` made from values, for one-off calls and tests.
-///
-/// ```swift
-/// let request = BasicRequest(url: url, method: .post, body: .json(newUser))
-/// ```
 public struct BasicRequest: Request {
     /// Where the request goes.
     public var url: URL

@@ -1,13 +1,8 @@
 /// What a call carries besides its request: where the response body goes, and whether the
-/// request body reports its progress.
-///
-/// Every call is one of four kinds, set by the verb that starts it and read by every layer
-/// from ``RequestOptions/kind``: `perform` (and everything built on it) makes a plain call,
-/// ``RequestPerforming/download(_:to:progress:completion:)`` a download,
-/// ``RequestPerforming/upload(_:progress:completion:)`` an upload and
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:onResponse:onChunk:completion:)``
-/// a stream. A layer that treats kinds differently decides with one exhaustive `switch`,
-/// so a new kind does not compile until every layer says what it does with it:
+/// request body reports its progress. Set by the verb that starts the call (`perform`, `download`,
+/// `upload`, `stream`) and read by every layer from ``RequestOptions/kind``. A layer that treats
+/// kinds differently decides with one exhaustive `switch`, so a new kind does not compile until
+/// each layer handles it:
 ///
 /// ```swift
 /// switch request.options.kind {
@@ -22,11 +17,9 @@ public enum CallKind: Sendable {
     /// The response body is written to a file (the options' destination) as it arrives;
     /// ``Response/fileURL`` names the file and ``Response/body`` is empty.
     case download(TransferOptions)
-    /// The request body (bytes, a file or a form with file parts) is sent with progress
-    /// reports; the response body arrives whole, as for a plain call.
+    /// The request body is sent with progress reports; the response body arrives whole.
     case upload(TransferOptions)
-    /// The response body goes to the sink piece by piece as it arrives; the call's response
-    /// has an empty body (``Response/isStreamed``).
+    /// The response body goes to the sink as it arrives; the response's is empty (``Response/isStreamed``).
     case stream(StreamSink)
 
     /// The kind's name without what it carries, for records and log lines.

@@ -1,17 +1,13 @@
 /// Something in progress that can be cancelled: a request, a retry wait, a scheduled job.
-///
-/// Cancelling is idempotent and safe from any thread. A cancelled request still calls its
-/// completion once, with ``FetchError/Code-swift.enum/cancelled``, unless it had already
-/// finished.
+/// Cancelling is idempotent and safe from any thread; a cancelled request still calls its
+/// completion once, with ``FetchError/Code-swift.enum/cancelled``, unless it had finished.
 public protocol Cancellable: Sendable {
     /// Stops the work if it is still running.
     func cancel()
 }
 
-/// A ``Cancellable`` that runs a closure the first time it is cancelled.
-///
-/// A handle made without an action is the handle of work with nothing to cancel (it
-/// completed before `perform` returned, or was refused).
+/// A ``Cancellable`` that runs a closure the first time it is cancelled; made without one, the
+/// handle of work with nothing to cancel.
 public final class CancellationHandle: Cancellable, Sendable {
     private struct State {
         var action: (@Sendable () -> Void)?

@@ -2,16 +2,10 @@
 /// bodies, the JSON decoder for `Decodable` models, and the ``ParameterEncoder`` for
 /// ``Request/query`` and ``RequestBody/form(_:encoder:)``.
 ///
-/// Set them once for a stack with ``RequestPerforming/coding(with:)``; a request overrides
-/// any of them for itself with ``RequestOptions/coders``. A coder left `nil` is taken from
-/// the next place that names one. Who wins, first to last:
-///
-/// - encoding a body: the encoder passed to `.json(_:encoder:)` or `.form(_:encoder:)`;
-///   the request's ``RequestOptions/coders``; the stack's; a plain `JSONEncoder` or
-///   `ParameterEncoder()`;
-/// - decoding a model: a decoder passed to the call (`perform(_:decoding:using:)`,
-///   ``Response/decode(_:using:)``); the request's ``RequestOptions/coders``; the model's
-///   own (``JSONDecoderProviding``); the stack's; a plain `JSONDecoder`.
+/// Set them for a stack with ``RequestPerforming/coding(with:)`` and per request with
+/// ``RequestOptions/coders``; a coder left `nil` is taken from the next place. A coder passed to
+/// the call or the body wins over both; a model's own decoder (``JSONDecoderProviding``) comes
+/// between the request's and the stack's.
 public struct Coders: Sendable {
     /// Makes the encoder for JSON bodies; `nil` leaves it to the next place.
     public var jsonEncoder: (@Sendable () -> JSONEncoder)?
@@ -21,14 +15,6 @@ public struct Coders: Sendable {
     public var parameterEncoder: ParameterEncoder?
 
     /// Makes a set of coders; each one left out is taken from the next place.
-    ///
-    /// ```swift
-    /// let api = Session().coding(with: Coders(
-    ///     jsonEncoder: { let e = JSONEncoder(); e.keyEncodingStrategy = .convertToSnakeCase; return e },
-    ///     jsonDecoder: { let d = JSONDecoder(); d.keyDecodingStrategy = .convertFromSnakeCase; return d },
-    ///     parameterEncoder: ParameterEncoder(arrayEncoding: .repeated)
-    /// ))
-    /// ```
     public init(
         jsonEncoder: (@Sendable () -> JSONEncoder)? = nil, jsonDecoder: (@Sendable () -> JSONDecoder)? = nil,
         parameterEncoder: ParameterEncoder? = nil
@@ -53,9 +39,8 @@ public struct Coders: Sendable {
 extension RequestOptions {
     private enum CodersKey: RequestOptionKey { static let defaultValue: Coders? = nil }
 
-    /// The coders for this call. Set on a request, they override the stack's one by one
-    /// (a coder left `nil` is still the stack's); a ``RequestPerforming/coding(with:)``
-    /// layer fills in the rest on the way down. `nil` by default.
+    /// The coders for this call, overriding the stack's one by one; a
+    /// ``RequestPerforming/coding(with:)`` layer fills in the rest. `nil` by default.
     public var coders: Coders? {
         get { self[CodersKey.self] }
         set { self[CodersKey.self] = newValue }

@@ -1,9 +1,7 @@
-/// Whether the one value that could receive a call's result (a ``ResponseStream``, a
-/// ``Transfer``) was let go of while the call ran, and how far the call had got: the call
-/// is cancelled then, and its log line says why rather than a bare `cancelled`.
-///
-/// Carried in the call's options (``RequestOptions/droppedHandle``), so that every layer's
-/// view of the call can read it; set once, by the handle's `deinit`, before it cancels.
+/// Whether the one value that could receive a call's result (a ``ResponseStream``, a ``Transfer``)
+/// was let go of while the call ran, and how far the call had got, so the cancelled call's log
+/// line says why. Set once, by the handle's `deinit` before it cancels; carried in the options so
+/// every layer can read it.
 final class DroppedHandle: Sendable {
     private let state = Locked<String?>(nil)
 

@@ -1,8 +1,6 @@
 extension FetchError {
-    /// Maps an error from URLSession to a named ``FetchError`` that carries the request.
-    ///
-    /// Every code seen from URLSession on Linux has a case; anything else becomes
-    /// ``Code-swift.enum/transport`` with the original error attached.
+    /// Maps an error from URLSession to a named ``FetchError`` that carries the request; one with
+    /// no more specific code becomes ``Code-swift.enum/transport`` with the original attached.
     public static func mapping(_ error: any Error, method: HTTPMethod?, url: URL?) -> FetchError {
         if let fetchError = error as? FetchError { return fetchError.naming(method: method, url: url) }
         guard let urlError = error as? URLError else {

@@ -1,28 +1,14 @@
-/// The one error type of Fetch: what went wrong, with the request, the response and the
-/// underlying error attached.
-///
-/// Match on ``code-swift.property``:
-///
-/// ```swift
-/// do { user = try await api.perform(GetUser(id: 7)) }
-/// catch let error as FetchError where error.code == .httpStatus && error.status == 404 { ... }
-/// catch let error as FetchError where error.code == .notConnected { ... }
-/// ```
-///
-/// ``summary`` is one line a person can read, naming the method, the URL and what went
-/// wrong; `description` (what `print(error)` writes) adds, when a response came, that
-/// response as a block: status, headers (sensitive ones hidden) and the start of the body.
+/// The one error type of Fetch: what went wrong (match on ``code-swift.property``), with the
+/// request, the response and the underlying error attached.
 public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Hashable, CaseIterable {
-        /// The request cannot be sent as described: bad URL or scheme, a header name or
-        /// value that is not allowed, a body on GET or HEAD, a method that is not a token.
+        /// The request cannot be sent as described: bad URL, header or method, a body on GET or HEAD.
         case invalidRequest
         /// The body could not be encoded.
         case encoding
-        /// A file could not be read or written: an upload source that is missing or
-        /// unreadable, a download destination that exists and may not be replaced, or a
-        /// folder that cannot be written.
+        /// A file could not be read or written: a missing or unreadable upload source, a download
+        /// destination that may not be replaced, a folder that cannot be written.
         case file
         /// The device has no network connection.
         case notConnected
@@ -36,9 +22,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case deadlineExceeded
         /// The request was cancelled by the caller (or its `Task`).
         case cancelled
-        /// A TLS handshake or certificate failure; `reason` says which: a certificate that is
-        /// not trusted (with the fix), expired or not yet valid, or for another host name, a
-        /// client certificate required, or no TLS on that port. The retry layer never retries it.
+        /// A TLS handshake or certificate failure; `reason` says which (with the fix for an
+        /// untrusted certificate). The retry layer never retries it.
         case tls
         /// The connection closed before the response was complete.
         case connectionLost
@@ -58,12 +43,10 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case layer
         /// A transport failure with no more specific code.
         case transport
-        /// A caching layer was asked to answer from the cache only
-        /// (`CachePolicy.onlyIfCached`) and holds no response it may use.
+        /// `CachePolicy.onlyIfCached` found no cached response it may use.
         case cacheMiss
-        /// A session setting that this platform accepts but would ignore, such as a proxy in
-        /// `connectionProxyDictionary` on Linux; `reason` names each one and what to do
-        /// instead. A setting equal to its default is never refused.
+        /// A session setting this platform would ignore (a Linux proxy in `connectionProxyDictionary`);
+        /// `reason` names each and what to do instead. A default value is never refused.
         case unsupportedSetting
     }
 
@@ -73,9 +56,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var reason: String
     /// The method of the failed request, when known.
     public var method: HTTPMethod?
-    /// The absolute URL the failed request was, or would have been, sent to: an error made
-    /// before the request was built names its URL resolved against the ``BaseURL`` that
-    /// applies, and is relative only when none does.
+    /// The absolute URL the request was, or would have been, sent to; relative if no ``BaseURL`` applies.
     public var url: URL?
     /// The response, when one arrived (always for ``Code-swift.enum/httpStatus`` and
     /// ``Code-swift.enum/decoding``).
@@ -107,22 +88,13 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The HTTP status of the response, when there was one.
     public var status: Int? { response?.status }
 
-    /// The ``summary``, then, when a response came, the response's block
-    /// (``Response/description``), indented:
-    ///
-    /// ```
-    /// GET https://api.example.com/users/7: HTTP 404; body began: {"error":"no such user"}
-    ///   HTTP 404 for GET https://api.example.com/users/7
-    ///     Content-Type: application/json
-    ///     body (24 bytes): {"error":"no such user"}
-    /// ```
+    /// The ``summary``, then the response's ``Response/description`` indented, when one came.
     public var description: String {
         guard let response else { return summary }
         return summary + "\n  " + response.block(bodyLimit: 200, detailed: false, indent: "    ")
     }
 
-    /// ``description`` with the code, the layer and the underlying error named, and the
-    /// response's ``Response/debugDescription``.
+    /// ``description`` with the code, the layer, the underlying error and ``Response/debugDescription``.
     public var debugDescription: String {
         var lines = [summary, "  code: \(code.rawValue)"]
         if let layer { lines.append("  layer: \(layer)") }
@@ -158,9 +130,8 @@ extension FetchError: LocalizedError {
 }
 
 extension FetchError {
-    /// Makes a ``Code-swift.enum/cancelled`` error for `request`, naming the method and the
-    /// URL it was sent with: the `URLRequest` built for it when a layer passed it down
-    /// built, otherwise its URL joined to a ``BaseURL`` it carries, otherwise its URL as it is.
+    /// Makes a ``Code-swift.enum/cancelled`` error naming `request`'s method and URL: as a layer
+    /// built it, else joined to a ``BaseURL`` it carries, else as it is.
     public static func cancelled(_ request: (any Request)? = nil) -> FetchError {
         let target = request?.target()
         return FetchError(.cancelled, reason: "cancelled", method: target?.method, url: target?.url)
@@ -171,8 +142,7 @@ extension FetchError {
         FetchError(.httpStatus, about: response, reason: "HTTP \(response.status)")
     }
 
-    /// Makes an error about `response` that names the request it answers: `reason`, then the
-    /// first bytes of the body.
+    /// An error about `response`, naming its request: `reason`, then the body's first bytes.
     init(_ code: Code, about response: Response, reason: String, underlying: (any Error)? = nil) {
         let preview = response.bodyPreview(limit: 120)
         self.init(
@@ -181,16 +151,16 @@ extension FetchError {
             url: response.urlRequest.url ?? response.url, response: response, underlying: underlying)
     }
 
-    /// What `work` returns; a ``FetchError`` it throws names `method` and `url` when it names
-    /// no request yet (see ``naming(method:url:)``). `url` is made only for an error.
+    /// What `work` returns; a ``FetchError`` it throws is named (``naming(method:url:)``), and
+    /// `url` is made only then.
     static func naming<Value>(
         method: HTTPMethod?, url: @autoclosure () -> URL?, in work: () throws -> Value
     ) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error.naming(method: method, url: url()) }
     }
 
-    /// What `work` returns; an error it throws that is not a ``FetchError`` becomes a
-    /// ``Code-swift.enum/encoding`` error saying that `what` could not be encoded.
+    /// What `work` returns; any other error it throws becomes an ``Code-swift.enum/encoding``
+    /// error about `what`.
     static func encoding<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error } catch {
             throw FetchError(.encoding, reason: "could not encode \(what): \(error)", underlying: error)
@@ -202,15 +172,13 @@ extension FetchError {
         (error as? FetchError)?.summary ?? "\(error)"
     }
 
-    /// Wraps any error thrown by `layer` so it names the layer; a ``FetchError`` keeps its
-    /// code and gains the layer name.
+    /// Wraps an error thrown by `layer` so it names the layer; a ``FetchError`` keeps its code.
     public static func wrapping(_ error: any Error, layer: String, request: (any Request)? = nil) -> any Error {
         let target = request?.target()
         return wrapping(error, layer: layer, method: target?.method, url: target?.url)
     }
 
-    /// Wraps `error` so it names `layer`, `method` and `url`; a relative URL it names gives
-    /// way to `url`.
+    /// Wraps `error` so it names `layer`, `method` and `url`; a relative URL gives way to `url`.
     static func wrapping(_ error: any Error, layer: String, method: HTTPMethod?, url: URL?) -> any Error {
         if var fetchError = error as? FetchError {
             if fetchError.layer == nil { fetchError.layer = layer }

@@ -1,7 +1,5 @@
-/// An ordered list of HTTP header fields with case-insensitive lookup.
-///
-/// Unlike a dictionary, repeated fields are kept (`Set-Cookie` may appear several times)
-/// and names are compared without regard to case, as RFC 9110 requires.
+/// An ordered list of HTTP header fields: repeats kept (`Set-Cookie` may appear several times),
+/// names compared without case, as RFC 9110 requires.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field: a name and a value, as given.
     public struct Field: Sendable, Hashable {
@@ -19,12 +17,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The fields, unless they are a response's that no one has needed as a list yet.
     private var own: [Field]
-    /// The response whose fields these are, read from it only when needed: converting every
-    /// field of a response costs more than the rest of a request's own work, and most callers
-    /// look up one field or none. A change copies them into `own` first.
+    /// The response whose fields these are, converted only when needed (most callers look up
+    /// one field or none); a change copies them into `own` first.
     private var response: ResponseFields?
 
-    /// The fields in order.
     private var fields: [Field] { response?.fields ?? own }
 
     /// Makes an empty list of headers.
@@ -35,8 +31,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// The header fields of `response`, as URLSession reports them (a field that repeats
-    /// arrives joined with ", "); read from it when first needed.
+    /// The header fields of `response`, as URLSession reports them, read when first needed.
     init(_ response: HTTPURLResponse) {
         own = []
         self.response = ResponseFields(response)
@@ -78,9 +73,8 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Whether a field called `name` is present, whatever its casing.
     public func contains(_ name: String) -> Bool { first(name) != nil }
 
-    /// The values of `name` joined with `", "`, or `nil` when absent.
-    ///
-    /// Setting a value replaces every field called `name`; setting `nil` removes them.
+    /// The values of `name` joined with `", "`, or `nil` when absent. Setting a value replaces
+    /// every field called `name`; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
             let values = values(for: name)
@@ -137,8 +131,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 extension [String: String] {
-    /// The field named `name`, compared without case, of header fields as a `URLRequest`
-    /// holds them: what `value(forHTTPHeaderField:)` finds, without lowercasing every name.
+    /// The field `name`, compared without case, as `value(forHTTPHeaderField:)` finds it.
     func field(named name: String) -> (key: String, value: String)? {
         first { $0.key.caseInsensitiveEquals(name) }
     }
@@ -149,9 +142,8 @@ extension String {
         let mine = utf8
         let theirs = other.utf8
         guard mine.count == theirs.count else { return false }
-        // Compared byte by byte, ASCII letters folded: header names are ASCII, and lowercasing
-        // both sides makes two strings per compare. Other bytes that differ fall back to
-        // Unicode lowercasing.
+        // Byte by byte, ASCII letters folded: header names are ASCII. Other bytes that differ
+        // fall back to Unicode lowercasing.
         for (byte, otherByte) in zip(mine, theirs) where byte != otherByte {
             guard byte < 0x80, otherByte < 0x80 else { return lowercased() == other.lowercased() }
             let folded = byte | 0x20

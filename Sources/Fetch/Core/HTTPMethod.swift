@@ -1,8 +1,5 @@
-/// An HTTP request method.
-///
-/// The nine methods of RFC 9110 and RFC 5789 are named constants; any other token can be
-/// made from a string literal (`"PROPFIND"`). `Session` refuses a method that is not an
-/// RFC 9110 token before anything is sent.
+/// An HTTP request method: the nine of RFC 9110 and RFC 5789 as constants, any other from a string
+/// literal (`"PROPFIND"`). `Session` refuses a method that is not an RFC 9110 token.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The method as it goes on the wire, for example `"GET"`.
     public let rawValue: String
@@ -35,7 +32,6 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// `PATCH`: apply partial modifications to the target resource.
     public static let patch: HTTPMethod = "PATCH"
 
-    /// The methods RFC 9110 calls idempotent: GET, HEAD, OPTIONS, PUT, DELETE, TRACE.
     static let idempotent: Set<HTTPMethod> = [.get, .head, .options, .put, .delete, .trace]
 
     /// Whether the method is idempotent by RFC 9110 (GET, HEAD, OPTIONS, PUT, DELETE, TRACE).

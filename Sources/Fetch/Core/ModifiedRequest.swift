@@ -1,5 +1,4 @@
-/// A request with some options set on top of another request's; made by
-/// ``Request/with(_:_:)``. It is the base request in everything else, and a
+/// Another request with some options set on top, made by ``Request/with(_:_:)``; a
 /// ``TypedRequest`` when the base is one, so typed calls stay typed.
 public struct ModifiedRequest<Base: Request>: Request {
     /// The request modified.
@@ -33,17 +32,8 @@ extension ModifiedRequest: TypedRequest where Base: TypedRequest {
 }
 
 extension Request {
-    /// This request with one option changed, for a per-call marker that layers read:
-    ///
-    /// ```swift
-    /// try await api.perform(Login(user: name).with(\.skipsAuthentication, true), as: Token.self)
-    /// PreRequestHook { request in request.with(\.deadline, .seconds(5)) }
-    /// ```
-    ///
-    /// Works on `any Request` too, as in a hook.
-    /// - Parameters:
-    ///   - keyPath: a named option of ``RequestOptions``.
-    ///   - value: its value for this call.
+    /// This request with the option at `keyPath` set to `value`, for a per-call marker that layers
+    /// read; works on `any Request` too, as in a hook.
     /// - Returns: a request that is this one in everything but that option.
     public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> some Request {
         ModifiedRequest(base: self, options: options.with(keyPath, value))
@@ -51,14 +41,7 @@ extension Request {
 }
 
 extension TypedRequest {
-    /// This typed request with one option changed; it stays typed:
-    ///
-    /// ```swift
-    /// let user = try await api.perform(GetUser(id: 7).with(\.logOptions, .all))
-    /// ```
-    /// - Parameters:
-    ///   - keyPath: a named option of ``RequestOptions``.
-    ///   - value: its value for this call.
+    /// This typed request with the option at `keyPath` set to `value`; it stays typed.
     /// - Returns: a request that is this one in everything but that option.
     public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> ModifiedRequest<Self>
     {

@@ -1,10 +1,7 @@
 /// A failure URLSession reports without a code of its own, named in words a person can act on.
-///
-/// FoundationNetworking on Linux reports every TLS failure, and a response it cannot read,
-/// as `URLError` -1 with libcurl's message (it maps none to a code of its own), so the
-/// failure is recognised from that message; on Apple platforms, from the `URLError` code.
+/// FoundationNetworking reports every TLS failure, and a response it cannot read, as `URLError` -1
+/// with libcurl's message, so it is recognised from that message; on Apple platforms, by its code.
 struct NamedFailure: Equatable {
-    /// The code the failure gets.
     let code: FetchError.Code
     /// The phrases of libcurl's messages that name this failure, lowercased.
     let phrases: [String]
@@ -73,10 +70,8 @@ struct NamedFailure: Equatable {
         otherTLS,
     ]
 
-    /// The failure `error` reports, or `nil` when it is none of these. On Linux it is -1 with
-    /// libcurl's message; a TLS alert that came with a reset is -1005, whose message then names
-    /// the alert (any other reset of an https connection stays a lost connection, which may be
-    /// retried). On Apple platforms a TLS failure has a code of its own.
+    /// The failure `error` reports, or `nil`. A TLS alert that came with a reset is -1005 naming the
+    /// alert; any other reset of an https connection stays a lost connection, which may be retried.
     static func reported(by error: URLError) -> NamedFailure? {
         switch error.code {
         case .unknown, .networkConnectionLost:

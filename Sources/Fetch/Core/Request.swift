@@ -1,16 +1,6 @@
-/// One HTTP call, described as a value.
-///
-/// Conform a small struct per endpoint; only `url` is required:
-///
-/// ```swift
-/// struct GetUser: Request {
-///     let id: Int
-///     var url: URL { URL(string: "https://api.example.com/users/\(id)")! }
-/// }
-/// ```
-///
-/// The URL may be relative when a base-URL enhancer sits above the performer. Everything
-/// else has a default: `GET`, no headers, no query items, no body, no options.
+/// One HTTP call, described as a value: conform a small struct per endpoint. Only `url` is required
+/// (relative when a base-URL enhancer sits above the performer); the rest defaults to `GET`, no
+/// headers, no query items, no body, no options.
 public protocol Request: Sendable {
     /// Where the request goes. Query items are appended to any query it already has.
     var url: URL { get }
@@ -18,21 +8,16 @@ public protocol Request: Sendable {
     var method: HTTPMethod { get }
     /// Header fields sent with the request; none by default.
     var headers: HTTPHeaders { get }
-    /// Query items appended to `url`, encoded by ``QueryEncoder`` (which, unlike
-    /// `URLComponents`, encodes `+`); none by default.
+    /// Query items appended to `url`, encoded by ``QueryEncoder`` (which encodes `+`); none by default.
     var queryItems: [URLQueryItem] { get }
-    /// An `Encodable` value whose properties are added to the query after ``queryItems``,
-    /// by the rules of ``ParameterEncoder`` (nested values, arrays, booleans, dates,
-    /// `nil` omitted), with the request's or the stack's encoder (see ``Coders``); `nil`
-    /// by default. A value that fails to encode fails the call with
-    /// ``FetchError/Code-swift.enum/encoding``, and nothing is sent.
+    /// An `Encodable` value added to the query after ``queryItems`` by the rules of
+    /// ``ParameterEncoder``, with the request's or the stack's encoder (see ``Coders``); `nil` by
+    /// default. A failure to encode fails the call with ``FetchError/Code-swift.enum/encoding``.
     var query: (any Encodable & Sendable)? { get }
-    /// The body, if any. It is encoded when the request is built, and an encoding
-    /// failure fails the call with ``FetchError/Code-swift.enum/encoding``; it never
-    /// becomes an empty body.
+    /// The body, if any, encoded when the request is built; a failure fails the call with
+    /// ``FetchError/Code-swift.enum/encoding``.
     var body: RequestBody? { get }
-    /// Per-request settings read by the performer and its layers (deadline, markers
-    /// for enhancers, ...); empty by default.
+    /// Per-request settings read by the performer and its layers; empty by default.
     var options: RequestOptions { get }
     /// A last chance to change the `URLRequest` this request becomes; does nothing by default.
     /// - Throws: any error, which fails the call before anything is sent.

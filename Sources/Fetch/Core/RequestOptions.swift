@@ -1,11 +1,5 @@
-/// A key for a value stored in ``RequestOptions``.
-///
-/// Declare a type per setting; its `defaultValue` is what a reader sees when the
-/// request did not set it:
-///
-/// ```swift
-/// enum SkipAuth: RequestOptionKey { static let defaultValue = false }
-/// ```
+/// A key for a value stored in ``RequestOptions``: declare a type per setting; its `defaultValue`
+/// is what a reader sees when the request did not set it.
 public protocol RequestOptionKey {
     /// The type of the stored value.
     associatedtype Value: Sendable
@@ -13,14 +7,8 @@ public protocol RequestOptionKey {
     static var defaultValue: Value { get }
 }
 
-/// Per-request settings and markers, keyed by type.
-///
-/// Performers and layers read them (the deadline, whether to skip auth, another base
-/// URL, how much to log); requests set them:
-///
-/// ```swift
-/// var options: RequestOptions { RequestOptions().with(\.deadline, .seconds(5)) }
-/// ```
+/// Per-request settings and markers, keyed by type: requests set them, performers and layers read
+/// them (the deadline, whether to skip auth, how much to log).
 public struct RequestOptions: Sendable {
     private var values: [ObjectIdentifier: any Sendable] = [:]
 

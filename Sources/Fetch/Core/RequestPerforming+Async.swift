@@ -1,8 +1,6 @@
 extension RequestPerforming {
-    /// Performs `request` and returns the raw response, whatever its status.
-    ///
-    /// Cancelling the calling `Task` cancels the request, which then throws
-    /// ``FetchError/Code-swift.enum/cancelled``.
+    /// Performs `request` and returns the raw response, whatever its status. Cancelling the calling
+    /// `Task` cancels the request, which then throws ``FetchError/Code-swift.enum/cancelled``.
     /// - Throws: a ``FetchError`` or an error from a layer.
     public func response(for request: any Request) async throws -> Response {
         if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
@@ -21,16 +19,14 @@ extension RequestPerforming {
         try await response(for: request).parse(as: Output.self, errorParser: errorParser)
     }
 
-    /// Performs a ``TypedRequest`` and returns its `Output`:
-    /// `let user = try await api.perform(GetUser(id: 7))`.
+    /// Performs a ``TypedRequest`` and returns its `Output`.
     /// - Throws: the error of the call or of the parser.
     public func perform<Typed: TypedRequest>(_ request: Typed) async throws -> Typed.Output {
         try await response(for: request).parse(as: Typed.Output.self, errorParser: request.errorParser)
     }
 
-    /// Performs `request` and decodes the JSON body as `type` with `decoder`, for
-    /// `Decodable` types that are not ``Parsable`` or need a decoder for this call only
-    /// (a model can name its own with ``JSONDecoderProviding``).
+    /// Performs `request` and decodes the JSON body as `type` with `decoder`, for `Decodable` types
+    /// that are not ``Parsable`` or need a decoder for this call only.
     /// - Throws: the error of the call, the error parser's error, or ``FetchError/Code-swift.enum/decoding``.
     public func perform<Output: Decodable>(
         _ request: any Request,

@@ -1,13 +1,6 @@
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
-    /// One readable block: the status with the method and URL, the headers (sensitive ones
-    /// hidden by ``Redaction/default``), then the start of the body (secret fields hidden):
-    ///
-    /// ```
-    /// HTTP 200 for GET https://api.example.com/users/7
-    ///   Content-Type: application/json
-    ///   Set-Cookie: <redacted>
-    ///   body (22 bytes): {"id":7,"name":"Ada"}
-    /// ```
+    /// One readable block: the status with the method and URL, the headers, then the start of the
+    /// body, secrets hidden by ``Redaction/default``.
     public var description: String { block(bodyLimit: 200, detailed: false) }
 
     /// ``description`` with more of the body (1 KiB), the header fields that were sent

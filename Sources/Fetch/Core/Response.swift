@@ -1,43 +1,27 @@
-/// What came back for one request: status, headers, body, and what was asked.
-///
-/// Parsers (``Parsable``) are pure functions over this value, so a test can hand-make one:
-///
-/// ```swift
-/// let response = Response(status: 200, body: Data(#"{"id":7}"#.utf8))
-/// let user = try User.parse(from: response)
-/// ```
+/// What came back for one request: status, headers, body, and what was asked. Parsers
+/// (``Parsable``) are pure functions over it, so a test can make one by hand.
 public struct Response: Sendable {
-    /// The request as the caller described it: the one passed to the top of a stack of
-    /// layers, whatever the layers changed on its way down.
+    /// The request as the caller passed it to the top of the stack, whatever layers changed below.
     public var request: any Request
     /// The `URLRequest` that was actually sent (after every layer adjusted it).
     public var urlRequest: URLRequest
     /// The HTTP status code.
     public var status: Int
-    /// The response header fields, with case-insensitive lookup and repeats kept. Over
-    /// FoundationNetworking, URLSession has already joined repeats of one name with `", "`
-    /// before `Session` sees them, so they arrive here as one value.
+    /// The response header fields, looked up without case, repeats kept (over FoundationNetworking,
+    /// repeats of one name arrive already joined with `", "`).
     public var headers: HTTPHeaders
     /// The response body; empty when there was none.
     public var body: Data
     /// The URL the response finally came from, after any redirects.
     public var url: URL?
-    /// How the call went: timings, redirects, bytes, and what layers did (retries,
-    /// refreshes, cache, sharing). Empty for a response made by hand.
+    /// How the call went: timings, redirects, bytes, what layers did. Empty for one made by hand.
     public var metrics: ResponseMetrics
     /// What a feature or a layer added, by key (see ``ResponseKey``).
     private var added: [ObjectIdentifier: any Sendable] = [:]
 
-    /// Makes a response.
-    /// - Parameters:
-    ///   - request: the request it answers; a `GET` of `url` (or `http://localhost/`) by
-    ///     default. A request a layer passes down stands for the caller's request.
-    ///   - urlRequest: the request as sent; built from `request` when `nil`.
-    ///   - status: the HTTP status code.
-    ///   - headers: the header fields.
-    ///   - body: the body bytes.
-    ///   - url: the final URL; the request's URL when `nil`.
-    ///   - metrics: how the call went; empty by default.
+    /// Makes a response to `request` (a `GET` of `url` or `http://localhost/` by default; one a
+    /// layer passed down stands for the caller's), sent as `urlRequest` (built from `request`
+    /// when `nil`), from the final `url` (the request's when `nil`).
     public init(
         request: (any Request)? = nil,
         urlRequest: URLRequest? = nil,
@@ -94,11 +78,8 @@ public struct Response: Sendable {
         return charset?[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
     }
 
-    /// The first bytes of the body as text, for error messages and logs, with the values of
-    /// secret form fields and JSON keys hidden (``Redaction/body(_:contentType:)``).
-    /// - Parameters:
-    ///   - limit: how many bytes at most.
-    ///   - redaction: what to hide; ``Redaction/default`` by default.
+    /// At most `limit` bytes of the body as text, for error messages and logs, with secret form
+    /// fields and JSON keys hidden by `redaction`.
     public func bodyPreview(limit: Int = 200, redaction: Redaction = .default) -> String {
         redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }

@@ -23,8 +23,7 @@ final class ResponseFields: Sendable {
     var fields: [HTTPHeaders.Field] {
         converted.withLock { converted in
             if let converted { return converted }
-            // URLSession keeps them as strings and hands them out boxed; a cast unboxes them
-            // for less than `String(describing:)` costs.
+            // URLSession hands them out boxed; a cast unboxes them for less than `String(describing:)`.
             let fields = response.allHeaderFields.map { name, value in
                 HTTPHeaders.Field(
                     name: name.base as? String ?? String(describing: name),

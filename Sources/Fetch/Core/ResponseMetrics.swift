@@ -1,16 +1,6 @@
-/// How one call went: when it started, where its time went, how many bytes moved, and
-/// what the layers did for it. Every ``Response`` carries one in ``Response/metrics``.
-///
-/// `Session` fills in the timings, redirects and byte counts; layers add what they did, each
-/// under a ``MetricKey`` of its own, read through a property its module declares: the
-/// retrying layer ``retries``, the refresh layer ``refreshes``, FetchCaching's cache and
-/// coalescing `cache` and `shared`. A response made by hand, or by a spy, has empty metrics
-/// (every duration `nil`, every count 0) until a layer adds to them.
-///
-/// ```swift
-/// let response = try await api.response(for: GetUser(id: 7))
-/// print(response.metrics)   // started 12:00:01.250, queued 0.0 ms, first byte 3.1 ms, total 3.4 ms, ...
-/// ```
+/// How one call went, in ``Response/metrics``: `Session` fills in the timings, redirects and
+/// byte counts; layers add what they did under a ``MetricKey`` each (``retries``, ``refreshes``,
+/// FetchCaching's `cache` and `shared`). A response made by hand or by a spy has empty metrics.
 public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     /// A value a layer added, with its key, which says how the description writes it.
     private struct Added: Hashable, Sendable {
@@ -18,7 +8,6 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
         let type: any MetricKey.Type
         let value: any Hashable & Sendable
 
-        /// How the description writes the value; asked only when a description is made.
         var text: String? { type.text(of: value) }
 
         static func == (lhs: Added, rhs: Added) -> Bool {
@@ -31,15 +20,12 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// When the call reached the performer that answered it (wall-clock time); `nil` for a
-    /// response that no performer timed.
+    /// When the call reached the performer that answered it (wall-clock time); `nil` if untimed.
     public var start: Date?
     /// How long the call waited before its first request went out: for a free slot on its
-    /// origin (see ``Session/Configuration-swift.struct/maximumConnectionsPerHost``) and for
-    /// the session's control thread to make its task (microseconds when nothing waits).
+    /// origin and for the session's control thread to make its task.
     public var queued: Duration?
-    /// From the start of the call to the head (status and headers) of its final response,
-    /// after any redirects.
+    /// From the start of the call to the head of its final response, after any redirects.
     public var timeToFirstByte: Duration?
     /// From the start of the call to its end: the whole body received.
     public var total: Duration?
@@ -47,11 +33,9 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     public var redirects: Int = 0
     /// Body bytes sent by the request that got the response (headers not counted).
     public var bytesSent: Int64 = 0
-    /// Body bytes received, as delivered (after any content decoding; headers not counted).
-    /// For a download, the bytes written to its file.
+    /// Body bytes received, after content decoding (headers not counted); for a download, bytes written.
     public var bytesReceived: Int64 = 0
-    /// What layers added, in the order each was first set; a value set to its key's default
-    /// is not kept.
+    /// What layers added, in the order first set; a value equal to its key's default is not kept.
     private var added: [Added] = []
 
     /// Makes empty metrics: nothing timed, nothing counted.
@@ -95,8 +79,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(Set(added))
     }
 
-    /// The metrics on one line: timings in milliseconds, byte counts, redirects when there
-    /// were some, then what layers added, in the order they added it.
+    /// The metrics on one line: timings in milliseconds, bytes, any redirects, then what layers added.
     public var description: String {
         let timings = [("queued", queued), ("first byte", timeToFirstByte), ("total", total)]
         var parts = timings.compactMap { name, duration in duration.map { "\(name) \(Self.milliseconds($0)) ms" } }
@@ -139,7 +122,6 @@ public protocol MetricKey: Sendable {
 }
 
 extension MetricKey {
-    /// The description of `value`, a value of this key.
     fileprivate static func text(of value: any Hashable & Sendable) -> String? {
         (value as? Value).flatMap(description(of:))
     }

@@ -1,12 +1,10 @@
 /// Where a ``Session`` makes, resumes and cancels URLSession tasks while other requests run:
-/// one thread of its own, running jobs in order; it starts with the first job and ends with
-/// the session.
+/// one thread of its own, running jobs in order, from the first job to the session's end.
 ///
 /// In FoundationNetworking 6.3 these wait (`workQueue.sync`) for URLSession's one work queue,
-/// which every session in the process shares and a fast transfer keeps busy. The wait belongs
-/// on a thread nothing else needs: a caller's thread would be tied up, the delegate queue
-/// would stop draining, and a Dispatch queue gets its turn late while transfers keep the
-/// cores busy.
+/// shared by every session and kept busy by a fast transfer. Elsewhere the wait would tie up a
+/// caller's thread, stop the delegate queue draining, or come late on a Dispatch queue while
+/// transfers keep the cores busy.
 final class ControlThread: @unchecked Sendable {
     // `condition` guards `jobs`, `started` and `stopped`.
     private let condition = NSCondition()

@@ -1,12 +1,11 @@
 /// Elements with a deadline, found by identity, and the time a single timer is armed for.
 ///
 /// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on the owner's
-/// clock, and each change says when the owner must arm its timer. The deadlines are also kept
-/// in a min-heap, so that adding, removing and expiring cost O(log n) each: a stalled server
-/// with thousands of requests in flight makes the timer fire once per deadline, and a scan of
-/// every element at each firing would cost O(n²) under the owner's lock. A removed element
-/// stays in the heap, skipped when it reaches the top, until removed ones outnumber the rest;
-/// then the heap is rebuilt from the table.
+/// clock, and each change says when the owner must arm its timer. Deadlines are also kept in a
+/// min-heap, so adding, removing and expiring cost O(log n): with thousands of requests
+/// stalled the timer fires once per deadline, and a scan per firing would cost O(n²) under the
+/// owner's lock. A removed element stays in the heap, skipped at the top, until removed ones
+/// outnumber the rest; then the heap is rebuilt.
 struct DeadlineTable<Element: AnyObject> {
     private var entries: [ObjectIdentifier: (due: UInt64, element: Element)] = [:]
     /// Every deadline added, earliest at the root; an item counts only while `entries` holds
@@ -60,7 +59,6 @@ struct DeadlineTable<Element: AnyObject> {
         return (expired, armedAt)
     }
 
-    /// Takes the root out of the heap.
     private mutating func removeRoot() {
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()

@@ -1,8 +1,6 @@
-/// The one timer that enforces the overall deadline of every running request of a ``Session``.
-///
-/// A running request is one entry in a ``DeadlineTable``, taken out as soon as it finishes; one
-/// `DispatchSourceTimer` is armed for the earliest deadline, and when it fires it fails every
-/// request past it and re-arms.
+/// The one timer that enforces the overall deadline of every running request of a ``Session``:
+/// a `DispatchSourceTimer` armed for the earliest deadline in a ``DeadlineTable``, which fails
+/// every request past it and re-arms.
 final class DeadlineTimer: @unchecked Sendable {
     // `source` is set once, and re-armed only under the table's lock (a leaf).
     private let table = Locked(DeadlineTable<TaskState>())

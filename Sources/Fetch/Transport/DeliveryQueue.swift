@@ -2,12 +2,10 @@
 /// on the adding thread when no other is queued or running, and otherwise queues it, in
 /// order, for ``serial``. It never makes the adding thread wait.
 ///
-/// FoundationNetworking adds every callback on its work queue, serial and shared by every
-/// session of the process; URLSession reads on only once the callback has returned, so
-/// chunks never pile up here. Callbacks wait for nothing: not for URLSession (see
-/// ``ControlThread``), not for a stream's reader (see ``StreamSink``), not for the redirect
-/// policy (it runs on ``serial``). Callbacks are not `Operation`s, which cost more than a
-/// dispatch on Linux (Benchmarks/README.md, "Measurements behind the design").
+/// FoundationNetworking adds every callback on its one work queue, shared by every session,
+/// and reads on only once the callback returns, so chunks never pile up here. Callbacks wait
+/// for nothing: not for URLSession (``ControlThread``), a stream's reader (``StreamSink``) or the
+/// redirect policy (on ``serial``). They are closures, not `Operation`s, which cost more on Linux.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
     private struct State {

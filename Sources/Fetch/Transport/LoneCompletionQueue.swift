@@ -1,12 +1,10 @@
 /// Where a ``Session`` without a configured completion queue calls the completion of a
-/// request that ends while no other task is in flight: a serial queue of its own, used by
-/// one completion at a time.
+/// request that ends while no other task is in flight: a serial queue of its own.
 ///
-/// libdispatch runs the default, concurrent, completion queue on a pool of as many threads as
-/// cores, where a completion can wait for a thread; a serial queue starts a thread at once.
-/// With many calls in flight the concurrent queue is faster, so the lane takes only a lone
-/// completion, and never queues one behind another (so a completion that waits for another
-/// request cannot deadlock).
+/// libdispatch runs the default concurrent queue on a pool of as many threads as cores, where
+/// a completion can wait for a thread; a serial queue starts one at once. With many calls in
+/// flight the concurrent queue is faster. The lane never queues one completion behind another,
+/// so a completion that waits for another request cannot deadlock.
 final class LoneCompletionQueue: Sendable {
     private let queue = DispatchQueue(label: "Fetch.Session.completion.solo")
     /// Whether the lane is running, or about to run, a completion.

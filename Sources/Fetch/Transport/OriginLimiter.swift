@@ -12,88 +12,65 @@ enum OriginPlace {
     case done
 }
 
-/// Something an ``OriginLimiter`` queues: it carries its place, which only the limiter
-/// writes, under its owner's lock, so finding out whether a request waits costs no lookup.
+/// Something an ``OriginLimiter`` queues. It carries its place, written only by the limiter
+/// under its owner's lock, so finding whether a request waits costs no lookup.
 protocol OriginLimited: AnyObject {
     var originPlace: OriginPlace { get set }
-    /// When it took its slot while a connection was free for it, which the limiter writes with
-    /// its place; `nil` when it may wait for a connection inside the transport, whose head
-    /// then says nothing about how soon the origin answers.
+    /// When it took its slot with a connection free for it; `nil` when it may wait for a
+    /// connection inside the transport, so its head says nothing about the origin's speed.
     var originAdmitted: ContinuousClock.Instant? { get set }
 }
 
 /// Lets a bounded number of requests run at once per origin and queues the others, first
-/// in, first out; the bound depends on whether the origin serves several requests at once
-/// on one connection, and on how soon it answers.
+/// in, first out. The bound:
 ///
-/// - An origin that serves one request per connection (HTTP/1.1; every plain-http origin,
-///   since libcurl speaks HTTP/2 only over TLS) runs at most ``quickLimit`` requests at
-///   once, or once it is slow ``limit`` and one more: so no request waits inside the
-///   transport, where waiting counts against its idle timeout, but the one, for one response.
-/// - An origin that multiplexes (HTTP/2) runs up to ``multiplexedLimit`` at once over those
-///   connections.
-/// - An https origin not known to multiplex runs up to ``multiplexedLimit`` at once, as
-///   URLSession would send them, until a verdict; but no more than keeps the wait inside the
-///   transport, were it HTTP/1.1, within half the idle timeout: ``limit`` per response time
-///   per half idle timeout, the response time being as long as its latest head took, or
-///   ``assumedAnswer`` before any head (so a default session sends its whole first burst, as
-///   URLSession would, and HTTP/2 gets it in one round); never fewer than twice ``limit``.
+/// - one request per connection (HTTP/1.1; every plain-http origin, since libcurl speaks
+///   HTTP/2 only over TLS): ``quickLimit``, or ``limit`` and one more once the origin is slow,
+///   so only that one waits inside the transport, where waiting counts against the idle timeout;
+/// - multiplexing (HTTP/2): ``multiplexedLimit``;
+/// - an https origin not known to multiplex: as many as URLSession would send, but no more
+///   than keeps an HTTP/1.1 wait inside the transport within half the idle timeout.
 ///
-/// Nothing reports the protocol, so the verdict comes from the order in which the delegate
-/// hears heads and ends, all on one serial queue. Over HTTP/1.1 a connection carries one
-/// response at a time, and a request's end is heard before the head of the next response on
-/// its connection; so at most ``limit`` requests can have their head heard and not have
-/// ended. A head heard while more than ``limit`` others are in that state proves the origin
-/// multiplexes, for the session's life (up to ``rememberedOrigins`` origins), so a warm
-/// origin starts at its bound. A request that ends while more than ``limit`` requests ran,
-/// without that proof, makes the origin one-at-a-time until its line is idle: a server that
-/// answers at once leaves no time for heads to pile up whatever its protocol, so this verdict
-/// is not kept past the burst, and a later proof still wins.
+/// Nothing reports the protocol; the verdict comes from the order in which the delegate
+/// hears heads and ends, on one serial queue. Over HTTP/1.1 a request's end is heard before
+/// the next head on its connection, so a head heard while more than ``limit`` others have a
+/// head and no end proves multiplexing, for the session's life (up to ``rememberedOrigins``).
+/// A request that ends while more than ``limit`` ran, without that proof, makes the origin
+/// one-at-a-time until its line is idle (a server that answers at once leaves no time for
+/// heads to pile up); a later proof still wins.
 ///
-/// An origin is slow once ``slowHeads`` heads in a row each came ``slowHead`` or more after
-/// their request took its slot, and quick again at the first head that came sooner. A quick
-/// origin gets no more than 4 connections' worth of requests because libcurl keeps at most 4
-/// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset): on a quick origin the
-/// running count often dips to 1, and every connection past 4 is closed then and reopened by
-/// the next request. A slow origin runs ``limit`` and one more, which keeps the count above
-/// one, and each connection past 4 adds a request's worth of throughput, as on a raw
-/// URLSession.
+/// A quick origin gets at most 4 because libcurl keeps 4 connections per transfer in progress
+/// (`CURLMOPT_MAXCONNECTS` unset): when the running count dips to 1, the rest are closed.
 ///
-/// Pure bookkeeping: `Session` keeps one under a lock, starts the requests it is told to
-/// start and tells it when a head arrives and when each has finished. A request holds the
-/// slot of the origin it entered on until it leaves, whatever its redirects: so it can never
-/// wait for itself.
+/// Pure bookkeeping: `Session` keeps one under a lock and reports heads and ends. A request
+/// holds the slot of the origin it entered on until it leaves, whatever its redirects, so it
+/// never waits for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
-    /// The connections per host the transport is given, and the most requests on them at
-    /// once on a slow origin that serves one per connection; at least 1.
+    /// The connections per host given to the transport, and the most requests at once on a
+    /// slow one-per-connection origin; at least 1.
     let limit: Int
-    /// The most requests running at once on a quick origin that serves one per connection:
-    /// ``limit``, but no more than the 4 connections libcurl keeps when one transfer runs.
+    /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4.
     let quickLimit: Int
-    /// How long after taking its slot a request's head comes, at least, to count as slow.
+    /// How late after taking its slot a head must come to count as slow.
     let slowHead = Duration.milliseconds(40)
-    /// How many slow heads in a row make an origin slow.
+    /// How many slow heads in a row make an origin slow; one quicker head makes it quick.
     let slowHeads = 4
-    /// The most requests running at once on an origin that multiplexes, or an https origin
-    /// not known yet: libcurl's default of concurrent streams on one HTTP/2 connection.
+    /// The most requests at once on a multiplexing or unknown https origin: libcurl's default
+    /// of concurrent streams on one HTTP/2 connection.
     let multiplexedLimit = 100
-    /// How long a transfer may wait for bytes; requests waiting for a connection inside the
-    /// transport are kept within half of it.
+    /// How long a transfer may wait for bytes; waits inside the transport stay within half.
     let idleTimeout: Duration
-    /// How long an https origin not heard from is taken to answer, for its first burst.
+    /// How long an https origin not heard from yet is taken to answer.
     let assumedAnswer = Duration.milliseconds(500)
     /// How many origins' verdicts are kept; past it they are forgotten all at once.
     let rememberedOrigins = 1024
     /// The origins with requests running or waiting; an idle origin is forgotten.
     private var lines: [Origin: Line] = [:]
-    /// The origins proven to multiplex.
     private var multiplexing: Set<Origin> = []
-    /// How soon each origin answered lately.
     private var speeds: [Origin: Speed] = [:]
 
     /// How soon an origin answered lately.
     private struct Speed {
-        /// How many of its latest heads in a row were slow.
         var slowInARow = 0
         /// How long after taking its slot its latest head came.
         var latest: Duration
@@ -106,21 +83,18 @@ struct OriginLimiter<Waiter: OriginLimited> {
         var responding = 0
         /// Whether a request ended with no proof of multiplexing while more than the limit ran.
         var oneAtATime = false
-        /// Waiting requests, oldest first, from `head` on; the slots before it were let in
-        /// and emptied. Letting one in costs O(1), amortised: a batch of thousands of requests
-        /// to one origin must not move the whole queue each time a slot frees.
+        /// Waiting requests, oldest first, from `head` on (earlier slots are emptied), so
+        /// letting one in is amortised O(1) even with thousands queued.
         var queue: [Waiter?] = []
         var head = 0
 
         var waiting: ArraySlice<Waiter?> { queue[head...] }
 
-        /// Takes the oldest waiting request out of the queue.
         mutating func next() -> Waiter? {
             guard head < queue.count else { return nil }
             defer {
                 queue[head] = nil
                 head += 1
-                // The emptied slots go once they are half of the queue.
                 if head * 2 >= queue.count {
                     queue.removeFirst(head)
                     head = 0
@@ -158,34 +132,29 @@ struct OriginLimiter<Waiter: OriginLimited> {
         return isSlow(origin) ? slowBound(at: origin) : quickLimit
     }
 
-    /// The most requests that may run at once on a slow origin that serves one per
-    /// connection: one more than ``limit`` while its latest head came within a quarter of the
-    /// idle timeout. That one waits inside the transport for a connection, for one response
-    /// at most, and takes the next free connection there at once: so libcurl never counts a
-    /// single transfer in progress while the others' replacements are on their way, which
-    /// would close every connection past 4.
+    /// One more than ``limit`` while the latest head came within a quarter of the idle
+    /// timeout: the extra request takes the next free connection inside the transport, so
+    /// libcurl never counts a lone transfer in progress, which would close connections past 4.
     private func slowBound(at origin: Origin) -> Int {
         guard let latest = speeds[origin]?.latest, latest * 4 <= idleTimeout else { return limit }
         return limit + 1
     }
 
-    /// The most requests that may run at once on an https origin not known to multiplex:
-    /// were it HTTP/1.1, those past ``limit`` would wait inside the transport about one
-    /// response time per ``limit`` of them, which is kept within half the idle timeout.
+    /// Were the origin HTTP/1.1, requests past ``limit`` would wait inside the transport one
+    /// response time (latest head, else ``assumedAnswer``) per ``limit`` of them: kept within
+    /// half the idle timeout, and never under twice ``limit``.
     private func unknownBound(at origin: Origin) -> Int {
         let answer = speeds[origin]?.latest ?? assumedAnswer
         let responses = idleTimeout / (max(answer, .milliseconds(1)) * 2)
         return Int(min(Double(multiplexedLimit), max(Double(2 * limit), Double(limit) * responses)))
     }
 
-    /// Whether `origin`'s latest ``slowHeads`` heads each came ``slowHead`` or more after
-    /// their request took its slot.
+    /// Whether `origin`'s latest ``slowHeads`` heads were each slow.
     func isSlow(_ origin: Origin) -> Bool { (speeds[origin]?.slowInARow ?? 0) >= slowHeads }
 
     /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
-    /// - Returns: `true` when `waiter` holds a slot and is to be started now; `false` when it
-    ///   was queued (``leave(_:at:)`` or ``responded(_:at:)`` of another request hands it
-    ///   over later), or when it has already left.
+    /// - Returns: `true` when `waiter` is to be started now; `false` when it was queued (another
+    ///   request's ``leave(_:at:)`` or ``responded(_:at:)`` lets it in) or has already left.
     mutating func enter(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> Bool {
         guard waiter.originPlace == .new else { return false }
         let (bound, limit) = (bound(at: origin), self.limit)
@@ -202,10 +171,8 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// Notes that the head of `waiter`'s response arrived, at `now`, from `origin`, the one it
-    /// entered on.
-    /// - Returns: the requests let in because this proved the origin multiplexes, or because
-    ///   its speed now allows more, to be started.
+    /// Notes that the head of `waiter`'s response arrived from `origin`, the one it entered on.
+    /// - Returns: the requests let in by a proof of multiplexing or a new speed, to be started.
     mutating func responded(
         _ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now
     ) -> [Waiter] {
@@ -225,7 +192,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
         return modifyLine(origin) { $0.admit(upTo: bound, limit: limit, now: now) }
     }
 
-    /// Notes how long after taking its slot a head on `origin` came.
     private mutating func noteHead(at origin: Origin, after elapsed: Duration) {
         if speeds[origin] == nil, speeds.count >= rememberedOrigins { speeds.removeAll() }
         let slow = elapsed >= slowHead
@@ -233,8 +199,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
         speeds[origin] = Speed(slowInARow: run, latest: elapsed)
     }
 
-    /// Takes `waiter` out, the first time only: a waiting one leaves the queue, a running one
-    /// gives its slot to the oldest waiting request of its origin.
+    /// Takes `waiter` out, the first time only; a running one's slot goes to the oldest waiter.
     /// - Returns: the requests that now hold a slot, to be started.
     mutating func leave(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> [Waiter] {
         let place = waiter.originPlace
@@ -276,7 +241,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     func waitingCount(at origin: Origin) -> Int { lines[origin]?.waiting.count ?? 0 }
 
-    /// Whether `origin` was proven to multiplex.
     func isMultiplexing(_ origin: Origin) -> Bool { multiplexing.contains(origin) }
 
     var originCount: Int { lines.count }

@@ -1,16 +1,13 @@
 /// How a ``Session`` follows redirects.
 ///
-/// Whatever the policy, Fetch follows redirects itself rather than leaving it to
-/// URLSession: credentials (`Authorization`, `Cookie`, `Proxy-Authorization` and the
-/// session's sensitive headers) are dropped when the scheme, host or port changes; 307 and
-/// 308 resend the method and the body; 301, 302 and 303 turn a POST into a GET without a
-/// body; only http and https targets are followed. With a cookie store, a redirect's
-/// `Set-Cookie` is stored before the next hop, which carries the store's cookies for its own
-/// URL (RFC 6265 sends a host's cookies to that host, whichever host redirected there).
+/// Whatever the policy, Fetch's own rules apply (see <doc:SafetyOnLinux>): credentials and
+/// sensitive headers are dropped when the scheme, host or port changes; 307 and 308 resend
+/// the method and body; 301, 302 and 303 turn a POST into a GET without a body; only http and
+/// https are followed.
 ///
 /// `decide` runs on the session's delegate thread, one redirect at a time, never on
-/// URLSession's shared work queue: it may wait, even for another request, but the
-/// session's other transfers wait for it meanwhile.
+/// URLSession's shared work queue: it may wait, even for another request, but the session's
+/// other transfers wait for it meanwhile.
 public struct RedirectPolicy: Sendable {
     /// One redirect about to be followed.
     public struct Hop: Sendable {
@@ -41,8 +38,7 @@ public struct RedirectPolicy: Sendable {
     public var maximumHops: Int
     /// Whether a redirect from https to http fails with ``FetchError/Code-swift.enum/redirectRefused``
     /// instead of being followed; `false` by default, as browsers and URLSession follow it.
-    /// Credentials are dropped on such a hop anyway (the origin changes), but the rest of the
-    /// request, a 307/308 body included, and the response then cross the network in clear.
+    /// Credentials are dropped on such a hop, but the rest, a 307/308 body included, goes in clear.
     public var refusesDowngrades = false
     let decide: @Sendable (Hop) -> Decision
 

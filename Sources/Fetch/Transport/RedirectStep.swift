@@ -1,5 +1,4 @@
-/// What a ``Session`` does with one redirect: the request's ``RedirectPolicy`` asked, and
-/// Fetch's own rules applied (see ``RedirectPolicy``).
+/// What a ``Session`` does with one redirect, once its ``RedirectPolicy`` and Fetch's rules have spoken.
 enum RedirectStep {
     /// Hand the request back to URLSession, which sends it on the same task.
     case follow(URLRequest)
@@ -14,11 +13,9 @@ enum RedirectStep {
     /// Decides a redirect of `current` from `response`, reading `Location` itself: URLSession
     /// on Linux turns a `file://` location into a path on the same origin. Calls the policy,
     /// so it must run with no lock held: a policy may do anything, cancel its request too.
-    /// - Parameters:
-    ///   - hop: how many redirects came before this one.
-    ///   - resendsFile: whether the request's body is a file that a hop keeping the method sends again.
-    ///   - cookies: the call's cookies, with the redirect's own already stored: the next hop
-    ///     carries the store's cookies for its URL (the policy sees them in ``RedirectPolicy/Hop/to``).
+    /// `hop` counts the redirects before this one; `resendsFile` says the body is a file that a
+    /// hop keeping the method sends again; `cookies`, with the redirect's own already stored,
+    /// put the store's cookies for the next URL in the hop the policy sees.
     static func after(
         _ response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
         sensitiveHeaders: Set<String>, resendsFile: Bool, cookies: CallCookies? = nil

@@ -17,8 +17,7 @@ extension RequestOptions {
         set { self[IdleTimeoutKey.self] = newValue }
     }
 
-    /// This request's in-memory body limit in bytes, replacing the session's; `nil` keeps
-    /// the session's.
+    /// This request's in-memory body limit in bytes, replacing the session's; `nil` keeps the session's.
     public var maximumBodySize: Int? {
         get { self[MaximumBodySizeKey.self] }
         set { self[MaximumBodySizeKey.self] = newValue }

@@ -1,40 +1,34 @@
-/// Requests per origin: at most `maximumConnectionsPerHost` run at once on an origin that
-/// serves one per connection (4 while it answers quickly), more on one that multiplexes or is
-/// not known yet; the others wait in line (see ``OriginLimiter``).
+/// Requests per origin: each runs or waits in line as the ``OriginLimiter`` says.
 extension Session {
-    /// Starts counting `state`'s deadline, then starts its first task, or queues it when its
-    /// origin has no free slot. Every request of every kind comes in through here.
+    /// Starts `state`'s deadline, then its first task, or queues it when its origin has no
+    /// free slot. Every request of every kind comes in here.
     func admit(_ state: TaskState) {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
         guard let origin = state.origin else { return control.async { [self] in send(state.urlRequest, for: state) } }
         guard limiter.withLock({ $0.enter(state, at: origin) }) else { return }
-        // Making a task waits for URLSession's shared work queue: so on the control thread,
-        // unless no session has a task in flight (then the queue is free), and never from a
-        // delegate queue, whose callback the work queue may wait for.
+        // Making a task waits for URLSession's work queue: so on the control thread, unless no
+        // session has a task in flight, and never from a delegate queue the work queue may wait on.
         if state.kindHandler == nil, delegate.tasksInFlight.isEmpty, !DeliveryQueue.isRunning {
             return send(state.urlRequest, for: state)
         }
         control.async { [self] in send(state.urlRequest, for: state) }
     }
 
-    /// Gives back what `state` held once it has finished: its deadline, and its slot (to the
-    /// request that takes it over) or its place in the queue.
+    /// Gives back the deadline and the slot or queue place of `state`, which has finished.
     func release(_ state: TaskState) {
         if state.deadline != nil { deadlines.remove(state) }
         guard let origin = state.origin else { return }
         limiter.withLock { start($0.leave(state, at: origin)) }
     }
 
-    /// Tells the line that the head of `state`'s response arrived from the origin it entered
-    /// on, which may prove that origin multiplexes or slow and let waiting requests in.
+    /// Tells the line a head arrived from `state`'s first origin, which may let waiters in.
     func heard(_ state: TaskState) {
         guard let origin = state.origin else { return }
         limiter.withLock { start($0.responded(state, at: origin)) }
     }
 
-    /// Starts the requests the line let in. Called under the limiter's lock, so that
-    /// `cancelAll` (which reads the queue under it) finds each either still waiting or already
-    /// on its way to the delegate.
+    /// Starts the requests the line let in. Called under the limiter's lock, so `cancelAll`
+    /// finds each either still waiting or already on its way to the delegate.
     private func start(_ admitted: [TaskState]) {
         for next in admitted {
             control.async { [self] in send(next.urlRequest, for: next) }

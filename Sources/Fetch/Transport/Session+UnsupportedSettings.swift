@@ -1,15 +1,7 @@
 extension Session {
     /// Fails with ``FetchError/Code-swift.enum/unsupportedSetting`` when `settings` or
     /// `configuration` asks for something this platform accepts and then ignores; a value
-    /// equal to the default is never refused.
-    ///
-    /// What FoundationNetworking on Linux (Swift 6.3) does with each setting, read in its
-    /// source and measured on loopback: `connectionProxyDictionary` is never read (a request
-    /// with an HTTP proxy there goes straight to the origin: libcurl takes its proxy from
-    /// `http_proxy`, `https_proxy` and `no_proxy`); `allowsCellularAccess`, `isDiscretionary`,
-    /// `networkServiceType` and `shouldUseExtendedBackgroundIdleMode` are never read;
-    /// `httpShouldUsePipelining` asks libcurl for HTTP/1.1 pipelining, which libcurl 7.65 and
-    /// later no longer has; and the HTTP protocol never stores a response in a `URLCache`.
+    /// equal to the default is never refused. <doc:SafetyOnLinux> says what each one does there.
     /// - Throws: ``FetchError/Code-swift.enum/unsupportedSetting`` naming every such setting.
     static func refuseUnsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration)
         throws

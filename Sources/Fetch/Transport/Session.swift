@@ -5,17 +5,14 @@
 /// let user = try await session.perform(GetUser(id: 7))
 /// ```
 ///
-/// A `Session` handles what a URLSession user otherwise must (see <doc:SafetyOnLinux>):
-/// it validates every request before sending it, follows redirects itself without
-/// leaking credentials, enforces an overall deadline, bounds bodies in memory, uses
-/// ephemeral storage, and calls completions on its own queues, never the main one.
-/// Completions are called exactly once, on ``Configuration-swift.struct/completionQueue``
-/// when one is set.
+/// A `Session` handles what a URLSession user otherwise must (see <doc:SafetyOnLinux>): it
+/// validates every request, follows redirects itself without leaking credentials, enforces
+/// an overall deadline, bounds bodies in memory, uses ephemeral storage, and calls each
+/// completion exactly once, on ``Configuration-swift.struct/completionQueue`` when set, else
+/// on its own queues, never the main one.
 ///
-/// A session opens at most ``Configuration-swift.struct/maximumConnectionsPerHost``
-/// connections per host, 6 by default, runs a bounded number of requests at once per origin
-/// (scheme, host and port), up to 100 over HTTP/2, and queues the others in the order they
-/// came; see that setting for how and why.
+/// It opens at most ``Configuration-swift.struct/maximumConnectionsPerHost`` connections per
+/// host and queues, in order, the requests an origin cannot run yet; see that setting.
 public final class Session: RequestPerforming {
     /// The version of Fetch, sent in the default `User-Agent`.
     public static let version = "0.1.0"
@@ -25,22 +22,17 @@ public final class Session: RequestPerforming {
     let urlSession: URLSession
     let delegate: SessionDelegate
     let completionQueue: DispatchQueue
-    /// Where a lone request's completion runs when no completion queue is configured (see
-    /// ``LoneCompletionQueue``); `nil` with a configured one, which every completion then uses.
+    /// Runs a lone request's completion (``LoneCompletionQueue``); `nil` with a configured queue.
     let loneCompletionQueue: LoneCompletionQueue?
-    /// Where tasks are made, resumed and cancelled (see ``ControlThread``), except while no
-    /// task of any session is in flight (see `admit`).
+    /// Where tasks are made, resumed and cancelled, except while no task of any session is in
+    /// flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
-    /// The requests running and queued per origin (Session+Limiting.swift).
     let limiter: Locked<OriginLimiter<TaskState>>
-    /// Why the configuration cannot be used (a User-Agent or header field that cannot be
-    /// sent, a setting this platform ignores), checked once; every call fails with it, whatever
-    /// its request sets, before anything is built or sent.
+    /// Why the configuration cannot be used (an unsendable User-Agent or header field, a
+    /// setting this platform ignores), checked once: every call fails with it before sending.
     let configurationRefusal: FetchError?
-    /// Fails the requests whose overall deadline has passed.
     let deadlines = DeadlineTimer()
-    /// How many times ``cancelAll()`` was called: a form upload still being encoded stops
-    /// when this changes.
+    /// Bumped by ``cancelAll()``: a form upload still being encoded stops when it changes.
     let cancelAllCount = Locked(0)
     /// The cookie store, read and written by Fetch's rules; `nil` without one.
     let cookieJar: CookieJar?
@@ -51,8 +43,7 @@ public final class Session: RequestPerforming {
         self.init(configuration: configuration, tasksInFlight: .process)
     }
 
-    /// Makes a session whose tasks count in `tasksInFlight` (see `admit`): every session's,
-    /// or a test's own.
+    /// Makes a session whose tasks count in `tasksInFlight` (see `admit`): every session's or a test's own.
     init(
         configuration: Configuration, tasksInFlight: TasksInFlight,
         base settings: URLSessionConfiguration = .ephemeral
@@ -71,8 +62,7 @@ public final class Session: RequestPerforming {
         settings.urlCache = configuration.urlCache
         settings.requestCachePolicy =
             configuration.urlCache == nil ? .reloadIgnoringLocalCacheData : .useProtocolCachePolicy
-        // URLSession never touches cookies: with a store, Fetch reads and writes it on every
-        // hop by RFC 6265's rules (see ``CookieJar``), which URLSession's do not follow.
+        // URLSession never touches cookies: Fetch applies RFC 6265 itself (see ``CookieJar``).
         settings.httpCookieStorage = nil
         settings.httpShouldSetCookies = false
         settings.httpCookieAcceptPolicy = .never
@@ -105,9 +95,6 @@ public final class Session: RequestPerforming {
 
     /// Sends `request` and calls `completion` once with the response, whatever its status,
     /// or a ``FetchError``.
-    ///
-    /// Every kind of call goes the same way (see ARCHITECTURE.md): the request is checked,
-    /// what its kind adds is made ready, then the call is admitted and runs.
     /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
     ///   with ``FetchError/Code-swift.enum/cancelled``.
     @discardableResult
@@ -157,9 +144,8 @@ public final class Session: RequestPerforming {
         return handle
     }
 
-    /// What `request`'s kind adds to its task: a ``TransferState`` for a download, an upload
-    /// or a body streamed from files, its ``StreamSink`` for a stream, `nil` for a plain call.
-    /// A download's partial file is opened (and `Range` added to resume it) here.
+    /// What `request`'s kind adds to its task: a ``TransferState`` (download, upload, streamed
+    /// body), its ``StreamSink``, or `nil`. Opens a download's partial file and adds `Range`.
     private func kindHandler(for request: any Request, sending urlRequest: inout URLRequest) throws -> (
         any TaskKindHandler
     )? {
@@ -187,8 +173,7 @@ public final class Session: RequestPerforming {
             case .plain: options.deadline ?? configuration.deadline
             case .download, .upload, .stream: options.deadline
             }
-        // The first hop's cookies: the caller's `Cookie` and the store's, unless the request
-        // opts out with `httpShouldHandleCookies` (see ``CallCookies``).
+        // The first hop's cookies, unless `httpShouldHandleCookies` opts out (``CallCookies``).
         var urlRequest = urlRequest
         let cookies = cookieJar.flatMap { jar in
             urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
@@ -203,9 +188,8 @@ public final class Session: RequestPerforming {
         handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` as a new task carrying `state`'s request: its first, a resent
-    /// redirect hop or a start-over. A body file, or a transfer's body in memory, goes in an
-    /// upload task, which reports progress.
+    /// Sends `urlRequest` as a new task for `state`: its first, a resent hop or a start-over.
+    /// A body file, or a transfer's body in memory, goes in an upload task, which reports progress.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         var bare = urlRequest
         bare.httpBody = nil
@@ -227,15 +211,13 @@ public final class Session: RequestPerforming {
         max(1, timeout.seconds.rounded(.up))
     }
 
-    /// Builds and checks the `URLRequest` for `request`, unless a layer above built it for
-    /// this attempt.
+    /// Builds and checks the `URLRequest` for `request`, unless a layer above built it.
     func prepare(_ request: any Request, options: RequestOptions) throws -> URLRequest {
         if let refusal = configurationRefusal { throw refusal.naming(request) }
         var urlRequest = try request.attemptURLRequest()
         var fields = urlRequest.allHTTPHeaderFields ?? [:]
         if fields.field(named: "User-Agent") == nil {
-            // Set with the fields as a whole: on Linux `setValue` capitalizes the name and scans
-            // the value (Benchmarks/README.md, "Instructions per call of the layers").
+            // Set as a whole: on Linux `setValue` capitalizes the name and scans the value.
             fields["User-Agent"] = configuration.userAgent
             urlRequest.allHTTPHeaderFields = fields
         }
@@ -245,15 +227,13 @@ public final class Session: RequestPerforming {
 }
 
 extension Session {
-    /// The queue `request`'s completion runs on: its own ``RequestOptions/completionQueue``
-    /// when set, else ``Configuration-swift.struct/completionQueue``, else the session's own
-    /// (see that setting). Layers above the session that answer a call themselves (a cache
-    /// hit, a cancel) call back there too.
+    /// The queue `request`'s completion runs on: its ``RequestOptions/completionQueue``, else
+    /// ``Configuration-swift.struct/completionQueue``, else the session's own. Layers that
+    /// answer a call themselves (a cache hit, a cancel) call back there too.
     public func completionQueue(for request: any Request) -> DispatchQueue? {
         queue(for: request.options)
     }
 
-    /// The queue a call with `options` completes on (see ``completionQueue(for:)``).
     func queue(for options: RequestOptions) -> DispatchQueue {
         options.completionQueue ?? completionQueue
     }

@@ -1,6 +1,5 @@
-/// Receives URLSession's callbacks for every task of one ``Session`` and routes each, whatever
-/// the call's kind, to the task's ``TaskState`` as an event of its ``TaskMachine``: one table
-/// lookup, then the task state's lock.
+/// Receives URLSession's callbacks for every task of one ``Session`` and routes each to the
+/// task's ``TaskState`` as a ``TaskMachine`` event: one table lookup, then that state's lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `states`, behind a leaf lock, is the only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
@@ -18,7 +17,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         tasksInFlight.remove(states.withLock { $0.count })
     }
 
-    /// Routes `task`'s callbacks to `state`.
     func register(_ task: URLSessionTask, _ state: TaskState) {
         let added = states.withLock { $0.updateValue(state, forKey: task.taskIdentifier) == nil }
         if added { tasksInFlight.add() }
@@ -40,7 +38,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         states.withLock { $0[task.taskIdentifier] }
     }
 
-    /// Hands the head of a response to the task state.
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -56,7 +53,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(.allow)
     }
 
-    /// Hands body bytes to the task state.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state(for: dataTask)?.handle(.received(dataTask, data))
     }
@@ -72,9 +68,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             state.cookies?.jar.store(from: response)
             state.handle(.redirected(task), redirect: (response, completionHandler))
         }
-        // The policy is the caller's code: on URLSession's work queue a policy that waited, or
-        // made a task, would stall every session of the process. So it runs on the session's
-        // delegate thread; URLSession waits for the answer whenever it comes.
+        // The policy is the caller's code: on URLSession's work queue, one that waited or made a
+        // task would stall every session of the process. So it runs on the delegate's own thread.
         guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
         queue.serial.async(execute: decide)
     }
@@ -102,13 +97,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         #endif
     }
 
-    /// Forgets the task and tells its task state how it ended.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = unregister(task) else { return }
         state.handle(.ended(task, error))
     }
 
-    /// Reports an upload's progress.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
         totalBytesSent: Int64, totalBytesExpectedToSend: Int64

@@ -2,8 +2,7 @@
 /// go into memory, reports progress, and turns the task's result into the call's.
 /// ``TaskState`` calls it from the effects of its ``TaskMachine``, never under its lock.
 protocol TaskKindHandler: AnyObject, Sendable {
-    /// Where the call completes: a serial queue that runs the progress reports or the
-    /// reader's callbacks first.
+    /// Where the call completes: a serial queue that runs progress reports or reader callbacks first.
     var events: DispatchQueue { get }
     /// Whether response bodies go to ``open(_:expectedLength:)`` and ``write(_:)`` rather than into memory.
     var takesBody: Bool { get }
@@ -31,8 +30,8 @@ protocol TaskKindHandler: AnyObject, Sendable {
 enum BodyOpening {
     /// The body is welcome.
     case accepted
-    /// The body is not for the kindHandler (a status it does not take): the task keeps its first
-    /// ``Response/errorBodyLimit`` bytes in memory for the error.
+    /// Not for the kindHandler (a status it does not take): the first ``Response/errorBodyLimit``
+    /// bytes are kept for the error.
     case declined
     /// The request fails with this error.
     case failed(FetchError)

@@ -3,40 +3,31 @@
 ///
 /// Pure bookkeeping: no lock, no I/O, no clock, and of URLSession only opaque task handles.
 /// ``TaskState`` keeps one under its lock and carries out the effects after unlocking, in
-/// order. ARCHITECTURE.md draws the phases.
-///
-/// ``Effect/complete(_:)`` comes only with a move from a live phase to a finished one, and
-/// no event leads out of a finished phase: the completion is asked for exactly once.
-///
-/// The body of a response (``Body``) is kept in memory up to a limit, or handed to a
-/// `KindHandler` (a download's file, a stream's reader), whatever the call's kind.
+/// order. ``Effect/complete(_:)`` comes only with a move from a live phase to a finished one,
+/// and no event leads out of a finished phase: the completion is asked for exactly once.
 struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     /// What happens to the body of the request's responses.
     enum Body {
         /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
-        /// Handed to `KindHandler` as it arrives (``Effect/open(_:)``, ``Effect/write(_:_:)``),
-        /// unless it declines a response (``Event/declined(_:)``): then the first
-        /// ``Response/errorBodyLimit`` bytes are kept in memory for the error.
+        /// Handed to `KindHandler` as it arrives, unless it declines a response
+        /// (``Event/declined(_:)``): then the first ``Response/errorBodyLimit`` bytes are kept.
         case handedTo(KindHandler)
     }
 
-    /// Where the request stands. The live phases hold the owner (the session, kept alive
-    /// while the request runs); tasks are compared by identity.
+    /// Where the request stands. Live phases hold the owner, kept alive while the request
+    /// runs; tasks are compared by identity.
     enum Phase {
         /// No task carries the request: it waits for a slot on its origin, for its first
         /// task, or for the task of a redirect hop that is sent again (``RedirectStep/resend(_:)``).
         case admitted(Owner)
-        /// `Task` carries the request.
         case running(Task, Owner)
         /// URLSession waits for the redirect decision of `Task`; the policy is being asked.
         case awaitingRedirectDecision(Task, Owner)
-        /// Finished while URLSession waited for the redirect decision of `Task`: the task is
-        /// cancelled only once the decision is handed back, as FoundationNetworking crashes
-        /// ("Received callback for HTTP redirection, but we're not waiting for it") when a
-        /// decision follows a cancel.
+        /// Finished while URLSession waited for `Task`'s redirect decision: the task is cancelled
+        /// only after the decision, as FoundationNetworking crashes ("Received callback for HTTP
+        /// redirection, but we're not waiting for it") when a decision follows a cancel.
         case cancelAfterRedirectDecision(Task)
-        /// Finished.
         case finished
     }
 
@@ -44,16 +35,13 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     enum Event {
         /// `Task` was made to carry the request: its first task, or a resent hop's.
         case started(Task)
-        /// `Task` received the head of a response.
         case responded(Task, status: Int, expectedLength: Int64)
         /// The kindHandler does not take the body of `Task`'s response.
         case declined(Task)
-        /// `Task` received body bytes.
         case received(Task, Data)
         /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
         case sent(Task, total: Int64, expected: Int64)
-        /// `Task`'s response cannot continue the kindHandler's partial file: send `URLRequest`
-        /// from the first byte.
+        /// `Task`'s response cannot continue the partial file: send `URLRequest` from byte 0.
         case startOver(Task, URLRequest)
         /// URLSession waits for a decision about a redirect `Task` received.
         case redirected(Task)
@@ -67,9 +55,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
 
     /// What the owner of the machine must do, in the order given.
     enum Effect {
-        /// Start `Task`.
         case resume(Task)
-        /// Cancel `Task`.
         case cancel(Task)
         /// Stop routing `Task`'s callbacks to the request: it carries it no more.
         case forget(Task)
@@ -84,9 +70,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         case open(KindHandler)
         /// Hand body bytes to `KindHandler`, which may fail the request.
         case write(KindHandler, Data)
-        /// Report the bytes of the request body sent so far.
         case reportSent(total: Int64, expected: Int64)
-        /// Call the completion.
         case complete(Outcome)
         /// Give back what the request held: its slot on its origin, its deadline, the owner.
         case release(Owner)
@@ -199,13 +183,11 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         }
     }
 
-    /// Fails the request because its body of `size` is over `limit`.
     private mutating func tooLarge(_ size: String, _ limit: Int) -> [Effect] {
         finish(.failed(error(.bodyTooLarge, "the response body (\(size)) is larger than the limit of \(limit) bytes")))
     }
 
-    /// Sends the request again as `fresh` in a new task, in place of the running `task`,
-    /// which ends quietly: its callbacks no longer reach the request.
+    /// Sends the request again as `fresh` in a new task; the running `task` ends unheard.
     private mutating func startOver(_ task: Task, _ fresh: URLRequest) -> [Effect] {
         guard case .running(let running, let owner) = phase, running === task else { return [] }
         (phase, hops, request, body) = (.admitted(owner), 0, fresh, Data())
@@ -231,8 +213,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
                 (phase, hops, request) = (.running(task, owner), hops + 1, next)
                 return [.answerRedirect(next)]
             case .resend(let next):
-                // URLSession would send `next` without its body: a new task sends it, and
-                // this one ends quietly with the 3xx, its callbacks no longer routed here.
+                // URLSession would drop `next`'s body: a new task sends it; this one ends unheard.
                 (phase, hops, request) = (.admitted(owner), hops + 1, next)
                 return [.forget(task), .send(next, owner), .answerRedirect(nil)]
             case .stop:

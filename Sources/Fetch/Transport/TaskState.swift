@@ -1,15 +1,13 @@
-/// Everything `Session` tracks for one request, from its admission to the completion: its
-/// ``TaskMachine`` under a lock, moved by the events of URLSession, the caller, the deadline
-/// timer and the delegate. A transition runs under this lock alone (ARCHITECTURE.md,
-/// "Locks"); its effects run after it is released.
+/// Everything `Session` tracks for one request, from admission to completion: its
+/// ``TaskMachine``, moved by URLSession, the caller, the deadline timer and the delegate under
+/// this lock alone; the effects run after it is released.
 final class TaskState: @unchecked Sendable, OriginLimited {
     // `lock` guards `machine`, `marks` and `heard`; `originPlace` and `originAdmitted` are
     // guarded by the session's limiter; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
-    /// The response's metrics as far as they are known: noted where the machine already acts
-    /// (the first task's start, the head, the end), never per chunk; `nil` when the session
-    /// collects none.
+    /// The metrics known so far, noted where the machine already acts, never per chunk; `nil`
+    /// when the session collects none.
     private var marks: ResponseMetrics?
     /// When the request was admitted, on the monotonic clock (nanoseconds).
     private let admitted = DispatchTime.now().uptimeNanoseconds
@@ -19,7 +17,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// Whether the metrics ask the task for the bytes it sent (another locked read): only
     /// for a request with a body.
     private let asksBytesSent: Bool
-    /// The request as the caller made it.
     let request: any Request
     /// The request as first sent, which a start-over sends again.
     private let prepared: URLRequest
@@ -29,7 +26,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     let deadline: Duration?
     /// What a download, an upload or a stream adds to the task; `nil` for a plain call.
     let kindHandler: (any TaskKindHandler)?
-    /// Decides each redirect (see ``RedirectStep``).
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
     let sensitiveHeaders: Set<String>
@@ -116,12 +112,9 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     }
 
     /// Moves the machine with `event` under the lock, then carries out its effects. Cancelling
-    /// a task waits for URLSession's one work queue, so only the session's ``ControlThread``
-    /// does it (see there).
-    /// - Parameters:
-    ///   - reply: the head of the response that came with ``TaskMachine/Event/responded(_:status:expectedLength:)``.
-    ///   - redirect: the redirect URLSession waits for a decision about, and how to hand it
-    ///     back; never called once the request has finished (the task's cancel ends the task).
+    /// a task waits for URLSession's one work queue, so only the ``ControlThread`` does it.
+    /// `reply` is the head that came with `responded`; `redirect` is the redirect URLSession
+    /// waits on and its answer, never called once the request has finished.
     func handle(
         _ event: Machine.Event, reply: URLResponse? = nil,
         redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
@@ -140,9 +133,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             return (effects, self.marks, endedReply, firstOriginHeard(event))
         }
         heardBy?.heard(self)
-        // The slot and the deadline are given back before the completion is queued: a caller
-        // that sends its next request from the completion finds its origin's line as the
-        // finished request left it.
+        // Slot and deadline go back before the completion is queued, so a next request sent
+        // from the completion finds its origin's line as this one left it.
         for case .release(let owner) in effects { owner.release(self) }
         for effect in effects {
             switch effect {
@@ -196,8 +188,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// Notes what the metrics and the response need of `event`; under the lock, where the
-    /// machine just moved. Keeps the head that came with `responded`.
+    /// Notes what the metrics and the response need of `event`, under the lock.
     /// - Returns: the head the task that ended received, when it is known.
     private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> URLResponse? {
         marks?.redirects = machine.hops
@@ -227,7 +218,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         return owner
     }
 
-    /// The time since the request was admitted.
     private var sinceAdmission: Duration {
         .nanoseconds(Int64(clamping: max(DispatchTime.now().uptimeNanoseconds, admitted) - admitted))
     }
@@ -286,7 +276,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// The head of `http`, a response to `request` sent as `sent`.
     private static func head(_ http: HTTPURLResponse, request: any Request, sent: URLRequest) -> Response {
         Response(
             request: request, urlRequest: sent, status: http.statusCode, headers: HTTPHeaders(http),

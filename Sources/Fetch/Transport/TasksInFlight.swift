@@ -1,10 +1,7 @@
-/// How many tasks URLSession still works on for the sessions that share this count: made
-/// and registered with a ``SessionDelegate``, until URLSession reports them ended or they
-/// are forgotten.
-///
-/// Every ``Session`` of the process shares ``process``: when it is zero, URLSession's one
-/// work queue has nothing of Fetch's to do, and a request may start on the caller's thread
-/// (see `Session.admit`).
+/// How many tasks URLSession still works on for the sessions sharing this count, from their
+/// registration with a ``SessionDelegate`` until they end or are forgotten. Every ``Session``
+/// shares ``process``: at zero, URLSession's one work queue has nothing of Fetch's to do, so a
+/// request may start on the caller's thread (see `Session.admit`).
 final class TasksInFlight: Sendable {
     private let count = Locked(0)
 

@@ -1,14 +1,11 @@
 import Fetch
 
-/// The directives of `Cache-Control` header fields (RFC 9111 section 5.2), for a request or
-/// a response, read leniently: unknown directives are ignored, a malformed value of a
-/// directive that sets a time makes that time `invalid` rather than failing, and a repeated
-/// one keeps its first value.
+/// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown
+/// ones are ignored, a malformed time is `invalid`, and a repeated one keeps its first value.
 /// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
 struct CacheDirectives: Equatable {
-    /// A directive's number of seconds: a valid delta-seconds value is at most 2^31 (RFC 9111
-    /// section 1.2.2); one that is not digits or negative is invalid, and the most restrictive
-    /// reading applies.
+    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); a value that is not digits or is
+    /// negative is invalid, and the most restrictive reading applies.
     typealias Seconds = FieldReading<Int>
 
     var noStore = false
@@ -25,8 +22,7 @@ struct CacheDirectives: Equatable {
     var minFresh = Seconds.absent
     /// `max-stale`: `.value(Int.max)` when present without a value (any staleness).
     var maxStale = Seconds.absent
-    /// `stale-while-revalidate` (RFC 5861 section 3): how long past its lifetime a response
-    /// is served while it is revalidated in the background.
+    /// `stale-while-revalidate` (RFC 5861 section 3): how long a stale response is served while revalidated.
     var staleWhileRevalidate = Seconds.absent
     /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served
     /// when revalidating it fails or meets a 500, 502, 503 or 504.
@@ -70,10 +66,8 @@ struct CacheDirectives: Equatable {
         }
     }
 
-    /// A repeated directive keeps its first value, on one field line or on two (which
-    /// URLSession joins into one with ", "). RFC 9111 section 4.2.1 lets a cache use the first
-    /// occurrence of a directive with more than one value, or consider the response stale;
-    /// Chrome and Safari use the first, and so does this cache.
+    /// A repeated directive keeps its first value, on one line or two (URLSession joins them
+    /// with ", "), as RFC 9111 section 4.2.1 allows and Chrome and Safari do.
     private static func merge(_ old: Seconds, _ new: Seconds) -> Seconds {
         old == .absent ? new : old
     }
@@ -86,10 +80,8 @@ struct CacheDirectives: Equatable {
         return .value(min(value, greatestSeconds))
     }
 
-    /// A directive's delta-seconds, read as `seconds(_:)` reads them, except that digits with
-    /// a decimal fraction (`3600.0`, `3600.5`) count their whole seconds, as Firefox and Safari
-    /// read them. (An `Age` gets no such leniency: RFC 9111 section 5.1 has a cache ignore one
-    /// that is not an integer.)
+    /// Delta-seconds as `seconds(_:)` reads them, except that a decimal fraction (`3600.5`)
+    /// counts its whole seconds, as in Firefox and Safari (an `Age` may not: RFC 9111 section 5.1).
     static func directiveSeconds(_ text: Substring?) -> Seconds {
         guard let text, let dot = text.firstIndex(of: "."), dot != text.startIndex else { return seconds(text) }
         let fraction = text[text.index(after: dot)...]

@@ -1,20 +1,12 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart: each set of credentials
-/// has a private cache of its own, and a stored response only answers requests with the same
-/// credentials as the one that got it.
-///
-/// Credentials are the fields `Authorization`, `Cookie`, `Proxy-Authorization`,
-/// ``CacheConfiguration/sensitiveHeaders`` and the request's
-/// `RequestOptions.sensitiveHeaders`: names compared without regard to case, values exactly.
-/// A request without any is in the common partition, whose storage keys are the method and
-/// the URL. A request with some adds a space and the identifier of its set of credentials
-/// (their lowercased names and values) to its keys: a random UUID, drawn the first time the
-/// cache meets that set and kept in memory (`Identifiers`). So a key holds no credential
-/// and, being drawn at random, tells nothing about one, not even to someone who guesses a
-/// password. The table of identifiers belongs to the cache's ``CacheConfiguration`` (and its
-/// copies), so entries with credentials are found only by the caches made with it, while
-/// it lives.
+/// The credentials a request carries, as the cache keeps users apart: each set has a private
+/// cache of its own, and a stored response answers only requests with the same credentials.
+/// Credentials are `Authorization`, `Cookie`, `Proxy-Authorization`,
+/// ``CacheConfiguration/sensitiveHeaders`` and the request's `RequestOptions.sensitiveHeaders`
+/// (names without regard to case, values exactly). A key with credentials ends with the set's
+/// random identifier (see `CacheStorage`), kept by the ``CacheConfiguration`` and its copies,
+/// so only the caches made with it find those entries, while it lives.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
@@ -22,10 +14,9 @@ struct CachePartition: Hashable, Sendable {
     /// The partition of requests without credentials.
     static let common = CachePartition(identifier: nil)
 
-    /// The identifiers a cache (one ``CacheConfiguration`` and its copies) gave the sets of
-    /// credentials it met, for at most `limit` sets. When the table is full, the set met
-    /// longest ago leaves it for the new one: it gets a new identifier on its next use, so its
-    /// stored entries are only missed, and age out of the storage like any other.
+    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials
+    /// it met, at most `limit`. When full, the set met longest ago leaves: it gets a new
+    /// identifier on its next use, and its stored entries are only missed.
     struct Identifiers: Sendable {
         /// How many sets of credentials keep their identifier at once.
         static let limit = 1024
@@ -51,9 +42,8 @@ struct CachePartition: Hashable, Sendable {
         }
     }
 
-    /// The partition of `request`, whose header fields as built are `fields`, in a cache
-    /// configured by `configuration`. (Functions rather than initializers: their arguments are
-    /// borrowed, where an initializer's are copied.)
+    /// The partition of `request`, whose header fields as built are `fields`. A function, not
+    /// an initializer, so its arguments are borrowed rather than copied.
     static func of(_ fields: [String: String], _ request: any Request, _ configuration: CacheConfiguration)
         -> CachePartition
     {

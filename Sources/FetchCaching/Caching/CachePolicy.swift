@@ -5,17 +5,15 @@ public enum CachePolicy: Sendable, Hashable {
     /// The HTTP rules (RFC 9111): a fresh stored response is used, a stale one is
     /// revalidated, and the response is stored when its headers allow. The default.
     case useCache
-    /// Always asks the server, without a conditional request, and stores the response when
-    /// its headers allow.
+    /// Always asks the server, unconditionally, and stores the response when its headers allow.
     case reload
     /// Uses a stored response even when it is stale, and asks the server only when nothing
     /// is stored, like `Cache-Control: max-stale` without a limit. A stale response whose
     /// headers forbid serving it unvalidated (`no-cache`, `must-revalidate`) is revalidated.
     case returnCacheElseLoad
     /// Uses a stored response, even a stale one, and never asks the server; fails with
-    /// `FetchError.Code-swift.enum.cacheMiss` when nothing usable is stored (nothing at
-    /// all, another variant, or a stale one that must be revalidated). The request header
-    /// `Cache-Control: only-if-cached` asks for the same.
+    /// `FetchError.Code-swift.enum.cacheMiss` when nothing usable is stored (nothing, another
+    /// variant, or a stale one that must be revalidated). As `Cache-Control: only-if-cached`.
     case onlyIfCached
 }
 
@@ -23,10 +21,6 @@ extension RequestOptions {
     private enum CachePolicyKey: RequestOptionKey { static let defaultValue = CachePolicy.useCache }
 
     /// How a caching layer treats this request; ``CachePolicy/useCache`` by default.
-    ///
-    /// ```swift
-    /// let feed = try await api.perform(GetFeed().with(\.cachePolicy, .returnCacheElseLoad))
-    /// ```
     public var cachePolicy: CachePolicy {
         get { self[CachePolicyKey.self] }
         set { self[CachePolicyKey.self] = newValue }

@@ -1,12 +1,9 @@
 import Fetch
 
-/// A request's `Range` answered from a stored whole response, as Chrome answers ranges of
-/// what it holds: one range of bytes (`first-last`, `first-`, or `-suffix`, RFC 9110 section
-/// 14.1.2) of a `200` the cache may serve fresh, without a `Content-Encoding` (its body is
-/// stored decoded). The answer is a `206` with `Content-Range` (RFC 9110 section 15.3.7).
-/// Anything else (several ranges, another unit, a range that starts past the end, a stale or
-/// encoded response) goes to the server as the caller wrote it, and its answer is not stored:
-/// the cache combines no partial responses (RFC 9111 section 3.4 lets it not).
+/// A request's `Range` answered from a stored whole response, as Chrome does: one byte range
+/// (`first-last`, `first-`, `-suffix`: RFC 9110 section 14.1.2) of a fresh `200` without
+/// `Content-Encoding`, as a `206` with `Content-Range`. Anything else goes to the server as
+/// written and is not stored (RFC 9111 section 3.4 lets a cache combine no partial responses).
 enum CacheRange {
     /// The bytes the `Range` value `field` asks for in a body of `count` bytes, or `nil` when
     /// the cache leaves the request to the server.

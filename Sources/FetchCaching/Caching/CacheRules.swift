@@ -1,21 +1,16 @@
 import Fetch
 
-/// The decisions of RFC 9111 a private cache makes, as pure functions of the request, the
-/// stored response, the new response and the time.
-///
-/// Each set of credentials has a private cache of its own (`CachePartition`): a stored
-/// response is only ever looked up for requests with the credentials of the one that got it,
-/// so the rules of a shared cache (RFC 9111 section 3.5 on `Authorization`, `s-maxage`, not
-/// storing `private`) do not apply, and `public` only makes a response storable.
+/// The RFC 9111 decisions of a private cache, as pure functions of the request, the stored
+/// response, the new response and the time. Each set of credentials has a partition of its
+/// own (`CachePartition`), so the shared-cache rules (section 3.5 on `Authorization`,
+/// `s-maxage`, not storing `private`) do not apply, and `public` only makes a response storable.
 enum CacheRules {
     /// What to do with a stored response for a request.
     enum Use: Equatable {
-        /// Serve it as it is.
         case serve
         /// Serve it as it is, and revalidate it in the background (`stale-while-revalidate`).
         case serveAndRevalidate
-        /// Ask the server first: conditionally when it has a validator. It may still answer
-        /// when that fails (`stale-if-error`).
+        /// Ask the server first, conditionally if it has a validator; it may answer if that fails (`stale-if-error`).
         case revalidate
         /// It cannot serve this request: another variant.
         case unusable
@@ -26,9 +21,8 @@ enum CacheRules {
         "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade",
     ]
 
-    /// Whether `stored` may answer `request` (built as this layer sees it) under `policy`
-    /// at `now`, and how.
-    /// `hasFields` false says `request` has no header fields, so none is looked up.
+    /// Whether `stored` may answer `request` (as this layer sees it) under `policy` at `now`,
+    /// and how; `hasFields` false says `request` has no header fields to look up.
     static func use(
         _ stored: CachedResponse, for request: URLRequest, hasFields: Bool, requestDirectives: CacheDirectives,
         policy: CachePolicy, at now: Date, heuristicFraction: Double?
@@ -62,9 +56,8 @@ enum CacheRules {
         return whileRevalidating ? .serveAndRevalidate : .revalidate
     }
 
-    /// Whether `stored` may still be served `stale` seconds past its lifetime, by the window
-    /// `directive` gives (`stale-while-revalidate`, `stale-if-error`: RFC 5861); never when
-    /// it says `must-revalidate` (RFC 9111 section 5.2.2.2).
+    /// Whether `stored` may be served `stale` seconds past its lifetime within the window of
+    /// `directive` (RFC 5861); never under `must-revalidate` (RFC 9111 section 5.2.2.2).
     static func isWithin(_ directive: CacheDirectives.Seconds, stale: Double, of stored: CachedResponse) -> Bool {
         guard case .value(let window) = directive, !stored.directives.mustRevalidate else { return false }
         return stale <= Double(window)
@@ -76,15 +69,13 @@ enum CacheRules {
         return pragma.lowercased().contains("no-cache")
     }
 
-    /// Whether `request` carries the same values as the request `stored` answered, for every
-    /// field its `Vary` names (RFC 9111 section 4.1); values compared with runs of spaces
-    /// made one. A `nil` request stands for one without header fields.
+    /// Whether `request` (`nil`: one without header fields) carries the values the request
+    /// `stored` answered had for every field its `Vary` names, runs of spaces made one.
     static func matchesVary(_ stored: CachedResponse, _ request: URLRequest?) -> Bool {
         stored.varying.isEmpty || stored.varying.allSatisfy { normalized(request?.header($0.key)) == $0.value }
     }
 
-    /// The fields `Vary` names with `request`'s values, or `nil` for `Vary: *`, which no
-    /// later request matches.
+    /// The fields `Vary` names with `request`'s values; `nil` for `Vary: *`, which nothing matches.
     static func varying(_ headers: HTTPHeaders, _ request: URLRequest) -> [String: String?]? {
         var varying: [String: String?] = [:]
         for field in headers.values(for: "Vary").flatMap({ Substring($0).fieldNames }) {
@@ -98,13 +89,10 @@ enum CacheRules {
         value.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
     }
 
-    /// Why `response` to `request` may not be stored, or `nil` when it may (RFC 9111
-    /// section 3): `no-store` on either side, a status that is not final, a partial or
-    /// `304` response, credentials that the request as the cache saw it did not carry
-    /// (`sentInPartition` false: added below the cache, where a later lookup cannot see
-    /// them), `Vary: *`, a status not cacheable by default without explicit freshness. A
-    /// response that is never fresh is stored all the same: it can be revalidated, or served
-    /// stale when a request allows it (``CachePolicy/onlyIfCached``).
+    /// Why `response` to `request` may not be stored, or `nil` when it may (RFC 9111 section 3).
+    /// `sentInPartition` false means credentials were added below the cache, where a later
+    /// lookup cannot see them. A response that is never fresh is still stored, to be
+    /// revalidated or served stale when a request allows it (``CachePolicy/onlyIfCached``).
     static func refusal(
         toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives,
         sentInPartition: Bool
@@ -126,9 +114,8 @@ enum CacheRules {
         return nil
     }
 
-    /// The stored headers updated by a `304` (RFC 9111 section 3.2): each field the `304`
-    /// carries replaces the stored fields of that name, except `Content-Length` and the
-    /// hop-by-hop fields.
+    /// The stored headers updated by a `304` (RFC 9111 section 3.2): each field it carries
+    /// replaces the stored ones of that name, except `Content-Length` and hop-by-hop fields.
     static func merging(_ stored: HTTPHeaders, with notModified: HTTPHeaders) -> HTTPHeaders {
         var merged = stored
         var replaced: Set<String> = []

@@ -6,8 +6,7 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
     case miss
     /// Served from the cache without contacting the server.
     case hit
-    /// A stored response the server confirmed with `304 Not Modified`: the stored body,
-    /// with the stored headers updated from the 304.
+    /// A stored response the server confirmed with `304 Not Modified`, its headers updated.
     case revalidated
 
     /// Whether the body came from the cache (a hit or a revalidated entry).
@@ -15,7 +14,6 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable {
 }
 
 extension ResponseMetrics {
-    /// Where the cache found the response.
     private enum Cache: MetricKey {
         static let defaultValue: CacheStatus? = nil
         static func description(of value: CacheStatus?) -> String? { value.map { "cache \($0.rawValue)" } }

@@ -1,15 +1,13 @@
 import Fetch
 
-/// The responses a cache keeps for one method, URL and set of credentials when the server
-/// varies them on request header fields (`Vary`, RFC 9111 section 4.1): at most `limit`,
-/// the first under the storage key itself, the others under that key followed by a space and
-/// `#1`, `#2`, `#3`. All vary on the same fields; a response that varies on other fields, or
-/// on none, replaces them all.
+/// The responses kept for one method, URL and set of credentials that the server varies
+/// (`Vary`, RFC 9111 section 4.1): at most `limit`, the first under the storage key, the
+/// others under it, a space and `#1`, `#2` or `#3`. All vary on the same fields; one that
+/// varies on others, or on none, replaces them all.
 enum CacheVariants {
     /// How many variants of one URL are kept.
     static let limit = 4
 
-    /// The storage key of the variant in `slot`.
     static func key(_ key: String, slot: Int) -> String {
         slot == 0 ? key : "\(key) #\(slot)"
     }
@@ -41,7 +39,6 @@ enum CacheVariants {
         storage.store(response, for: Self.key(key, slot: own ?? free ?? 0))
     }
 
-    /// Removes every variant stored under `key`.
     static func removeAll(under key: String, in storage: any CacheStorage) {
         for slot in 0..<limit { storage.removeResponse(for: Self.key(key, slot: slot)) }
     }

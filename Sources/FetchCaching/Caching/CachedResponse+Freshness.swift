@@ -1,10 +1,9 @@
 import Fetch
 
 extension CachedResponse {
-    /// How long the response stays fresh (RFC 9111 section 4.2.1), in seconds: its `max-age`,
-    /// else `Expires` minus `Date`, else a fraction of the time since `Last-Modified` when
-    /// `heuristicFraction` is given and its status allows a guess, else 0. A malformed or
-    /// repeated `max-age`, or an `Expires` that is not a date (`0`, say), means stale: 0.
+    /// How long the response stays fresh, in seconds (RFC 9111 section 4.2.1): its `max-age`,
+    /// else `Expires` minus `Date`, else `heuristicFraction` of the time since `Last-Modified`
+    /// when its status allows a guess, else 0; 0 too for an invalid `max-age` or `Expires`.
     func freshnessLifetime(heuristicFraction: Double?) -> Double {
         switch directives.maxAge {
         case .value(let seconds): return Double(seconds)
@@ -23,8 +22,7 @@ extension CachedResponse {
         return max(0, min(dateValue.timeIntervalSince(modified) * fraction, Double(CacheDirectives.greatestSeconds)))
     }
 
-    /// The statuses heuristically cacheable by default, whose freshness a cache may guess
-    /// (RFC 9110 section 15.1).
+    /// The statuses heuristically cacheable by default, whose freshness may be guessed (RFC 9110 section 15.1).
     static let heuristicStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The `Date` the server sent, or when the response arrived when it sent none that parses.

@@ -1,15 +1,10 @@
 import Fetch
 
-/// A response as a cache stores it: what a ``CacheStorage`` keeps, and what a storage of
-/// your own (on disk, say) writes and reads back.
-///
-/// Its fields are read-only: what a cache needs of its header fields (the `Cache-Control`
-/// directives, `Date`, `Expires`, `Age`) is read once, when it is made, so that a cache hit
-/// parses nothing.
+/// A response as a ``CacheStorage`` keeps it, and as a storage of your own writes and reads
+/// it back. Its fields are read-only: the header fields a cache needs are parsed once, when
+/// it is made, so a hit parses nothing.
 public struct CachedResponse: Sendable {
-    /// Everything it holds, in one immutable object: a cache hit copies a stored response
-    /// out of its storage, and one reference is counted once where a dozen fields would each
-    /// be counted.
+    /// One immutable object, so a hit copies one reference out of storage, not a dozen fields.
     private let stored: Stored
 
     /// The status.
@@ -41,23 +36,18 @@ public struct CachedResponse: Sendable {
                 requestTime: requestTime, responseTime: responseTime))
     }
 
-    /// Its `Cache-Control` directives.
     var directives: CacheDirectives { stored.directives }
-    /// Its `Date`, when that is a date.
     var serverDate: Date? { stored.serverDate }
     /// Its `Expires`: invalid when not a date (`0`), or several that disagree (already expired).
     var expires: FieldReading<Date> { stored.expires }
     /// Its `Age` in seconds: 0 when absent or malformed.
     var ageValue: Double { stored.ageValue }
-    /// Its header fields as served without revalidation: without those its
-    /// `no-cache="..."` names (RFC 9111 section 5.2.2.4).
+    /// Its header fields without those its `no-cache="..."` names (RFC 9111 section 5.2.2.4).
     var servedHeaders: HTTPHeaders { stored.servedHeaders }
-    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them. The last
-    /// ones made are kept: the hits of one second share them rather than each copying the
-    /// fields and formatting the number.
+    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them; the last
+    /// ones made are reused by the hits of the same second.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
 
-    /// The fields of a ``CachedResponse`` as it was made.
     private struct Fields: Sendable {
         let status: Int
         let headers: HTTPHeaders
@@ -69,8 +59,7 @@ public struct CachedResponse: Sendable {
         let responseTime: Date
     }
 
-    /// The fields of a ``CachedResponse``, and what a cache reads from its header fields,
-    /// read once when it is made. Immutable, so sharing it between threads is safe.
+    /// The fields and what a cache reads from them, parsed once. Immutable, so thread-safe.
     private final class Stored: Sendable {
         let fields: Fields
         let directives: CacheDirectives
@@ -99,10 +88,8 @@ public struct CachedResponse: Sendable {
             ageValue = Self.age(headers.first("Age"))
         }
 
-        /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (the
-        /// RFC's rule for a list, and how two `Age` lines arrive, joined with ", " by
-        /// URLSession). A value that is not a non-negative integer (`abc`, `-7200`, `7200.0`)
-        /// is ignored, as the RFC asks, and counts as an absent one: 0.
+        /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (two
+        /// lines arrive joined with ", "); 0 for a value that is not a non-negative integer.
         static func age(_ field: String?) -> Double {
             guard let field else { return 0 }
             return Double(CacheDirectives.seconds(field.prefix { $0 != "," }.trimmingSpaces).valid ?? 0)
@@ -129,10 +116,7 @@ public struct CachedResponse: Sendable {
         return total
     }
 
-    /// The `ETag` to revalidate with, if any.
     var entityTag: String? { headers.first("ETag") }
-    /// The `Last-Modified` to revalidate with, if any.
     var lastModified: String? { headers.first("Last-Modified") }
-    /// Whether a conditional request can revalidate it.
     var hasValidator: Bool { entityTag != nil || lastModified != nil }
 }

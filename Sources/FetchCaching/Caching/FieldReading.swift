@@ -1,10 +1,8 @@
 import Fetch
 
-/// What a cache reads in a header field or a directive that may be missing or malformed:
-/// absent, a value, or present without a valid one (which a cache reads in the most
-/// restrictive way).
+/// A header field or directive as a cache reads it: absent, a value, or present without a
+/// valid one (read in the most restrictive way).
 enum FieldReading<Value: Equatable & Sendable>: Equatable, Sendable {
-    /// Absent.
     case absent
     /// Present with a valid value.
     case value(Value)

@@ -1,19 +1,15 @@
 import Fetch
 
-/// A ``CacheStorage`` in memory, bounded in bytes: when a new response would go over its
-/// capacity, the least recently used ones are dropped first. It never writes to disk.
-///
-/// A response larger than the whole capacity is not stored. Sizes are each
-/// ``CachedResponse/cost``: the body, the header fields and a small allowance.
+/// A ``CacheStorage`` in memory, bounded in bytes by each response's ``CachedResponse/cost``:
+/// the least recently used responses go first, one larger than the whole capacity is not
+/// stored, and nothing is written to disk.
 public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
-    // `lock` guards `entries`, `newest`, `oldest` and `used`, and the links of every `Node`;
-    // so their accesses need no run-time exclusivity check, which a hit would pay on each one
-    // (Benchmarks/README.md, "Instructions per call of the layers").
+    // `lock` guards `entries`, `newest`, `oldest`, `used` and every `Node`'s links, so their
+    // accesses skip the run-time exclusivity check a hit would otherwise pay on each one.
     private let lock = Guarded()
     @exclusivity(unchecked) private var entries: [String: Node] = [:]
     /// The most recently used entry; each node's `older` leads to the least recently used.
     @exclusivity(unchecked) private var newest: Node?
-    /// The least recently used entry.
     @exclusivity(unchecked) private weak var oldest: Node?
     @exclusivity(unchecked) private var used = 0
     /// The most bytes stored at once.
@@ -34,8 +30,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
         }
     }
 
-    /// Makes an empty storage.
-    /// - Parameter capacity: the most bytes stored at once; 10 MiB by default.
+    /// Makes an empty storage of at most `capacity` bytes; 10 MiB by default.
     public init(capacity: Int = 10 * 1024 * 1024) {
         self.capacity = max(0, capacity)
     }

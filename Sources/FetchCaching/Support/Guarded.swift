@@ -12,7 +12,6 @@ struct Guarded<State: Sendable>: @unchecked Sendable {
 
     private let box: Box
 
-    /// Makes a lock around `state`.
     init(_ state: State) { box = Box(state) }
 
     /// Runs `body` with the state, which it may change, under the lock.
@@ -24,10 +23,8 @@ struct Guarded<State: Sendable>: @unchecked Sendable {
 }
 
 extension Guarded where State == Void {
-    /// Makes a plain lock.
     init() { self.init(()) }
 
-    /// Runs `body` under the lock.
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         try withLock { (_: inout Void) in try body() }
     }

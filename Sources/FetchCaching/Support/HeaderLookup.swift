@@ -1,8 +1,7 @@
 import Fetch
 
 extension [String: String] {
-    /// The field named `name`, compared without case, of header fields as a `URLRequest`
-    /// holds them.
+    /// The field named `name`, compared without case, of a `URLRequest`'s header fields.
     func field(named name: String) -> (key: String, value: String)? {
         first { $0.key.equalsIgnoringASCIICase(name) }
     }

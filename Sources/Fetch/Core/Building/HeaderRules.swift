@@ -1,17 +1,14 @@
-/// The rules every outgoing request must meet before a byte is sent.
-///
-/// URLSession on Linux puts a header name or method holding CR/LF on the wire as written
-/// (request smuggling), silently drops a value holding CR/LF, and lets a caller-set
-/// `Content-Length` disagree with the body. These checks turn each of those into an
-/// ``FetchError/Code-swift.enum/invalidRequest`` error instead.
+/// The rules every outgoing request must meet before a byte is sent, each broken one an
+/// ``FetchError/Code-swift.enum/invalidRequest``: URLSession on Linux puts a header name or method
+/// holding CR/LF on the wire as written (request smuggling), silently drops a value holding CR/LF,
+/// and lets a caller-set `Content-Length` disagree with the body.
 package enum HeaderRules {
     /// Header fields the transport sets itself; a caller setting one is refused.
     package static let reservedNames: Set<String> = ["content-length", "host", "transfer-encoding", "connection"]
 
     private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
-    /// Whether `name` is one of ``reservedNames``, in any case. Only names of their lengths
-    /// are lowercased: this runs for every header of every request.
+    /// Whether `name` is one of ``reservedNames``, in any case; only names of their lengths are lowercased.
     private static func isReserved(_ name: String) -> Bool {
         switch name.utf8.count {
         case 4, 10, 14, 17: return reservedNames.contains(name.lowercased())
@@ -35,9 +32,8 @@ package enum HeaderRules {
     }
 
     /// Checks one header field.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when the name is not a token,
-    ///   the value holds CR, LF, NUL or another control character other than tab, or the
-    ///   name is one the transport owns.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a name that is not a token or
+    ///   that the transport owns, or a control character but tab in the value.
     package static func validate(name: String, value: String) throws {
         guard isToken(name) else {
             throw FetchError(.invalidRequest, reason: "header name \(name.debugDescription) is not a valid token")
@@ -50,8 +46,7 @@ package enum HeaderRules {
     }
 
     /// Checks the value of header `name`.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when it holds CR, LF, NUL or
-    ///   another control character other than tab.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a control character but tab.
     static func validate(value: String, of name: String) throws {
         // Bytes below 0x80 are ASCII characters in UTF-8, so a byte check finds the same ones.
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {

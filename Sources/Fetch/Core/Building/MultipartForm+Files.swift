@@ -16,12 +16,11 @@ extension MultipartForm {
         return total
     }
 
-    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking
-    /// `isCancelled` between chunks.
+    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`
+    /// between chunks; the file is removed on any error.
     /// - Returns: the number of bytes written.
-    /// - Throws: the encoding errors of ``encoded()``, ``FetchError/Code-swift.enum/file``
-    ///   when a file cannot be read or written, ``FetchError/Code-swift.enum/cancelled``
-    ///   when `isCancelled` turns true. The file is removed on any error.
+    /// - Throws: what ``encoded()`` throws, ``FetchError/Code-swift.enum/file`` for a file that cannot
+    ///   be written, ``FetchError/Code-swift.enum/cancelled`` when `isCancelled` turns true.
     func writeEncoded(to url: URL, isCancelled: () -> Bool) throws -> Int64 {
         let output = try FileBody.create(url)
         var written: Int64 = 0

@@ -1,16 +1,5 @@
-/// A `multipart/form-data` body (RFC 7578), built part by part.
-///
-/// Each form gets a random boundary, so part contents cannot collide with it by accident.
-/// Parts hold bytes or name a file; file parts are streamed when the request is sent,
-/// never loaded into memory (see ``RequestBody/multipart(_:)``).
-///
-/// ```swift
-/// var form = MultipartForm()
-/// form.append("Ada", name: "name")
-/// form.append(avatarData, name: "avatar", fileName: "ada.png", contentType: "image/png")
-/// form.append(contentsOf: videoURL, name: "video", contentType: "video/mp4")
-/// var body: RequestBody? { .multipart(form) }
-/// ```
+/// A `multipart/form-data` body (RFC 7578), built part by part, with a random boundary per form.
+/// File parts are streamed when the request is sent, never loaded into memory.
 public struct MultipartForm: Sendable {
     /// One part of the form.
     public struct Part: Sendable {
@@ -73,15 +62,9 @@ public struct MultipartForm: Sendable {
         parts.append(Part(name: name, fileName: fileName, contentType: contentType, data: data))
     }
 
-    /// Adds a field whose bytes are the contents of `file`, streamed when the form is sent.
-    ///
-    /// The file is read when the request is sent, not now; a file that is missing then
-    /// fails the call with ``FetchError/Code-swift.enum/file``.
-    /// - Parameters:
-    ///   - file: a `file://` URL.
-    ///   - name: the form field name.
-    ///   - fileName: the file name sent with the part; the file's own name by default.
-    ///   - contentType: the part's content type; `application/octet-stream` by default.
+    /// Adds a field whose bytes are the contents of `file` (a `file://` URL), sent under the
+    /// file's own name unless `fileName` is given. The file is read when the request is sent;
+    /// a file missing then fails the call with ``FetchError/Code-swift.enum/file``.
     public mutating func append(
         contentsOf file: URL, name: String, fileName: String? = nil,
         contentType: String = "application/octet-stream"
@@ -101,19 +84,16 @@ public struct MultipartForm: Sendable {
         parts.contains { if case .file = $0.content { return true } else { return false } }
     }
 
-    /// The encoded body, in memory. File parts are read whole: to send large files, use
-    /// the form as a request body, which streams them.
-    /// - Throws: ``FetchError/Code-swift.enum/encoding`` when a name, file name or content
-    ///   type holds CR or LF, or a part contains the boundary; ``FetchError/Code-swift.enum/file``
-    ///   when a file part cannot be read.
+    /// The encoded body, in memory, file parts read whole (a request body streams them instead).
+    /// - Throws: ``FetchError/Code-swift.enum/encoding`` for CR or LF in a name or type, or a part
+    ///   holding the boundary; ``FetchError/Code-swift.enum/file`` for an unreadable file part.
     public func encoded() throws -> Data {
         var body = Data()
         try encode { body.append($0) }
         return body
     }
 
-    /// Produces the encoded form in pieces, in order: file parts are read in chunks of
-    /// `chunkSize` bytes, so memory stays bounded whatever their size.
+    /// The encoded form in pieces, in order; file parts in `chunkSize` chunks, so memory stays bounded.
     func encode(chunkSize: Int = 256 * 1024, into write: (Data) throws -> Void) throws {
         let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
@@ -143,23 +123,19 @@ public struct MultipartForm: Sendable {
         return lines + "\r\n"
     }
 
-    /// The error that refuses to encode `part`, saying what is wrong with it.
     func refusing(_ part: Part, _ problem: String) -> FetchError {
         FetchError(.encoding, reason: "multipart part \"\(part.name)\" \(problem)")
     }
 
-    /// Escapes `"` and `\` in a quoted header parameter.
+    /// Escapes `\` and percent-encodes `"` in a quoted header parameter.
     static func quote(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "%22")
     }
 }
 
 extension RequestBody {
-    /// The form as `multipart/form-data`.
-    ///
-    /// A form without file parts is encoded in memory like any body. A form with file
-    /// parts is streamed: `Session` writes the encoded form to a temporary file chunk by
-    /// chunk, uploads it with its `Content-Length`, and deletes it when the call ends.
+    /// The form as `multipart/form-data`. A form with file parts is streamed: `Session` writes it
+    /// to a temporary file chunk by chunk, uploads that, and deletes it when the call ends.
     public static func multipart(_ form: MultipartForm) -> RequestBody {
         if form.hasFileParts { return RequestBody(source: .form(form), contentType: form.contentType) }
         return RequestBody(source: .encoded { _ in try form.encoded() }, contentType: form.contentType)

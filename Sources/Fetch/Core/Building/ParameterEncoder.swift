@@ -12,22 +12,10 @@
 /// // (with the brackets percent-encoded on the wire, as every reserved character is)
 /// ```
 ///
-/// The rules:
-/// - properties become `name=value` pairs in the order the value encodes them (declaration
-///   order for synthesized `Encodable`);
-/// - nested values become `parent[child]`, at any depth;
-/// - arrays follow ``arrayEncoding``: `tags[]=a&tags[]=b` by default;
-/// - booleans follow ``boolEncoding``: `true` / `false` by default;
-/// - dates follow ``dateEncoding``: ISO 8601 with a `Z` time zone by default;
-/// - `nil` (an optional left empty, `encodeIfPresent` or `encodeNil`) is omitted;
-/// - `Data` becomes Base64, a `URL` its absolute string, numbers their shortest text;
-/// - names and values are percent-encoded as ``QueryEncoder`` does: everything but
-///   `A-Z a-z 0-9 - . _ ~` (the brackets of nested names included), and in a form body a
-///   space is `+`.
-///
-/// The top-level value must be a keyed value (a struct or a dictionary with `String`
-/// keys); anything else, or an error the value throws while encoding, fails with
-/// ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
+/// Properties come in the order they encode; `nil` is omitted, `Data` is Base64; names and values
+/// are percent-encoded as ``QueryEncoder`` does (in a form body a space is `+`). The top-level
+/// value must be a struct or a `[String: ...]` dictionary; anything else, or an error the value
+/// throws, fails with ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
 public struct ParameterEncoder: Sendable {
     /// How an array is written.
     public enum ArrayEncoding: Sendable {
@@ -77,8 +65,7 @@ public struct ParameterEncoder: Sendable {
     }
 
     /// The query items for `value`, in order.
-    /// - Throws: ``FetchError/Code-swift.enum/encoding`` naming the type when `value` does
-    ///   not encode or is not a keyed value.
+    /// - Throws: ``FetchError/Code-swift.enum/encoding`` when `value` does not encode or is not keyed.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
         let output = ParameterItemEncoder.Output()
         try FetchError.encoding("\(Value.self) as parameters") {
@@ -99,14 +86,12 @@ public struct ParameterEncoder: Sendable {
         QueryEncoder.query(try queryItems(value))
     }
 
-    /// The `application/x-www-form-urlencoded` body for `value`: like ``query(_:)``, with
-    /// a space as `+`.
+    /// The `application/x-www-form-urlencoded` body for `value`: ``query(_:)`` with a space as `+`.
     /// - Throws: ``FetchError/Code-swift.enum/encoding``, as ``queryItems(_:)``.
     public func form<Value: Encodable>(_ value: Value) throws -> Data {
         Data(QueryEncoder.form(try queryItems(value).map { ($0.name, $0.value ?? "") }).utf8)
     }
 
-    /// The text of a date, as ``dateEncoding`` says.
     func text(of date: Date) -> String {
         switch dateEncoding {
         case .iso8601: return date.ISO8601Format()
@@ -116,7 +101,6 @@ public struct ParameterEncoder: Sendable {
         }
     }
 
-    /// The text of a boolean, as ``boolEncoding`` says.
     func text(of bool: Bool) -> String {
         switch boolEncoding {
         case .literal: return bool ? "true" : "false"

@@ -1,6 +1,5 @@
-/// The `Encoder` behind ``ParameterEncoder``: writes each single value as a query item as it
-/// encodes, named by where it sits (`page[size]`, `tags[]`). It is its own single-value
-/// container: ``encode(_:)`` writes the text of strings, booleans and numbers itself.
+/// The `Encoder` behind ``ParameterEncoder``: writes each single value as a query item named by
+/// where it sits (`page[size]`, `tags[]`). It is its own single-value container.
 struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
     /// What one encoding writes. Used by one encoding, on one thread.
     final class Output {
@@ -28,8 +27,7 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
 
     func encodeNil() throws {}
 
-    /// Writes `value`: single values, dates, data and URLs as one item, by the rules; the rest
-    /// by themselves.
+    /// Writes single values, dates, data and URLs as one item, by the rules; the rest encode themselves.
     func encode<Value: Encodable>(_ value: Value) throws {
         let text: String
         switch value {

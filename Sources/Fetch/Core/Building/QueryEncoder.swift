@@ -1,9 +1,6 @@
-/// Percent-encodes query items so every value reaches the server exactly as given.
-///
-/// `URLComponents.queryItems` leaves `+`, `/`, `?`, `;` and `'` unencoded, and servers read
-/// `+` as a space. This encoder keeps only RFC 3986's unreserved characters
-/// (`A-Z a-z 0-9 - . _ ~`) and percent-encodes everything else as UTF-8, so
-/// `q=a+b` is sent as `q=a%2Bb`.
+/// Percent-encodes query items so every value reaches the server as given: everything but RFC
+/// 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`) is encoded, so `q=a+b` is sent as `q=a%2Bb`
+/// where `URLComponents.queryItems` would send a `+` that servers read as a space.
 public enum QueryEncoder {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
@@ -14,8 +11,7 @@ public enum QueryEncoder {
         string.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    /// The `application/x-www-form-urlencoded` text for `fields`: encoded like a query, with
-    /// space as `+`.
+    /// The `application/x-www-form-urlencoded` text for `fields`: encoded like a query, space as `+`.
     static func form(_ fields: [(String, String)]) -> String {
         func encoded(_ text: String) -> String { encode(text).replacingOccurrences(of: "%20", with: "+") }
         return fields.map { encoded($0.0) + "=" + encoded($0.1) }.joined(separator: "&")
@@ -32,8 +28,7 @@ public enum QueryEncoder {
     }
 
     /// `url` with `items` appended to its query, keeping any query and fragment it had.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when `url` cannot be split
-    ///   into components.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when `url` cannot be split into components.
     public static func appending(_ items: [URLQueryItem], to url: URL) throws -> URL {
         guard !items.isEmpty else { return url }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {

@@ -1,23 +1,18 @@
 extension Request {
-    /// The `URLRequest` this request becomes: URL with encoded query items, method, headers,
-    /// body with its content type, then ``adjust(_:)``.
-    ///
-    /// Each of the request's own header fields is checked before it is added; what `adjust`
-    /// does is not checked: ``checkedURLRequest()`` checks the whole result, as `Session` does.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a header that cannot be
-    ///   sent as written, ``FetchError/Code-swift.enum/encoding`` when the body fails to
-    ///   encode, or whatever `adjust` throws.
+    /// The `URLRequest` this request becomes: URL with encoded query items, method, headers, body
+    /// with its content type, then ``adjust(_:)``. The request's own header fields are checked, not
+    /// what `adjust` does (``checkedURLRequest()`` checks the whole result, as `Session` does).
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a header that cannot be sent as
+    ///   written, ``FetchError/Code-swift.enum/encoding`` when the body fails, or what `adjust` throws.
     public func makeURLRequest() throws -> URLRequest {
         try buildURLRequest(checkingHeaders: true)
     }
 
-    /// Builds the `URLRequest`; the header fields are set all at once, repeats joined. With
-    /// `checkingHeaders`, each field is checked first; without, for a caller that checks the
-    /// finished request, so that each field is checked once.
+    /// Builds the `URLRequest`, header fields set all at once, repeats joined; without
+    /// `checkingHeaders`, for a caller that checks the finished request.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
-        // Errors are named with `do`/`catch` rather than `FetchError.naming`: the closures it
-        // takes would cost something on every request, and only a failure needs the name.
+        // `do`/`catch` rather than `FetchError.naming`, whose closures would cost on every request.
         let url: URL
         do {
             var items = queryItems
@@ -36,8 +31,7 @@ extension Request {
             }
             if !headers.isEmpty { urlRequest.allHTTPHeaderFields = headers.joinedByName() }
             if let body {
-                // A streamed body (a file, a form with file parts) is sent by the performer
-                // from disk; it is never read into memory here.
+                // A streamed body is sent by the performer from disk, never read into memory here.
                 if !body.isStreamed { urlRequest.httpBody = try body.encoded(with: options.coders) }
                 if let contentType = body.contentType, !headers.contains("Content-Type") {
                     urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")

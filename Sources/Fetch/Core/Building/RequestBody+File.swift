@@ -1,13 +1,7 @@
 extension RequestBody {
-    /// The contents of a file, streamed from disk when the request is sent.
-    ///
-    /// `Session` sends it with an upload task, with its `Content-Length`, never loading
-    /// the file into memory; `makeURLRequest()` leaves `httpBody` empty for it. The file is
-    /// read when the request is sent: a missing or unreadable file fails the call with
-    /// ``FetchError/Code-swift.enum/file``.
-    /// - Parameters:
-    ///   - url: a `file://` URL.
-    ///   - contentType: for example `"image/png"`; `application/octet-stream` by default.
+    /// The contents of the file at `url` (a `file://` URL), streamed from disk with its `Content-Length`
+    /// when the request is sent (`makeURLRequest()` leaves `httpBody` empty). A file missing or
+    /// unreadable then fails the call with ``FetchError/Code-swift.enum/file``.
     public static func file(_ url: URL, contentType: String? = "application/octet-stream") -> RequestBody {
         RequestBody(source: .file(url), contentType: contentType)
     }
@@ -24,11 +18,9 @@ extension RequestBody {
         return nil
     }
 
-    /// Checks that every file the body is streamed from is a readable regular file, as
-    /// `Session` does before sending it: the file of a ``file(_:contentType:)`` body, the
-    /// file parts of a ``streamedForm``. A body in memory has nothing to check.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` naming the first file that is missing
-    ///   or cannot be read.
+    /// Checks, as `Session` does before sending, that every file the body streams from is a
+    /// readable regular file.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` naming the first one that is not.
     public func checkFiles() throws {
         switch source {
         case .file(let url): try FileBody.checkReadable(url)
@@ -40,13 +32,11 @@ extension RequestBody {
         }
     }
 
-    /// Whether the body is streamed from files when sent (a file, or a form with file
-    /// parts) rather than encoded in memory.
+    /// Whether the body is streamed from files when sent (a file, or a form with file parts).
     public var isStreamed: Bool { fileURL != nil || streamedForm != nil }
 
-    /// The body's length in bytes when it is known without encoding it: bytes in memory,
-    /// a file's size, a form's length; `nil` for bodies encoded when sent (JSON) and for
-    /// files whose size cannot be read.
+    /// The body's length in bytes when known without encoding it; `nil` for a body encoded when
+    /// sent (JSON) or a file whose size cannot be read.
     public var knownLength: Int64? {
         switch source {
         case .data(let data): return Int64(data.count)

@@ -1,18 +1,11 @@
-/// The body of a request and its content type.
-///
-/// Bodies are encoded when the request is built, so building a body never throws; a
-/// failure to encode reaches the caller as ``FetchError/Code-swift.enum/encoding``
-/// instead of an empty body.
-///
-/// ```swift
-/// var body: RequestBody? { .json(NewUser(name: "Ada")) }
-/// ```
+/// The body of a request and its content type. It is encoded when the request is built; a failure
+/// reaches the caller as ``FetchError/Code-swift.enum/encoding``, never as an empty body.
 public struct RequestBody: Sendable {
     enum Source: Sendable {
         case data(Data)
         /// Encoded when the request is built, with the call's coders.
         case encoded(@Sendable (Coders) throws -> Data)
-        /// A file, streamed when sent (see RequestBody+File.swift).
+        /// A file, streamed when sent.
         case file(URL)
         /// A multipart form with file parts, streamed when sent.
         case form(MultipartForm)
@@ -22,10 +15,7 @@ public struct RequestBody: Sendable {
     /// The `Content-Type` sent with the body unless the request sets one itself.
     public var contentType: String?
 
-    /// Raw bytes with the given content type.
-    /// - Parameters:
-    ///   - data: the bytes to send.
-    ///   - contentType: for example `"application/octet-stream"`; none when `nil`.
+    /// Raw bytes, sent with `contentType` (none when `nil`).
     public static func data(_ data: Data, contentType: String? = "application/octet-stream") -> RequestBody {
         RequestBody(source: .data(data), contentType: contentType)
     }
@@ -35,11 +25,8 @@ public struct RequestBody: Sendable {
         RequestBody(source: .data(Data(text.utf8)), contentType: contentType)
     }
 
-    /// The value as JSON, sent as `application/json`.
-    /// - Parameters:
-    ///   - value: the value to encode when the request is built.
-    ///   - encoder: makes the encoder to use; when `nil` (the default), the request's or
-    ///     the stack's (see ``Coders``), else a plain `JSONEncoder`.
+    /// `value` as JSON, sent as `application/json`, encoded when the request is built by `encoder`
+    /// or, when `nil`, the request's or the stack's (see ``Coders``), else a plain `JSONEncoder`.
     public static func json<Value: Encodable & Sendable>(
         _ value: Value,
         encoder: (@Sendable () -> JSONEncoder)? = nil
@@ -56,28 +43,17 @@ public struct RequestBody: Sendable {
             }, contentType: "application/json")
     }
 
-    /// A body of your own format, encoded by `encode` each time the request is built.
-    ///
-    /// If `encode` throws, the call fails with ``FetchError/Code-swift.enum/encoding``
-    /// naming the request (a ``FetchError`` it throws is kept as it is); nothing is sent.
-    ///
-    /// ```swift
-    /// var body: RequestBody? {
-    ///     .encoded(contentType: "application/x-protobuf") { try message.serializedData() }
-    /// }
-    /// ```
-    /// - Parameters:
-    ///   - contentType: sent as `Content-Type` unless the request sets one; none when `nil`.
-    ///   - encode: makes the bytes; it may throw.
+    /// A body of your own format, made by `encode` each time the request is built, sent with
+    /// `contentType` (none when `nil`). If `encode` throws, the call fails with
+    /// ``FetchError/Code-swift.enum/encoding`` (a ``FetchError`` is kept as it is); nothing is sent.
     public static func encoded(
         contentType: String?, _ encode: @escaping @Sendable () throws -> Data
     ) -> RequestBody {
         RequestBody(source: .encoded { _ in try FetchError.encoding("the body", encode) }, contentType: contentType)
     }
 
-    /// The bytes of the body. A streamed body (``isStreamed``) is read into memory whole.
-    /// - Parameter coders: the coders for a body encoded from a value (see ``Coders``);
-    ///   the defaults when `nil`.
+    /// The bytes of the body, encoded with `coders` (the defaults when `nil`); a streamed body
+    /// (``isStreamed``) is read into memory whole.
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` when the body cannot be encoded,
     ///   ``FetchError/Code-swift.enum/file`` when its file cannot be read.
     public func encoded(with coders: Coders? = nil) throws -> Data {

@@ -7,10 +7,8 @@ extension Data: Parsable {
 }
 
 extension String: Parsable {
-    /// The body as text in the charset of `Content-Type` (UTF-8 when none is given), for
-    /// any 2xx status.
-    /// - Throws: ``FetchError/Code-swift.enum/decoding`` when the bytes are not valid in
-    ///   that charset or the charset is unknown.
+    /// The body as text in the charset of `Content-Type` (UTF-8 by default), for any 2xx status.
+    /// - Throws: ``FetchError/Code-swift.enum/decoding`` for an unknown charset or invalid bytes.
     public static func parse(from response: Response) throws -> String {
         try response.requireSuccess()
         let name = response.charset ?? "utf-8"

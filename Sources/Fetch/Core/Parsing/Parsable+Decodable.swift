@@ -1,19 +1,6 @@
-/// A `Decodable` model that chooses the `JSONDecoder` that reads it: the ready-made
-/// `parse(from:)` of a `Decodable & Parsable` type, arrays of it, ``Response/decode(_:using:)``
-/// without a decoder, and so every ``TypedRequest`` whose `Output` it is, all use
-/// ``decoder``.
-///
-/// ```swift
-/// struct Event: Decodable, Parsable, JSONDecoderProviding {
-///     let startsAt: Date
-///     static var decoder: JSONDecoder {
-///         let decoder = JSONDecoder()
-///         decoder.keyDecodingStrategy = .convertFromSnakeCase
-///         decoder.dateDecodingStrategy = .iso8601
-///         return decoder
-///     }
-/// }
-/// ```
+/// A `Decodable` model that chooses the `JSONDecoder` that reads it: its ready-made `parse(from:)`,
+/// arrays of it, ``Response/decode(_:using:)`` without a decoder, and so every ``TypedRequest``
+/// whose `Output` it is, use ``decoder``.
 public protocol JSONDecoderProviding: Decodable {
     /// The decoder for this type's responses.
     static var decoder: JSONDecoder { get }
@@ -30,32 +17,25 @@ extension Array: JSONDecoderProviding where Element: JSONDecoderProviding {
 }
 
 extension Parsable where Self: Decodable {
-    /// Decodes the body as JSON, accepting any 2xx status, with the decoder
-    /// ``Response/decode(_:using:)`` chooses: the request's, the type's
-    /// ``JSONDecoderProviding/decoder``, the stack's, or a plain `JSONDecoder`.
+    /// Decodes the body as JSON for any 2xx status, with the decoder ``Response/decode(_:using:)`` chooses.
     public static func parse(from response: Response) throws -> Self {
         try response.decode(Self.self)
     }
 }
 
 extension Array: Parsable where Element: Decodable & Parsable {
-    /// Decodes a JSON array, accepting any 2xx status, with the elements'
-    /// ``JSONDecoderProviding/decoder`` when they have one and a plain `JSONDecoder` otherwise.
+    /// Decodes a JSON array for any 2xx status, with the decoder ``Response/decode(_:using:)`` chooses.
     public static func parse(from response: Response) throws -> Array {
         try response.decode(Array.self)
     }
 }
 
 extension Response {
-    /// Decodes the body as JSON.
-    /// - Parameters:
-    ///   - type: the type to decode.
-    ///   - decoder: the decoder; when `nil` (the default), the request's
-    ///     ``RequestOptions/coders`` decoder, else the type's ``JSONDecoderProviding/decoder``,
-    ///     else the stack's (``coders``), else a plain `JSONDecoder`.
-    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx;
-    ///   ``FetchError/Code-swift.enum/decoding`` naming the type, the key path and the
-    ///   first bytes of the body when the body is empty or does not decode.
+    /// Decodes the body as JSON with `decoder` or, when `nil`, the first of: the request's
+    /// ``RequestOptions/coders`` decoder, the type's ``JSONDecoderProviding/decoder``, the stack's
+    /// (``coders``), a plain `JSONDecoder`.
+    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx; for an empty or
+    ///   undecodable body, ``FetchError/Code-swift.enum/decoding`` naming the type and key path.
     public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder? = nil) throws -> Value {
         let decoder =
             decoder ?? request.options.coders?.jsonDecoder?()

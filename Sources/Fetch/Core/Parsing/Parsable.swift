@@ -1,45 +1,22 @@
-/// A model that can be made from a ``Response``.
-///
-/// Parsing is a pure static function, so every parser can be tested with a hand-made
-/// `Response` and no I/O. A `Decodable` type only declares the conformance; its
-/// `parse(from:)` is ready-made:
+/// A model made from a ``Response`` by a pure static function, so a hand-made `Response` tests it.
+/// A `Decodable` type must declare the conformance (Swift cannot add it) and gets a ready-made
+/// `parse(from:)` that decodes JSON (another decoder: ``JSONDecoderProviding``):
 ///
 /// ```swift
 /// struct User: Decodable, Parsable { let id: Int; let name: String }
 /// ```
 ///
-/// The declaration is needed: Swift cannot make every `Decodable` type `Parsable` by
-/// itself. Without it, a ``TypedRequest`` whose `Output` is that type does not compile
-/// ("does not conform to protocol 'TypedRequest'"); add `Parsable` to the model, or call
-/// `perform(_:decoding:using:)`, which takes any `Decodable`.
-///
-/// They decode JSON with a plain `JSONDecoder`; a model that needs another one (dates,
-/// snake_case keys) names it by conforming to ``JSONDecoderProviding``.
-///
-/// Ready-made conformances: `Data`, `String`, ``Empty``, `Response` itself, and arrays of
-/// `Decodable` models. All but `Response` accept only a 2xx status and otherwise throw
-/// ``FetchError/Code-swift.enum/httpStatus`` carrying the response.
+/// Ready-made: `Data`, `String`, ``Empty``, `Response`, and arrays of `Decodable` models; all but
+/// `Response` accept only 2xx and otherwise throw ``FetchError/Code-swift.enum/httpStatus``.
 public protocol Parsable: Sendable {
     /// Makes a value from `response`.
-    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status the type does not
-    ///   accept, ``FetchError/Code-swift.enum/decoding`` for a body it cannot read, or an
-    ///   error of the type's own.
+    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status the type does not accept,
+    ///   ``FetchError/Code-swift.enum/decoding`` for a body it cannot read, or its own error.
     static func parse(from response: Response) throws -> Self
 }
 
-/// Turns an error response into the caller's own error, such as the API's error body.
-///
-/// ```swift
-/// struct APIError: Decodable, Error, ErrorParsing {
-///     let message: String
-///     static func error(from response: Response) -> (any Error)? {
-///         try? JSONDecoder().decode(APIError.self, from: response.body)
-///     }
-/// }
-/// ```
-///
-/// It is asked only about responses whose status is not 2xx; returning `nil` lets the
-/// ordinary ``FetchError/Code-swift.enum/httpStatus`` error through.
+/// Turns an error response into the caller's own error, such as the API's error body. Asked only
+/// about non-2xx responses; `nil` lets the ordinary ``FetchError/Code-swift.enum/httpStatus`` through.
 public protocol ErrorParsing: Sendable {
     /// The error for `response`, or `nil` when the body is not one this type understands.
     static func error(from response: Response) -> (any Error)?

@@ -1,10 +1,5 @@
-/// A model together with the response it was parsed from: the status, the headers, the
-/// metrics, the request as sent. Returned by `parsed(_:)` on ``RequestPerforming``.
-///
-/// ```swift
-/// let user = try await api.parsed(GetUser(id: 7))
-/// print(user.value.name, user.status, user.response.headers["ETag"] ?? "")
-/// ```
+/// A model together with the response it was parsed from, as `parsed(_:)` on
+/// ``RequestPerforming`` returns it.
 public struct Parsed<Value: Sendable>: Sendable {
     /// The model.
     public let value: Value

@@ -1,6 +1,5 @@
 extension RequestPerforming {
-    /// Performs a ``TypedRequest`` and returns its `Output` together with the response
-    /// (status, headers, metrics), parsed exactly as `perform(_:)` parses it.
+    /// Performs a ``TypedRequest`` and returns its `Output`, parsed as `perform(_:)` does, with the response.
     /// - Throws: the error of the call or of the parser.
     public func parsed<Typed: TypedRequest>(_ request: Typed) async throws -> Parsed<Typed.Output> {
         try await parsed(request, as: Typed.Output.self, errorParser: request.errorParser)
@@ -15,8 +14,7 @@ extension RequestPerforming {
         return Parsed(value: try response.parse(as: Output.self, errorParser: errorParser), response: response)
     }
 
-    /// Performs a ``TypedRequest`` and calls `completion` once with its `Output` together
-    /// with the response, or an error.
+    /// Performs a ``TypedRequest``; calls `completion` once with its `Output` and the response, or an error.
     /// - Returns: a handle that cancels the request.
     @discardableResult
     public func parsed<Typed: TypedRequest>(

@@ -1,12 +1,7 @@
 extension RequestPerforming {
-    /// Performs `request` and parses the response as `type`.
-    ///
-    /// Parsing runs on the performer's completion queue, never on the transport's.
-    /// - Parameters:
-    ///   - request: what to send.
-    ///   - type: the model to parse into.
-    ///   - errorParser: turns a non-2xx response into the caller's own error.
-    ///   - completion: called once with the model or an error.
+    /// Performs `request`, parses the response as `type` (asking `errorParser` first about a non-2xx
+    /// response) and calls `completion` once. Parsing runs on the performer's completion queue,
+    /// never on the transport's.
     /// - Returns: a handle that cancels the request.
     @discardableResult
     public func perform<Output: Parsable>(
@@ -23,8 +18,7 @@ extension RequestPerforming {
         }
     }
 
-    /// Performs a ``TypedRequest`` and parses the response as its `Output`, using its
-    /// `errorParser`.
+    /// Performs a ``TypedRequest`` and parses the response as its `Output`, with its `errorParser`.
     /// - Returns: a handle that cancels the request.
     @discardableResult
     public func perform<Typed: TypedRequest>(
@@ -34,15 +28,9 @@ extension RequestPerforming {
         perform(request, as: Typed.Output.self, errorParser: request.errorParser, completion: completion)
     }
 
-    /// Performs `request` and decodes the JSON body as `type` with `decoder`, for
-    /// `Decodable` types that are not ``Parsable`` or need a decoder for this call only
-    /// (a model can name its own with ``JSONDecoderProviding``).
-    /// - Parameters:
-    ///   - request: what to send.
-    ///   - type: the type to decode.
-    ///   - decoder: the decoder for this call.
-    ///   - errorParser: turns a non-2xx response into the caller's own error.
-    ///   - completion: called once with the value or an error.
+    /// Performs `request`, decodes the JSON body as `type` with `decoder` (asking `errorParser`
+    /// first about a non-2xx response) and calls `completion` once: for `Decodable` types that are
+    /// not ``Parsable`` or need a decoder for this call only.
     /// - Returns: a handle that cancels the request.
     @discardableResult
     public func perform<Output: Decodable & Sendable>(

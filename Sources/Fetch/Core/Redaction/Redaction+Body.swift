@@ -1,15 +1,9 @@
 extension Redaction {
-    /// `body` with the values of secret form fields and JSON keys replaced (see
-    /// ``hides(name:)``), for logs and cURL descriptions.
-    ///
-    /// A body is read as JSON when `contentType` names JSON, or when it has none (or
-    /// `text/plain`) and the body starts with `{` or `[`; as a form when `contentType` is
-    /// `application/x-www-form-urlencoded`, or when it has none and the body looks like
-    /// `name=value&...`. JSON is scanned as text, so its spacing and order stay as sent and a
-    /// body cut short is still redacted; any other body is returned as it is.
-    /// - Parameters:
-    ///   - body: the body as sent or received.
-    ///   - contentType: the `Content-Type` that came with it, if any.
+    /// Hides the values of secret form fields and JSON keys (see ``hides(name:)``) in `body`, for logs
+    /// and cURL descriptions. It is read as JSON when `contentType` names JSON, or is absent or
+    /// `text/plain` and the body starts with `{` or `[`; as a form when `contentType` says so, or is
+    /// absent and the body looks like `name=value&...`; any other body is returned as it is. JSON is
+    /// scanned as text, so spacing and order stay and a body cut short is still redacted.
     /// - Returns: the body with secret values replaced by ``replacement``.
     public func body(_ body: Data, contentType: String?) -> Data {
         guard !body.isEmpty else { return body }

@@ -1,26 +1,10 @@
 /// What logs, printed values and cURL descriptions hide: the values of sensitive headers,
 /// query items, form fields and JSON keys, and passwords in URLs.
 ///
-/// By default `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie` are hidden,
-/// and so is the value of every header, query item, form field and JSON key named like a
-/// secret: `X-Api-Key`, `Token`, `password`, `access_token`, `client_secret`... (see
-/// ``defaultSecretWords`` and ``hides(name:)``), at every log level, in `print(response)`
-/// and in every cURL command. Add your own names:
-///
-/// ```swift
-/// let redaction = Redaction.default.adding(headers: ["X-Api-Key"], queryItems: ["sig"], bodyFields: ["iban"])
-/// ```
-///
-/// or change the words (``secretWords`` is a plain set):
-///
-/// ```swift
-/// var redaction = Redaction.default
-/// redaction.secretWords.remove("key")          // show "key" fields
-/// redaction.secretWords.insert("birthdate")    // hide these too
-/// ```
-///
-/// Names are compared without regard to case. A name given as a query item is hidden in
-/// bodies too, and a body field name in query strings.
+/// By default `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and every name
+/// that reads like a secret (``defaultSecretWords``, ``hides(name:)``) are hidden. Names are
+/// compared without case; a query item name is hidden in bodies too, and a body field name in
+/// queries.
 public struct Redaction: Sendable {
     /// The header names hidden by default.
     public static let defaultHeaders: Set<String> = HTTPHeaders.credentialNames.union(["set-cookie"])
@@ -31,18 +15,12 @@ public struct Redaction: Sendable {
     public private(set) var queryItems: Set<String>
     /// Form field and JSON key names whose values are hidden, lowercased (in query strings too).
     public private(set) var bodyFields: Set<String>
-    /// Words that make a header, query item, form field or JSON key secret (see
-    /// ``hides(name:)``); ``defaultSecretWords`` by default. Lowercase.
+    /// Words that make a name secret (see ``hides(name:)``); ``defaultSecretWords`` by default.
     public var secretWords: Set<String>
     /// What stands in for a hidden value.
     public var replacement = "<redacted>"
 
-    /// Makes a redaction.
-    /// - Parameters:
-    ///   - headers: header names whose values are hidden; ``defaultHeaders`` by default.
-    ///   - queryItems: query item names whose values are hidden; none by default.
-    ///   - bodyFields: form field and JSON key names whose values are hidden; none by default.
-    ///   - secretWords: words that make a name secret; ``defaultSecretWords`` by default.
+    /// Makes a redaction that hides the values of these names, and of names holding a `secretWords` word.
     public init(
         headers: Set<String> = Redaction.defaultHeaders, queryItems: Set<String> = [],
         bodyFields: Set<String> = [], secretWords: Set<String> = Redaction.defaultSecretWords
@@ -70,8 +48,7 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    /// `value`, or the replacement when the header `name` is hidden: it is one of
-    /// ``headers``, or it is named like a secret (`X-Api-Key`, `Token`; see ``secretWords``).
+    /// `value`, or the replacement when header `name` is in ``headers`` or named like a secret.
     public func value(_ value: String, ofHeader name: String) -> String {
         headers.contains(name.lowercased()) || isNamedLikeSecret(name) ? replacement : value
     }
@@ -87,11 +64,8 @@ public struct Redaction: Sendable {
         headers.map { "\($0.name): \(value($0.value, ofHeader: $0.name))" }
     }
 
-    /// `url` as text, with hidden query values and any password replaced.
-    ///
-    /// The text is for reading, not for sending: the replacement is written as it is,
-    /// not percent-encoded. (Works on the string: `URLComponents` stops the process when
-    /// given a character that a URL cannot hold.)
+    /// `url` as text for reading, hidden query values and any password replaced (not percent-encoded).
+    /// Works on the string: `URLComponents` stops the process on a character a URL cannot hold.
     public func string(for url: URL) -> String {
         string(forURLText: url.absoluteString)
     }

@@ -1,17 +1,12 @@
-/// Reads the dates of HTTP fields, in UTC, with plain arithmetic and no formatter or calendar
-/// (a cache reads `Date` and `Expires` of every response it stores, and a `DateFormatter`
-/// costs far more than reading the digits). Two grammars share the reading of each part:
+/// Reads the dates of HTTP fields, in UTC, with plain arithmetic (no formatter or calendar).
+/// A two-digit year of 70 to 99 is 19xx, one of 0 to 69 is 20xx.
 ///
-/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: the IMF-fixdate
-///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
-///   (`Sun Nov  6 08:49:37 1994`) forms, and nothing else.
-/// - `parseCookieDate(_:)`, used by the cookie store: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm,
-///   which accepts what servers send in practice. FoundationNetworking's parser reads
-///   `01-Jan-99` as the year 98, which is why Fetch has its own.
-///
-/// In both, a two-digit year of 70 to 99 is 19xx and one of 0 to 69 is 20xx.
+/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate
+///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime
+///   (`Sun Nov  6 08:49:37 1994`).
+/// - `parseCookieDate(_:)`: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm
+///   (FoundationNetworking's parser reads `01-Jan-99` as the year 98).
 public enum HTTPDate {
-    /// A time of day.
     private typealias Time = (hour: Int, minute: Int, second: Int)
     private typealias Token = Substring.UTF8View
 
@@ -42,11 +37,8 @@ public enum HTTPDate {
         return date(year: wholeYear, month: month, day: day, clock, leapSecond: true)
     }
 
-    /// The moment a cookie's `Expires` value names, or `nil` when it is not a cookie date (a
-    /// part is missing or out of range, or the day does not exist in that month).
-    ///
-    /// Tokens are split at delimiters; the first token that reads as a time, a day of the
-    /// month, a month and a year, in that order of trial, gives each part.
+    /// The moment a cookie's `Expires` names, or `nil`. Of the tokens between delimiters, the first
+    /// that reads as a time, a day, a month or a year (tried in that order) gives that part.
     static func parseCookieDate(_ text: String) -> Date? {
         var clock: Time?
         var day: Int?

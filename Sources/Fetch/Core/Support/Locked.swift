@@ -1,18 +1,13 @@
-/// A value whose every read and write happens under a lock: the package's one lock, in the
-/// shape of `Synchronization.Mutex` (which needs newer Apple systems than the package's
-/// minimums).
-///
-/// A class keeps its mutable state in one `Sendable` struct behind a `Locked`, so the class
-/// itself is `Sendable` with no `@unchecked`. `Locked<Void>` is a plain lock, for a class
-/// whose `var`s it guards; such a class stays `@unchecked Sendable` and says what the lock
-/// guards.
+/// A value whose every read and write happens under a lock: the package's one lock, shaped like
+/// `Synchronization.Mutex` (which needs newer Apple systems than the package's minimums). A class
+/// keeping its mutable state in one `Sendable` struct behind a `Locked` is `Sendable` with no
+/// `@unchecked`; `Locked<Void>` is a plain lock, for a class that stays `@unchecked Sendable` and
+/// says what the lock guards.
 package final class Locked<State: Sendable>: @unchecked Sendable {
-    // `mutex` guards `state`: it is only touched inside `withLock`. A mutex of its own rather
-    // than an `NSLock`, an object of its own to make and free: a call through a stack of
-    // layers makes several of these.
+    // `mutex` guards `state`, touched only inside `withLock`; a raw mutex, not an `NSLock`, so a
+    // lock is not one more object to make and free.
     fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    // With the mutex held, no run-time exclusivity check is needed: each access skips one
-    // (Benchmarks/README.md, "Instructions per call of the layers").
+    // With the mutex held, no run-time exclusivity check is needed.
     @exclusivity(unchecked) private var state: State
 
     /// Makes a lock around `state`.

@@ -1,12 +1,8 @@
-/// A result that is set once and handed to everyone who waits for it: the package's one
-/// bridge from a completion callback to its waiters, callbacks or async tasks alike.
-///
-/// The first ``finish(_:)`` wins; later ones are ignored, so a callback that fires twice
-/// never resumes a continuation twice. Every waiter gets the result exactly once, whether
-/// it came before the result or after; waiters run outside the lock, on the thread that
-/// finishes (or, for one that comes after, the thread that waits). `Transfer` and
-/// `RequestPerforming.response(for:)` wait through it; a bridge of this kind anywhere else in
-/// this module is meant to be this one.
+/// A result that is set once and handed to everyone who waits for it: the package's one bridge
+/// from a completion callback to its waiters, callbacks or async tasks alike. The first
+/// ``finish(_:)`` wins, so a callback that fires twice never resumes a continuation twice. Every
+/// waiter gets the result exactly once, outside the lock, on the thread that finishes (or, for one
+/// that comes after, the thread that waits).
 package final class ResultOnce<Value: Sendable>: Sendable {
     /// What a waiter is called with.
     package typealias Waiter = @Sendable (Result<Value, any Error>) -> Void

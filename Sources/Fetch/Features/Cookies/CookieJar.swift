@@ -1,31 +1,24 @@
 /// A session's cookie store, read and written by Fetch's own rules (RFC 6265) rather than
-/// URLSession's: FoundationNetworking's `cookies(for:)` matches on the host only (a `Secure`
-/// cookie goes over http, a `Path=/admin` cookie goes to `/echo`), and it adds no cookie to
-/// the redirects a session delegate follows.
-///
-/// The store keeps the cookies; the jar decides what goes in and what comes out, with
-/// `clock` as the time every expiry is measured against.
+/// URLSession's: FoundationNetworking's `cookies(for:)` matches on the host only (ignoring
+/// `Secure` and `Path`), and adds no cookie to the redirects a session delegate follows.
 struct CookieJar: Sendable {
-    /// Where the cookies are kept.
     let storage: HTTPCookieStorage
-    /// The current time.
+    /// The time every expiry is measured against.
     let clock: @Sendable () -> Date
 
-    /// A jar over `storage`, telling time with `clock`.
     init(_ storage: HTTPCookieStorage, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = storage
         self.clock = clock
     }
 
-    /// Stores the cookies `response` sets (every `Set-Cookie` field), as set by its URL.
+    /// Stores the cookies of every `Set-Cookie` field of `response`, as set by its URL.
     func store(from response: HTTPURLResponse) {
         guard let url = response.url, let field = response.value(forHTTPHeaderField: "Set-Cookie") else { return }
         store(SetCookie.split(folded: field), from: url)
     }
 
-    /// Stores the cookies of the set-cookie strings `strings`, received from `url` (§5.3):
-    /// each replaces the cookie of the same name, domain and path, and one that has expired
-    /// only removes it. Nothing changes when the store's policy is `.never`.
+    /// Stores cookies received from `url` (§5.3): each replaces the one of the same name,
+    /// domain and path, and an expired one only removes it. Nothing changes under `.never`.
     func store(_ strings: [String], from url: URL) {
         guard storage.cookieAcceptPolicy != .never else { return }
         let now = clock()

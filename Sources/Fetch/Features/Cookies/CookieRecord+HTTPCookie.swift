@@ -1,12 +1,11 @@
 extension CookieRecord {
-    /// The property holding when a cookie was made: FoundationNetworking sets it to the
-    /// moment the `HTTPCookie` is made, whatever the properties say.
+    /// FoundationNetworking sets it to the moment the `HTTPCookie` is made, whatever the
+    /// properties say.
     static let createdKey = HTTPCookiePropertyKey("Created")
     /// The property `HTTPCookie.isHTTPOnly` reads.
     static let httpOnlyKey = HTTPCookiePropertyKey("HttpOnly")
 
-    /// The record of a cookie from a store: a domain with a leading dot applies to
-    /// subdomains too, one without is host-only (as `HTTPCookie` documents it).
+    /// A domain with a leading dot applies to subdomains too; one without is host-only.
     init(_ cookie: HTTPCookie) {
         let domain = cookie.domain.lowercased()
         let created = (cookie.properties?[Self.createdKey] as? Double).map(Date.init(timeIntervalSinceReferenceDate:))

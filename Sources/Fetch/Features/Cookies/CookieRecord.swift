@@ -1,8 +1,6 @@
 /// A cookie as RFC 6265 §5.3 stores it: the fields the sending rules (§5.4) read.
 struct CookieRecord: Equatable, Sendable {
-    /// The cookie's name.
     var name: String
-    /// The cookie's value.
     var value: String
     /// The host it was set by (host-only) or the domain it applies to: lowercase, no leading dot.
     var domain: String
@@ -10,20 +8,17 @@ struct CookieRecord: Equatable, Sendable {
     var hostOnly = true
     /// The path it applies to, and below.
     var path = "/"
-    /// When it expires; `nil` for a session cookie, which lasts as long as its store.
+    /// `nil` for a session cookie, which lasts as long as its store.
     var expires: Date? = nil
-    /// Whether it goes only over https.
     var secure = false
-    /// Whether scripts may not read it; kept and sent like any other (Fetch is no browser).
+    /// Kept and sent like any other cookie (Fetch is no browser).
     var httpOnly = false
     /// When it was first stored: an older cookie goes before a newer one with as long a path.
     var created = Date.distantPast
 
-    /// Whether the cookie has expired at `now`.
     func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
 
-    /// Whether `other` is the same cookie, which a new one replaces: same name, domain and
-    /// path (§5.3 step 11), host-only or not.
+    /// Same name, domain and path (§5.3 step 11), host-only or not: a new one replaces it.
     func isSameCookie(as other: CookieRecord) -> Bool {
         name == other.name && domain == other.domain && path == other.path
     }
@@ -31,15 +26,13 @@ struct CookieRecord: Equatable, Sendable {
 
 // In an extension, so that the memberwise initializer stays.
 extension CookieRecord {
-    /// The cookie that `cookie`, received in a response to `url` at `now`, stores (§5.3);
-    /// `nil` when it must be ignored: its `Domain` does not match the host or is a public
-    /// suffix, or the URL has no host. An expired record (`Max-Age` of zero or less, or a past
-    /// `Expires`) is returned: storing it removes the cookie it replaces.
+    /// The cookie that `cookie`, received from `url` at `now`, stores (§5.3); `nil` when its
+    /// `Domain` does not match the host or is a public suffix, or the URL has no host. An
+    /// expired record is returned: storing it removes the cookie it replaces.
     ///
-    /// `Max-Age` wins over `Expires`. Any `Domain` that domain-matches the host makes a domain
-    /// cookie, sent to its subdomains too, also one equal to the host (§5.3 step 6); only a
-    /// public suffix equal to the host (step 5), an IP address equal to the host (which
-    /// domain-matches nothing but itself), and no `Domain` at all make a host-only cookie.
+    /// Any `Domain` that domain-matches the host makes a domain cookie, also one equal to the
+    /// host (§5.3 step 6); only a public suffix or an IP address equal to the host (step 5),
+    /// or no `Domain`, makes a host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {
         guard let host = CookieRules.canonicalHost(of: url) else { return nil }
         // Max-Age wins over Expires; zero or less expires the cookie at once.

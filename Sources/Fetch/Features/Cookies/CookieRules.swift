@@ -1,7 +1,6 @@
 /// The matching rules of RFC 6265 §5.1, as pure functions over strings.
 enum CookieRules {
-    /// The host of `url` as cookies compare it: lowercased, without a trailing dot; `nil`
-    /// when the URL has none.
+    /// Lowercased, without a trailing dot; `nil` when the URL has no host.
     static func canonicalHost(of url: URL) -> String? {
         guard var host = url.host?.lowercased(), !host.isEmpty else { return nil }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -9,7 +8,6 @@ enum CookieRules {
         return host.isEmpty ? nil : host
     }
 
-    /// Whether `host` is an IPv4 or IPv6 address rather than a name.
     static func isIPAddress(_ host: String) -> Bool {
         if host.contains(":") { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -20,18 +18,16 @@ enum CookieRules {
             }
     }
 
-    /// Domain matching (§5.1.3): `host` is `domain`, or a name (not an IP address) that ends
-    /// with `.` and `domain`. Both are canonical (lowercase, no leading dot).
+    /// §5.1.3: `host` is `domain`, or a name (not an IP address) ending with `.` and
+    /// `domain`. Both are canonical.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host == domain { return true }
         guard host.hasSuffix(domain), !isIPAddress(host) else { return false }
         return host.dropLast(domain.count).last == "."
     }
 
-    /// Whether a `Domain` attribute names a suffix under which no one registers cookies.
-    /// Fetch carries no public suffix list: it treats a single label (`com`, `localhost`) as
-    /// one, which is what the RFC's §5.3 step 5 asks for with such a list, for the names a
-    /// list would certainly hold. `co.uk` and the like are not recognised.
+    /// Fetch carries no public suffix list: a single label (`com`, `localhost`) counts as a
+    /// public suffix (§5.3 step 5); `co.uk` and the like are not recognised.
     static func isPublicSuffix(_ domain: String) -> Bool {
         !domain.contains(".")
     }
@@ -42,16 +38,15 @@ enum CookieRules {
         return path.isEmpty ? "/" : path
     }
 
-    /// The default path of a cookie set by a response to `url` (§5.1.4): the request path up
-    /// to, not including, its last `/`; `/` when that leaves nothing.
+    /// §5.1.4: the request path up to, not including, its last `/`; `/` when that leaves nothing.
     static func defaultPath(of url: URL) -> String {
         let path = requestPath(of: url)
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }
 
-    /// Path matching (§5.1.4): the cookie path is the request path, or a prefix of it that
-    /// ends with `/` or is followed by `/` in it.
+    /// §5.1.4: the cookie path is the request path, or a prefix of it that ends with `/` or
+    /// is followed by `/`.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         if requestPath == cookiePath { return true }
         guard requestPath.hasPrefix(cookiePath) else { return false }

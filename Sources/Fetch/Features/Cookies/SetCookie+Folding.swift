@@ -1,13 +1,10 @@
 extension SetCookie {
-    /// The set-cookie strings of one field value that may hold several: URLSession joins
-    /// repeated `Set-Cookie` fields with `", "`, and a comma also appears inside `Expires`
-    /// dates (`Wed, 01 Jan 2099 ...`) and values (`b,az=qux`).
+    /// The set-cookie strings of one field value: URLSession joins repeated `Set-Cookie`
+    /// fields with `", "`, and commas also appear inside `Expires` dates and values.
     ///
-    /// Only `", "` can join two fields, so only `", "` followed by a `name=value` pair (an `=`
-    /// before the next `;`) starts a new cookie; a date's `", "` is followed by
-    /// `01 Jan 2099 ...`, which holds none, and a comma with no space after it never splits.
-    /// A value that itself holds `", "` followed by `x=y` is split there: separate fields
-    /// cannot be told apart from one such value once URLSession has joined them.
+    /// Only `", "` followed by a `name=value` pair (an `=` before the next `;`) starts a new
+    /// cookie. A value that itself holds `", "` followed by `x=y` is split there: once
+    /// URLSession has joined them, separate fields cannot be told apart from it.
     static func split(folded value: String) -> [String] {
         var strings: [String] = []
         for piece in value.components(separatedBy: ", ") {

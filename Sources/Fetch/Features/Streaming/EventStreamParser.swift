@@ -1,20 +1,10 @@
 /// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive,
-/// following the WHATWG HTML standard's "interpreting an event stream":
+/// following the WHATWG HTML standard's "interpreting an event stream" (a byte order mark
+/// and line ends split across pieces included).
 ///
-/// - a UTF-8 byte order mark at the very start is skipped, even split across pieces;
-/// - lines end at CRLF, LF or a lone CR, also when the end is split across pieces;
-/// - a line starting with `:` is a comment; `field: value` drops one space after the colon;
-///   a line without a colon is a field with an empty value;
-/// - `data` lines are joined with LF; `event` sets the type (`"message"` by default); `id`
-///   sets the last event ID unless its value holds NUL; `retry` sets the reconnection time
-///   only when its value is ASCII digits; any other field is ignored;
-/// - an event is dispatched only at a blank line, and only if it has data;
-/// - an event still incomplete when the stream ends is discarded.
-///
-/// Text is decoded as UTF-8, invalid bytes becoming U+FFFD, as the standard says. A
-/// malformed field is ignored, as the standard says, never an error. The bytes held are
-/// bounded: a line longer than ``maximumLineLength`` without its end, or the data of one
-/// event growing past ``maximumEventSize``, fails with ``FetchError/Code-swift.enum/bodyTooLarge``.
+/// Text is decoded as UTF-8, invalid bytes becoming U+FFFD. A malformed field is ignored,
+/// never an error. A line longer than ``maximumLineLength`` without its end, or one event's
+/// data past ``maximumEventSize``, fails with ``FetchError/Code-swift.enum/bodyTooLarge``.
 public struct EventStreamParser: Sendable {
     /// The default of ``maximumLineLength`` and ``maximumEventSize``: 1 MiB.
     public static let defaultLimit = 1 << 20
@@ -28,7 +18,7 @@ public struct EventStreamParser: Sendable {
     /// The first bytes, while it is not known yet whether they are a byte order mark.
     private var head: Data? = Data()
     private var dataBuffer = ""
-    /// The bytes of the event's `data` fields, one more for each line end: 0 while it has none.
+    /// The bytes of the event's `data` fields, one more for each line end; 0 while it has none.
     private var dataSize = 0
     private var eventType = ""
     private var lastEventID = ""
@@ -54,16 +44,14 @@ public struct EventStreamParser: Sendable {
         return events
     }
 
-    /// Ends the stream: whatever has not been dispatched (a last line without its end, an
-    /// event without its blank line) is discarded, as the standard says.
+    /// Ends the stream, discarding what has not been dispatched, as the standard says.
     public mutating func finish() {
         _ = lines.finish()
         head = nil
         resetEvent()
     }
 
-    /// The bytes after the byte order mark, once the first three bytes are known; `nil`
-    /// while they are not.
+    /// The bytes after the byte order mark; `nil` until the first three bytes are known.
     private mutating func skippingByteOrderMark(_ bytes: Data) -> Data? {
         guard var start = head else { return bytes }
         start.append(bytes)
@@ -76,7 +64,6 @@ public struct EventStreamParser: Sendable {
         return start.starts(with: mark) ? start.dropFirst(3) : start
     }
 
-    /// Handles one line: a blank line dispatches, a comment is skipped, a field is applied.
     private mutating func process(_ line: Data) throws -> ServerSentEvent? {
         if line.isEmpty { return dispatch() }
         if line.first == UInt8(ascii: ":") { return nil }

@@ -1,11 +1,6 @@
-/// Splits bytes that arrive in pieces into lines, incrementally: a line end split across
-/// two pieces (`\r` at the end of one, `\n` at the start of the next) is still one line end.
-///
-/// Lines end at LF or CRLF; with ``Endings/sse`` a lone CR ends a line too, as the
-/// Server-Sent Events format says. The line end is not part of the line. A line longer
-/// than ``maximumLength`` without its end fails, so the bytes held never grow past the limit.
+/// Splits bytes that arrive in pieces into lines, without their ends; a CRLF split across two
+/// pieces is still one line end. A line longer than ``maximumLength`` without its end fails.
 struct LineSplitter: Sendable {
-    /// Which bytes end a line.
     enum Endings: Sendable {
         /// LF or CRLF; a lone CR stays in the line.
         case lines
@@ -13,13 +8,12 @@ struct LineSplitter: Sendable {
         case sse
     }
 
-    /// The longest line held without its end, in bytes.
+    /// In bytes.
     let maximumLength: Int
     let endings: Endings
     /// The start of a line whose end has not arrived yet.
     private var pending = Data()
-    /// The last piece ended with a CR that ended a line (SSE): an LF first in the next one
-    /// belongs to it.
+    /// The last piece ended with a CR that ended a line (SSE): an LF first in the next belongs to it.
     private var skipLF = false
 
     init(endings: Endings, maximumLength: Int) {
@@ -27,7 +21,6 @@ struct LineSplitter: Sendable {
         self.maximumLength = maximumLength
     }
 
-    /// The line too long error, for `limit` bytes.
     static func tooLong(_ limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, reason: "a line longer than the limit of \(limit) bytes arrived without a line end")
     }
@@ -86,7 +79,6 @@ struct LineSplitter: Sendable {
         return pending
     }
 
-    /// The pending start of a line with `piece` appended, as one line.
     private mutating func take(_ piece: Data) throws -> Data {
         guard pending.count + piece.count <= maximumLength else { throw Self.tooLong(maximumLength) }
         var line = pending

@@ -1,31 +1,17 @@
-/// Streamed calls are calls like any other: each puts a ``StreamSink`` in the request's
-/// ``RequestOptions/kind`` (``CallKind/stream(_:)``) and goes through `perform`, so
-/// enhancers, hooks, logging, activity reporting, retry and refresh all apply (retry and
-/// refresh only until the stream has started: see ``StreamSink/hasStarted``); caching and
-/// coalescing pass a stream through. Enhancers check the head before the reader gets it.
-///
-/// ```swift
-/// let stream = try await api.stream(Completions(prompt: "Hello"))
-/// for try await event in stream.events { print(event.data) }
-/// ```
+/// Streamed calls put a ``StreamSink`` in the request's ``RequestOptions/kind`` and go through
+/// `perform`, so every layer applies (retry and refresh only until ``StreamSink/hasStarted``);
+/// caching and coalescing pass a stream through.
 extension RequestPerforming {
-    /// Sends `request` and returns as soon as the head of a response has arrived; read its
-    /// body as it arrives from the stream.
-    ///
-    /// Cancelling the calling `Task` while it waits cancels the call.
+    /// Sends `request` and returns as soon as the head of a response has arrived; cancelling
+    /// the calling `Task` while it waits cancels the call.
     /// - Parameters:
     ///   - request: what to send.
-    ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
-    ///     other than 2xx throws ``FetchError/Code-swift.enum/httpStatus``, whose `response`
-    ///     holds the status, the headers and the first bytes of the body.
-    ///   - bufferSize: how many bytes the loop has not read the stream holds in memory before
-    ///     it keeps the rest in a temporary file (``StreamSink/defaultBufferSize``, 2 MiB, by
-    ///     default).
-    ///   - spillLimit: how many more bytes that file keeps (``StreamSink/defaultSpillLimit``,
-    ///     256 MiB, by default; 0 for no file); a loop that falls further behind reads what
-    ///     was kept, then throws ``FetchError/Code-swift.enum/bodyTooLarge``.
-    ///   - maximumLineLength: the longest line (or, for ``ResponseStream/events``, the
-    ///     most data of one event) held before its end; 1 MiB by default.
+    ///   - acceptingAnyStatus: deliver any status; by default a status other than 2xx throws
+    ///     ``FetchError/Code-swift.enum/httpStatus`` with the head and the body's first bytes.
+    ///   - bufferSize: unread bytes held in memory (2 MiB by default).
+    ///   - spillLimit: unread bytes kept past that in a temporary file (256 MiB by default; 0 for
+    ///     none); past both, the loop reads what was kept, then throws ``FetchError/Code-swift.enum/bodyTooLarge``.
+    ///   - maximumLineLength: the longest line, or one event's data, held before its end (1 MiB by default).
     /// - Returns: the stream, with its ``ResponseStream/response``.
     /// - Throws: a ``FetchError`` (or a layer's error) when no response head could be had.
     public func stream(
@@ -56,20 +42,16 @@ extension RequestPerforming {
     /// Sends `request` and hands its body to `onChunk` piece by piece as it arrives, then
     /// calls `completion` once.
     ///
-    /// Callbacks run one at a time, in order: `onResponse` with the head, `onChunk` with
-    /// each piece, then `completion` with the response (its body empty) or the error that
-    /// ended the stream, after the pieces that arrived before it. Over a spy they all run
-    /// before this returns; with ``Session`` they run on its completion queue. The body is
-    /// read on whatever `onChunk` does: what it has not taken is kept in memory up to
-    /// `bufferSize` bytes, then in a temporary file up to `spillLimit` bytes; past that the
-    /// call is stopped, and `completion` gets ``FetchError/Code-swift.enum/bodyTooLarge``
-    /// after the pieces kept.
+    /// Callbacks run one at a time, in order: with ``Session`` on its completion queue, over
+    /// a spy all before this returns. `completion` gets the response (its body empty) or the
+    /// error that ended the stream, after the pieces before it; a reader too far behind gets
+    /// ``FetchError/Code-swift.enum/bodyTooLarge`` after the pieces kept.
     /// - Parameters:
     ///   - request: what to send.
-    ///   - acceptingAnyStatus: deliver a response whatever its status; by default a status
-    ///     other than 2xx completes with ``FetchError/Code-swift.enum/httpStatus`` and no chunk.
-    ///   - bufferSize: how many bytes waiting for `onChunk` are held in memory (2 MiB by default).
-    ///   - spillLimit: how many more are kept in a temporary file (256 MiB by default; 0 for no file).
+    ///   - acceptingAnyStatus: deliver any status; by default a status other than 2xx
+    ///     completes with ``FetchError/Code-swift.enum/httpStatus`` and no chunk.
+    ///   - bufferSize: untaken bytes held in memory (2 MiB by default).
+    ///   - spillLimit: untaken bytes kept past that in a temporary file (256 MiB by default; 0 for none).
     ///   - onResponse: called with the head before the first chunk.
     ///   - onChunk: called with each piece of the body.
     ///   - completion: called once, last.
@@ -94,8 +76,7 @@ extension RequestPerforming {
         )
         let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }
         sink.cancelling(call)
-        // Weakly: the call holds the sink until its last callback has run, and a handle kept
-        // after that must not keep the sink, and with it the callbacks, in memory.
+        // Weakly: a handle kept after the last callback must not keep the sink and its callbacks.
         return CancellationHandle { [weak sink] in sink?.cancel() }
     }
 }

@@ -1,24 +1,15 @@
 /// A response whose body is read as it arrives: its head (``response``) at once, then its
 /// body as raw ``chunks``, as ``lines`` or as Server-Sent ``events``.
 ///
-/// ```swift
-/// let stream = try await api.stream(Logs(follow: true))
-/// print(stream.response.status)                 // before the first chunk
-/// for try await line in stream.lines { print(line) }
-/// ```
-///
-/// Read one view, once: they share the body. Leaving the loop early (`break`, a thrown
-/// error), cancelling the reading `Task`, calling ``cancel()`` or letting go of the stream
-/// (its last reference, a view's included) ends the transfer like a cancelled call; for the
-/// last, the call's log line says the stream was dropped, after how many bytes. A failure after the body started (the connection
-/// lost, the deadline passed, a body shorter than its `Content-Length`) is thrown by the
-/// loop after the chunks that arrived before it.
+/// Read one view, once: they share the body. Leaving the loop early, cancelling the reading
+/// `Task`, calling ``cancel()`` or letting go of the stream (a view counts as a reference)
+/// ends the transfer like a cancelled call. A failure after the body started is thrown by
+/// the loop after the chunks that arrived before it.
 public final class ResponseStream: Sendable {
     /// The head of the response: status, headers, final URL; its body is empty.
     public let response: Response
     let sink: StreamSink
     let maximumLineLength: Int
-    /// Where the call's log hears that the stream was dropped.
     private let dropped: DroppedHandle?
 
     init(response: Response, sink: StreamSink, maximumLineLength: Int, dropped: DroppedHandle? = nil) {
@@ -42,32 +33,24 @@ public final class ResponseStream: Sendable {
     public var chunks: Chunks { Chunks(stream: self) }
 
     /// The body as lines of UTF-8 text (invalid bytes become U+FFFD), split at LF or CRLF,
-    /// without their line ends; a last line without a line end is delivered too.
-    ///
-    /// A line longer than the limit given to `stream` (1 MiB by default) without a line
-    /// end ends the stream with ``FetchError/Code-swift.enum/bodyTooLarge``.
+    /// without their ends; a last line without an end is delivered too.
     public var lines: Lines { Lines(stream: self) }
 
-    /// The body as Server-Sent Events (see ``EventStreamParser`` for the rules).
-    ///
-    /// A line or one event's data longer than the limit given to `stream` (1 MiB by
-    /// default) ends the stream with ``FetchError/Code-swift.enum/bodyTooLarge``.
+    /// The body as Server-Sent Events (see ``EventStreamParser``).
     public var events: Events { Events(stream: self) }
 
-    /// Names `error` after the request, and ends the transfer when the reader cannot go on.
+    /// Ends the transfer when the reader cannot go on.
     func failing(_ error: any Error) -> any Error {
         sink.cancel()
         return named(error)
     }
 
-    /// The next chunk, `nil` at the end.
     /// - Throws: the error that ended the stream, naming the request's method and URL.
     func nextChunk() async throws -> Data? {
         do { return try await sink.next() } catch { throw named(error) }
     }
 
-    /// `error` naming the method and the URL the stream's request was sent with, as the
-    /// call's own errors do, unless it names them already.
+    /// `error` naming the request's method and URL, as the call's own errors do.
     private func named(_ error: any Error) -> any Error {
         let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
         return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
@@ -75,8 +58,7 @@ public final class ResponseStream: Sendable {
 }
 
 extension ResponseStream {
-    /// Ends the transfer when a loop is left before the end: held by an iterator, which
-    /// lets go of it when the loop ends.
+    /// Held by an iterator, so it ends the transfer when a loop is left before the end.
     final class Reading: Sendable {
         let stream: ResponseStream
         init(_ stream: ResponseStream) { self.stream = stream }
@@ -124,7 +106,7 @@ extension ResponseStream {
 
             /// The next line, or `nil` at the end.
             /// - Throws: the error that ended the stream, or
-            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line over the limit.
+            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line over the stream's limit.
             public mutating func next() async throws -> String? {
                 try await reader.next().map { String(decoding: $0, as: UTF8.self) }
             }
@@ -148,10 +130,9 @@ extension ResponseStream {
         public struct Iterator: AsyncIteratorProtocol {
             var reader: ParsingReader<EventStreamParser>
 
-            /// The next event, or `nil` at the end; an event the stream did not finish is
-            /// discarded.
+            /// The next event, or `nil` at the end; an unfinished last event is discarded.
             /// - Throws: the error that ended the stream, or
-            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line or event over the limit.
+            ///   ``FetchError/Code-swift.enum/bodyTooLarge`` for a line or event over the stream's limit.
             public mutating func next() async throws -> ServerSentEvent? { try await reader.next() }
         }
     }
@@ -177,8 +158,7 @@ extension LineSplitter: StreamParser {
     mutating func end() -> [Data] { finish().map { [$0] } ?? [] }
 }
 
-/// Reads a stream's chunks through a parser, one value at a time; a parser's error ends
-/// the transfer.
+/// Reads a stream's chunks through a parser; a parser's error ends the transfer.
 struct ParsingReader<Parser: StreamParser> {
     let reading: ResponseStream.Reading
     var parser: Parser

@@ -1,13 +1,9 @@
 /// The temporary file where a stream keeps what its reader has not taken once its memory
-/// buffer is full (see ``StreamBuffer``).
-///
-/// Made in the temporary directory and unlinked at once, while open: nothing is left on
-/// disk when the stream ends, when it is cancelled or when the process dies. Its
-/// ``StreamSink`` calls it under the sink's `io` lock only: the offsets are the lock's.
+/// buffer is full. Unlinked at once, while open, so nothing is left on disk however the
+/// stream or the process ends. Called only under its ``StreamSink``'s `io` lock.
 final class SpillFile: Sendable {
     private let file: FileHandle
 
-    /// Makes the file in `directory` and unlinks it.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the directory refuses it.
     init(in directory: String = NSTemporaryDirectory()) throws {
         let template = (directory as NSString).appendingPathComponent("fetch-stream-XXXXXX")
@@ -18,7 +14,6 @@ final class SpillFile: Sendable {
         file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    /// Writes all of `data` at `offset`.
     /// - Throws: ``FetchError/Code-swift.enum/file`` (the disk is full, for one).
     func write(_ data: Data, at offset: Int) throws {
         do {
@@ -29,8 +24,7 @@ final class SpillFile: Sendable {
         }
     }
 
-    /// Reads `count` bytes at `offset`, all of which were written.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when they cannot be read back.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when the bytes cannot be read back.
     func read(at offset: Int, count: Int) throws -> Data {
         do {
             try file.seek(toOffset: UInt64(offset))
@@ -42,9 +36,9 @@ final class SpillFile: Sendable {
         }
     }
 
-    /// Gives the file's space back: the reader has taken all of it.
+    /// Gives the file's space back once the reader has taken all of it.
     func empty() {
-        // A file that keeps its size costs disk space only; it is gone with the stream.
+        // A failure costs disk space only; the file is gone with the stream.
         try? file.truncate(atOffset: 0)
     }
 

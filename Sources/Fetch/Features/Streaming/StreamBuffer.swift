@@ -1,22 +1,18 @@
-/// What a stream holds that its reader has not taken, in the order it arrived: up to
-/// ``memoryLimit`` bytes in memory, then the rest in a spill file up to ``spillLimit`` bytes.
+/// What a stream holds that its reader has not taken, in order: up to ``memoryLimit`` bytes
+/// in memory, then the rest in a spill file up to ``spillLimit`` bytes.
 ///
-/// A pure value: it does no I/O. ``append(_:)`` and ``next()`` say which file write or read
-/// to carry out, at which offset; ``StreamMachine`` hands them on as effects, and
-/// ``StreamSink`` carries them out under its `io` lock, so the offsets here always match the file.
+/// A pure value: ``append(_:)`` and ``next()`` say which file write or read to carry out,
+/// and ``StreamSink`` carries them out under its `io` lock, so the offsets match the file.
 ///
-/// The bytes come out in three parts, oldest first: the chunks in memory, the file's unread
-/// range (`fileRead..<fileWritten`), then the bytes gathered for the next write
-/// (``gathered``). A chunk goes to memory only while nothing is spilled; once something is,
-/// every chunk goes behind it until the reader has taken it all. The file starts again at
-/// offset 0 each time the reader has read all of it, so ``spillLimit`` bounds the file's
-/// size, not only what is unread.
+/// The bytes come out oldest first: memory, the file's unread range, then ``gathered``. Once
+/// something is spilled, every chunk goes behind it until the reader has taken it all. The
+/// file starts again at offset 0 each time it is read through, so ``spillLimit`` bounds its size.
 struct StreamBuffer: Sendable, Equatable {
     /// How many bytes memory holds before chunks go to the file (one chunk may pass it).
     let memoryLimit: Int
     /// The largest the file may grow; 0 keeps nothing in a file.
     let spillLimit: Int
-    /// How many bytes are gathered before one write to the file.
+    /// Bytes gathered before one write to the file.
     let writeSize: Int
     /// The most bytes one read from the file hands to the reader.
     let readSize: Int
@@ -29,9 +25,8 @@ struct StreamBuffer: Sendable, Equatable {
     /// Bytes behind the file's, waiting for the next write.
     private(set) var gathered = Data()
 
-    /// What became of an arriving chunk.
     enum Arrival: Equatable {
-        /// Kept in memory (in memory proper, or gathered for the file).
+        /// Kept in memory, or gathered for the file.
         case kept
         /// Kept: write these bytes to the file at this offset.
         case write(Data, at: Int)
@@ -39,14 +34,10 @@ struct StreamBuffer: Sendable, Equatable {
         case overflow
     }
 
-    /// What the reader gets next.
     enum Next: Equatable {
-        /// This chunk.
         case chunk(Data)
-        /// The bytes of the file at `offset..<offset + count`; when `thenEmpty`, the reader
-        /// has taken the whole file, which can be emptied.
+        /// Read the file at `offset..<offset + count`; when `thenEmpty`, the file can be emptied after.
         case read(at: Int, count: Int, thenEmpty: Bool)
-        /// Nothing is held.
         case none
     }
 
@@ -57,13 +48,11 @@ struct StreamBuffer: Sendable, Equatable {
         self.readSize = max(1, readSize)
     }
 
-    /// The bytes held and not yet taken.
     var unread: Int { memoryBytes + fileWritten - fileRead + gathered.count }
 
     /// Whether anything is in the file or gathered for it.
     var isSpilling: Bool { fileWritten > fileRead || !gathered.isEmpty }
 
-    /// Keeps `data` behind everything held.
     mutating func append(_ data: Data) -> Arrival {
         guard !data.isEmpty else { return .kept }
         if !isSpilling && memoryBytes < memoryLimit {
@@ -81,7 +70,6 @@ struct StreamBuffer: Sendable, Equatable {
         return .write(gathered, at: fileWritten)
     }
 
-    /// Takes what the reader gets next.
     mutating func next() -> Next {
         if firstInMemory < memory.count {
             let chunk = memory[firstInMemory]
@@ -111,7 +99,6 @@ struct StreamBuffer: Sendable, Equatable {
         return .none
     }
 
-    /// Drops everything held.
     mutating func removeAll() {
         self = StreamBuffer(memoryLimit: memoryLimit, spillLimit: spillLimit, writeSize: writeSize, readSize: readSize)
     }

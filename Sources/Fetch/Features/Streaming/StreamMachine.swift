@@ -1,23 +1,15 @@
-/// The life of a streamed body as a value: where the stream stands (``Phase``), what happens
-/// to it (``Event``) and what must be done about that (``Effect``).
+/// The life of a streamed body as a value: its ``Phase``, the ``Event``s that move it and the
+/// ``Effect``s its owner carries out.
 ///
-/// Pure bookkeeping, like ``TaskMachine``: no lock, no I/O, no continuation resumed. A
-/// ``StreamSink`` keeps one behind `Locked`, hands it each event, and carries out the effects
-/// after unlocking: the spill file's I/O and the reader's waiters. `Waiter` is what a
-/// reader waits for a chunk with (a closure that resumes a continuation, or that delivers to
-/// callbacks; anything in tests). A reader takes one chunk at a time, whether it is a loop
-/// or callbacks: the next is not asked for before the last was handled.
+/// Pure bookkeeping: no lock, no I/O. A ``StreamSink`` keeps one behind `Locked` and carries
+/// out the effects after unlocking. A reader (a `Waiter`) takes one chunk at a time.
 ///
-/// The head goes out through a `ResultOnce` (``Effect/head(_:)``), as other bridges' results
-/// do; the end does not. It must reach the reader after the last chunk kept, and chunks are
-/// taken one at a time: a `ResultOnce` would hand the end to whoever waits the moment the
-/// call ends, ahead of what is still in the buffer or the spill file. So the end is a phase
-/// (``Phase/ending(_:)``) that ``Event/take(_:)`` reaches only once nothing is kept.
+/// The end is a phase (``Phase/ending(_:)``), not a `ResultOnce` like the head: it must reach
+/// the reader after the last chunk kept, so ``Event/take(_:)`` reaches it only once nothing is kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
 
-    /// Where the stream stands.
     enum Phase: Sendable {
         /// No head accepted yet.
         case awaitingHead
@@ -29,18 +21,15 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case ended
     }
 
-    /// Something that happened to the stream.
     enum Event: Sendable {
         /// A check refused the head offered with this error.
         case refused(any Error)
         /// The head, checked, without its body.
         case opened(Response)
-        /// A piece of the body arrived.
         case received(Data)
         /// The spill file could not be made or written: the stream ends with this error.
         case spillFailed(any Error)
-        /// A read of the spill file for the waiter failed (with the error; `nil` when the file
-        /// was lost): the waiter takes again.
+        /// A read of the spill file failed (`nil` when the file was lost): the waiter takes again.
         case readFailed((any Error)?, for: Waiter)
         /// The call ended with this result.
         case finished(Result<Response, any Error>)
@@ -52,24 +41,20 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// The head, or the error the stream ended with before one: wakes those who wait for it.
+        /// The head, or the error the stream ended with before one.
         case head(Result<Response, any Error>)
-        /// Answer a reader's wait for a chunk: the chunk, `nil` at the end, or the error.
+        /// Answers a reader's wait: the chunk, `nil` at the end, or the error.
         case hand(Waiter, Result<Data?, any Error>)
-        /// Write these bytes to the spill file at this offset.
         case spill(Data, at: Int)
-        /// Read `count` bytes of the spill file at `offset` for the waiter; empty it after, when
-        /// `thenEmpty`; ``Event/readFailed(_:for:)`` when that fails.
+        /// Reads the spill file for the waiter, emptying it after when `thenEmpty`;
+        /// ``Event/readFailed(_:for:)`` when that fails.
         case read(at: Int, count: Int, thenEmpty: Bool, for: Waiter)
-        /// Close the spill file: nothing in it is read any more.
         case dropSpill
-        /// Cancel the call.
         case stopCall
-        /// Let go of the call's handle: the call has ended.
+        /// Lets go of the call's handle: the call has ended.
         case releaseCall
     }
 
-    /// Where the stream stands now.
     private(set) var phase = Phase.awaitingHead
     /// The head the reader got, once one was accepted.
     private(set) var head: Response?
@@ -80,37 +65,32 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     private(set) var read = 0
     /// The end the reader took, once it did.
     private(set) var outcome: Result<Response, any Error>?
-    /// Whether a head with a status other than 2xx is delivered like any other.
     let acceptsAnyStatus: Bool
     private(set) var buffer: StreamBuffer
     private var waiter: Waiter?
     /// Why a check refused the last head offered, until the next one: the call's error.
     private var refusal: (any Error)?
-    /// The checks of the layers in the call's path, in the order they were added, by number.
+    /// The checks of the layers in the call's path, in the order they were added.
     private var checks: [(number: Int, check: HeadCheck)] = []
     private var lastCheck = 0
 
-    /// A stream that keeps what its reader has not taken in `buffer`.
     init(buffer: StreamBuffer, acceptsAnyStatus: Bool) {
         self.buffer = buffer
         self.acceptsAnyStatus = acceptsAnyStatus
     }
 
-    /// Whether the reader has seen the end, or stopped.
     var hasEnded: Bool {
         if case .ended = phase { return true }
         return stoppedByReader
     }
 
-    /// Adds a check that every head offered from now on passes.
-    /// - Returns: the number that removes it.
+    /// - Returns: the number that removes the check.
     mutating func addCheck(_ check: @escaping HeadCheck) -> Int {
         lastCheck += 1
         checks.append((lastCheck, check))
         return lastCheck
     }
 
-    /// Removes the check numbered `number`.
     mutating func removeCheck(_ number: Int) {
         checks.removeAll { $0.number == number }
     }
@@ -123,7 +103,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return checks.reversed().map(\.check)
     }
 
-    /// Moves on with `event`.
     /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
@@ -157,7 +136,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         }
     }
 
-    /// Keeps a piece of the body for the reader, or hands it to a reader waiting for it.
     private mutating func receive(_ data: Data) -> [Effect] {
         guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
         if let waiting = waiter {
@@ -179,7 +157,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         }
     }
 
-    /// The error that ends a stream whose reader fell behind by more than the sink keeps.
     private func overflow() -> FetchError {
         let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
         let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
@@ -189,8 +166,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
                 + "keep; the bytes kept were delivered, the rest was not read", response: head)
     }
 
-    /// Ends the stream with the call's result. A response the performer did not stream
-    /// becomes the head and one chunk.
+    /// A response the performer did not stream becomes the head and one chunk.
     private mutating func finish(_ result: Result<Response, any Error>) -> [Effect] {
         switch phase {
         case .ending, .ended: return [.releaseCall]
@@ -221,7 +197,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return [.releaseCall, .head(head.map { .success($0) } ?? outcome)] + wake()
     }
 
-    /// Hands a waiting reader the next chunk, or the end.
     private mutating func wake() -> [Effect] {
         guard let waiting = waiter else { return [] }
         waiter = nil
@@ -247,7 +222,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         }
     }
 
-    /// The first chunk kept, as a hand-over or a read of the spill file; `nil` when none is kept.
+    /// The first chunk kept, handed over or read from the spill file; `nil` when none is kept.
     private mutating func next(for taker: Waiter) -> Effect? {
         switch buffer.next() {
         case .none:

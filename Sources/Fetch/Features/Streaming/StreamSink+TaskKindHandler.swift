@@ -1,19 +1,16 @@
-/// What a stream adds to its task in ``Session``: the sink itself takes the body, and counts
-/// it with its machine (``StreamMachine/received``).
+/// What a stream adds to its task in ``Session``: the sink itself takes and counts the body.
 extension StreamSink: TaskKindHandler {
-    /// The serial queue of the reader's callbacks (see ``deliver(on:)``), where the call completes.
+    /// The serial queue of the reader's callbacks, where the call completes.
     var events: DispatchQueue { queue.withLock { $0 } ?? .global() }
     var takesBody: Bool { true }
     var uploadsBody: Bool { false }
     var bodyBytes: Int64 { Int64(machine.withLock { $0.received }) }
 
-    /// Takes the head of a response: opens the sink with it, or declines the body of a status
-    /// the caller does not accept.
+    /// Declines the body of a status the caller does not accept.
     func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
         open(head) ? .accepted : .declined
     }
 
-    /// Hands body bytes to the reader.
     func write(_ data: Data) -> FetchError? {
         receive(data)
         return nil
@@ -24,8 +21,8 @@ extension StreamSink: TaskKindHandler {
     /// The sink stops itself when its reader cancels.
     func stop() {}
 
-    /// Completes the call with the settled result: a delivered body shorter than its
-    /// `Content-Length` is an error; an error after bytes were delivered says how many.
+    /// A delivered body shorter than its `Content-Length` is an error; an error after bytes
+    /// were delivered says how many.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {

@@ -1,28 +1,14 @@
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:maximumLineLength:)`` and
-/// ``RequestPerforming/stream(_:acceptingAnyStatus:bufferSize:spillLimit:onResponse:onChunk:completion:)``
-/// put one in the request's ``RequestOptions/kind`` (``CallKind/stream(_:)``) and call
-/// `perform` like any call, so every layer applies. A performer that streams calls ``open(_:)`` with the head of each
-/// response, then ``receive(_:)`` with each piece of the body, and completes the call with
-/// the response and an empty body. A performer that does not stream needs to do nothing:
-/// the response it completes with is delivered as the head and one chunk.
+/// A performer that streams reads it from ``RequestOptions/kind`` (``CallKind/stream(_:)``), calls
+/// ``open(_:)`` with the head of each response, then ``receive(_:)`` with each piece of the body,
+/// and completes the call with an empty body. A performer that does not stream needs to do
+/// nothing: the response it completes with is delivered as the head and one chunk.
 ///
-/// Layers that check responses (enhancers such as ``ContentTypeVerifier``) check the head
-/// in ``open(_:)``, before the reader gets it: a head they refuse is not delivered, and the
-/// call fails with their error.
-///
-/// Once a head has been accepted (``hasStarted``), the call is under way for its reader:
-/// retry and refresh layers deliver a later failure as it is rather than sending the
-/// request again.
-///
-/// The sink never makes the performer wait for the reader: what the reader has not taken
-/// stays in memory up to ``bufferSize`` bytes, then goes to a temporary file (in the
-/// temporary directory, unlinked while open) up to ``spillLimit`` bytes. A reader that falls
-/// further behind gets every byte that was kept, then
-/// ``FetchError/Code-swift.enum/bodyTooLarge``, and the call is cancelled: nothing is dropped
-/// silently.
+/// The sink never makes the performer wait: unread bytes stay in memory up to ``bufferSize``,
+/// then in an unlinked temporary file up to ``spillLimit``. A reader further behind gets every
+/// kept byte, then ``FetchError/Code-swift.enum/bodyTooLarge``, and the call is cancelled.
 public final class StreamSink: Sendable {
     /// The default ``bufferSize``: 2 MiB.
     public static let defaultBufferSize = 2 << 20
@@ -31,19 +17,16 @@ public final class StreamSink: Sendable {
 
     /// How many unread bytes the sink holds in memory before it keeps the rest in a file.
     public let bufferSize: Int
-    /// How many unread bytes the sink keeps in its temporary file, past ``bufferSize``,
-    /// before it ends the stream; 0 keeps none in a file.
+    /// How many unread bytes past ``bufferSize`` the sink keeps in a temporary file; 0 for none.
     public let spillLimit: Int
     /// Whether a head with a status other than 2xx is delivered like any other; when not,
     /// the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     public let acceptsAnyStatus: Bool
-    /// Where the spill file is made: the temporary directory.
     private let spillDirectory: String
-    /// The stream's ``StreamMachine``; its lock is a leaf.
+    /// Its lock is a leaf.
     let machine: Locked<Machine>
-    /// The spill file, made when the first bytes go to it (`nil` once it failed or was
-    /// dropped), written and read under this lock, which is taken before the machine's for
-    /// every event, so that the file always matches the offsets the machine gave out.
+    /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is
+    /// taken before the machine's for every event, so the file matches the machine's offsets.
     private let io = Locked<SpillFile?>(nil)
     /// The head, or the error the stream ended with before one.
     private let head = ResultOnce<Response>()
@@ -53,10 +36,8 @@ public final class StreamSink: Sendable {
 
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = Machine.HeadCheck
-    /// The machine of a sink: its reader waits for a chunk with a closure.
     typealias Machine = StreamMachine<@Sendable (Result<Data?, any Error>) -> Void>
 
-    /// Who reads the stream.
     enum Reader: Sendable {
         /// An async reader that asks for each chunk.
         case pull
@@ -89,15 +70,14 @@ public final class StreamSink: Sendable {
 
     // MARK: The performer's side
 
-    /// Whether a head has been accepted: the reader has the response, and the call will
-    /// not be sent again.
+    /// Whether a head has been accepted: the reader has the response, so retry and refresh
+    /// layers deliver a later failure as it is rather than sending the request again.
     public var hasStarted: Bool { machine.withLock { $0.head != nil } }
 
-    /// Takes the head of a response (status, headers; its body is ignored).
-    /// - Returns: whether to hand the body to ``receive(_:)``: `true` for a 2xx status or
-    ///   when the caller accepts any status; otherwise the performer completes the call
-    ///   with the response and the start of its body, and the call fails with
-    ///   ``FetchError/Code-swift.enum/httpStatus``.
+    /// Takes the head of a response (its body is ignored); layers that check responses check
+    /// it here, and a head they refuse is not delivered.
+    /// - Returns: whether to hand the body to ``receive(_:)`` (a 2xx status, or any when the
+    ///   caller accepts any); otherwise the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     @discardableResult
     public func open(_ response: Response) -> Bool {
         var bodiless = response
@@ -112,59 +92,53 @@ public final class StreamSink: Sendable {
             machine.withLock { _ = $0.handle(.refused(error)) }
             return false
         }
-        // The machine moves (hands the head on) only when it accepts the head.
         return step(.opened(bodiless))
     }
 
-    /// Takes the next piece of the body; ignored once the reader has stopped or the stream
-    /// has ended. Never waits for the reader.
+    /// Takes the next piece of the body, never waiting for the reader; ignored once the
+    /// reader has stopped or the stream has ended.
     public func receive(_ data: Data) {
         step(.received(data))
     }
 
-    /// Adds a check that every head offered to ``open(_:)`` from now on passes before the
-    /// reader gets it, until ``removeHeadCheck(_:)``.
+    /// Adds a check for every head offered from now on.
     /// - Returns: the number that removes it.
     func addHeadCheck(_ check: @escaping HeadCheck) -> Int {
         machine.withLock { $0.addCheck(check) }
     }
 
-    /// Removes the check numbered `number`.
     func removeHeadCheck(_ number: Int) {
         machine.withLock { $0.removeCheck(number) }
     }
 
-    /// Has callbacks run on a serial queue that targets `target` rather than on the thread
-    /// that calls ``receive(_:)``; ``Session`` asks for it, as its body arrives on
-    /// URLSession's delegate queue, and completes the call there. A no-op after the first call.
+    /// Has callbacks run on a serial queue that targets `target`, not on the thread that calls
+    /// ``receive(_:)`` (for ``Session``, URLSession's delegate queue). A no-op after the first call.
     func deliver(on target: DispatchQueue) {
         queue.withLock { $0 = $0 ?? DispatchQueue(label: "Fetch.stream", target: target) }
     }
 
     // MARK: The end
 
-    /// Ends the stream with the call's result; called once, by the call's completion.
-    /// A response the performer did not stream is delivered now, as the head and one chunk.
+    /// Ends the stream with the call's result; called once, by the call's completion. A
+    /// response the performer did not stream is delivered now, as the head and one chunk.
     func finish(_ result: Result<Response, any Error>) {
         step(.finished(result))
     }
 
-    /// Stops the stream for its reader: drops what is unread (and the spill file), ignores
-    /// what still arrives and cancels the call (which then completes as cancelled).
+    /// Stops the stream for its reader: drops what is unread, ignores what still arrives
+    /// and cancels the call.
     func cancel() {
         step(.cancelled)
     }
 
-    /// Sets what ``cancel()`` does to the call: cancel its handle.
     func cancelling(_ call: any Cancellable) {
         stopCall.setAction { call.cancel() }
     }
 
     // MARK: The pull reader
 
-    /// Waits for the head. Cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the call's error, ``FetchError/Code-swift.enum/httpStatus`` for a status
-    ///   the caller does not accept.
+    /// Waits for the head; cancelling the waiting `Task` cancels the stream.
+    /// - Throws: the call's error; ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
     func response() async throws -> Response {
         try await withTaskCancellationHandler {
             try await head.value
@@ -173,9 +147,8 @@ public final class StreamSink: Sendable {
         }
     }
 
-    /// The next chunk, `nil` at the end. Cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the error that ended the stream (once; `nil` follows), or
-    ///   ``FetchError/Code-swift.enum/cancelled``.
+    /// The next chunk, `nil` at the end; cancelling the waiting `Task` cancels the stream.
+    /// - Throws: the stream's error (once; `nil` follows), or ``FetchError/Code-swift.enum/cancelled``.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -191,8 +164,8 @@ public final class StreamSink: Sendable {
 
     // MARK: Carrying out
 
-    /// Moves the machine with `event` and carries out its effects: the spill file's under
-    /// the `io` lock, the rest (waiters, the call's handle) with no lock held.
+    /// Moves the machine with `event`: the spill file's effects run under the `io` lock,
+    /// the rest with no lock held.
     /// - Returns: whether the machine did anything.
     @discardableResult
     private func step(_ event: Machine.Event) -> Bool {
@@ -238,8 +211,8 @@ public final class StreamSink: Sendable {
             case .hand(let waiter, let result): waiter(result)
             case .stopCall: stopCall.cancel()
             case .releaseCall:
-                // The call has ended, so there is nothing left to cancel; and its handle holds
-                // the call's state, whose completion holds this sink.
+                // Nothing is left to cancel, and the handle holds the call's state, whose
+                // completion holds this sink.
                 stopCall.release()
             case .spill, .read, .dropSpill: break
             }
@@ -249,9 +222,8 @@ public final class StreamSink: Sendable {
 
     // MARK: The push reader
 
-    /// Asks for the push reader's next chunk; the answer runs on its queue: the chunk, then
-    /// the next ask, or the completion once. A chunk handed over as the reader stopped is
-    /// not delivered after the stop.
+    /// Asks for the push reader's next chunk, answered on its queue; a chunk handed over as
+    /// the reader stopped is not delivered after the stop.
     private func pushNext(
         _ onChunk: @escaping @Sendable (Data) -> Void,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -272,7 +244,6 @@ public final class StreamSink: Sendable {
             })
     }
 
-    /// Runs `work` on the push reader's queue, or at once without one.
     private func onQueue(_ work: @escaping @Sendable () -> Void) {
         if let queue = queue.withLock({ $0 }) { queue.async(execute: work) } else { work() }
     }

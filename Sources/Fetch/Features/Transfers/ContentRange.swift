@@ -7,7 +7,7 @@ struct ContentRange: Hashable, Sendable {
     /// The whole representation's length; `nil` for `*`.
     var length: Int64?
 
-    /// The number of bytes of the part sent; `nil` for `bytes */length`.
+    /// `nil` for `bytes */length`.
     var count: Int64? {
         guard let first, let last else { return nil }
         return last - first + 1
@@ -15,7 +15,7 @@ struct ContentRange: Hashable, Sendable {
 }
 
 extension ContentRange {
-    /// Reads `text`; `nil` when it is not a well-formed byte range.
+    /// `nil` when `text` is not a well-formed byte range.
     init?(_ text: String) {
         let syntax = /\s*bytes\s+(?:([0-9]+)-([0-9]+)|\*)\/([0-9]+|\*)\s*/.ignoresCase()
         guard let (_, first, last, total) = text.wholeMatch(of: syntax)?.output else { return nil }

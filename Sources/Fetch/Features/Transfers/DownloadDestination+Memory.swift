@@ -1,36 +1,29 @@
-/// Downloads answered with a body in memory (by the spy, a stub, a layer that recovers an
-/// error) go through the ``TransferMachine`` that `Session` writes a body with as it arrives,
-/// resuming included: a 206 that continues the partial file is appended to it.
+/// A download answered with a body in memory (by the spy, a stub, a layer that recovers an
+/// error) goes through the same ``TransferMachine`` as `Session`'s, resuming included.
 extension DownloadDestination {
-    /// Writes `data` to the destination by the same rules as a download (for test doubles
-    /// and stubs that answer downloads from bytes in memory).
+    /// Writes `data` to the destination by the same rules as a download (for test doubles).
     /// - Parameters:
-    ///   - data: the whole body to write.
-    ///   - request: the request being answered; names a temporary file's extension.
+    ///   - data: the whole body.
+    ///   - request: the request answered; names a temporary file's extension.
     /// - Returns: the file written.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
-    ///   not be replaced, or cannot be written, or another download to it is under way.
+    ///   not be replaced, cannot be written, or another download to it is under way.
     public func write(_ data: Data, for request: any Request) throws -> URL {
         try write(Response(request: request, status: 200, body: data), for: request).url
     }
 
-    /// Keeps `received`, the part of `response`'s body that arrived before the transfer broke
-    /// off, as `Session` keeps it after a lost connection: the next download to this
-    /// destination resumes from there (for test doubles that script a cut download).
+    /// Keeps `received`, what arrived of `response`'s body before it broke off, as `Session`
+    /// does after a lost connection (for test doubles that script a cut download).
     ///
-    /// `response.urlRequest` must be the request as it was sent: a `Range` and `If-Range`
-    /// that Fetch added there make `received` the continuation of the partial file already
-    /// kept. Nothing is kept when the response cannot be resumed (no strong validator, a
-    /// `Content-Encoding`) or is not a 2xx.
+    /// `response.urlRequest` must be the request as sent (its `Range` makes `received` continue
+    /// the kept file). Nothing is kept for a response that cannot be resumed or is not a 2xx.
     /// - Parameters:
-    ///   - received: the start of the body (of the part a 206 sends).
-    ///   - response: the response whose body was cut; its headers (`ETag`, `Content-Length`,
-    ///     `Content-Range`) describe the whole body.
-    ///   - request: the request being answered.
+    ///   - received: the start of the body (or of the part a 206 sends).
+    ///   - response: the cut response; its headers describe the whole body.
+    ///   - request: the request answered.
     /// - Returns: whether a partial file was kept.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be written;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` for a `Content-Range` that does not
-    ///   match the request.
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`.
     @discardableResult
     public func keepPartial(_ received: Data, of response: Response, for request: any Request) throws -> Bool {
         let announced = response.headers.first("Content-Length").flatMap { Int64($0) }
@@ -39,14 +32,12 @@ extension DownloadDestination {
         return PartialDownload.existing(for: staged.finalURL) != nil
     }
 
-    /// Writes the body of `response`, a performer's answer to a download, to the destination:
-    /// the whole body, or the rest of a partial download for a 206 to Fetch's `Range`.
+    /// Writes a performer's answer to a download: the whole body, or the rest of a partial
+    /// download for a 206 to Fetch's `Range`.
     /// - Returns: the file, its size, and whether a 416 said the partial file was whole.
-    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status that brings no body
-    ///   for the file; ``FetchError/Code-swift.enum/badServerResponse`` for a `Content-Range`
-    ///   that does not match the request, or a partial download that cannot be resumed (it is
-    ///   deleted, so the next download starts from the first byte);
-    ///   ``FetchError/Code-swift.enum/file`` when the file cannot be written.
+    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status with no body for the
+    ///   file; ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`
+    ///   or an unresumable partial download (deleted); ``FetchError/Code-swift.enum/file`` when unwritable.
     func write(_ response: Response, for request: any Request) throws -> (url: URL, size: Int64, whole: Bool) {
         let (transfer, _) = try Self.transfer(
             response.body, of: response, length: Int64(response.body.count), to: self, for: request)
@@ -56,9 +47,8 @@ extension DownloadDestination {
         return (url, transfer.bodyBytes, settled.status != response.status)
     }
 
-    /// A download of `request` to `destination` that has taken the head of `response` (with
-    /// `length` as its `Content-Length`) and `body`; closed, and its file deleted, when
-    /// either fails the download.
+    /// A download that has taken the head of `response` and `body`; closed, its file
+    /// deleted, when either fails it.
     private static func transfer(
         _ body: Data, of response: Response, length: Int64?, to destination: DownloadDestination,
         for request: any Request

@@ -6,24 +6,22 @@
 /// let scratch = try await session.download(request, to: .temporaryFile)    // yours to move or delete
 /// ```
 ///
-/// The body is written to a hidden partial file in the destination's folder and moved
-/// into place only when the whole body has arrived with a 2xx status, so the destination
-/// never holds half a file or an error page; the partial file is deleted on any failure
-/// or cancellation.
+/// The body is written to a partial file beside the destination and moved into place only
+/// when the whole body has arrived with a 2xx status, so the destination never holds half a
+/// file or an error page.
 public struct DownloadDestination: Sendable {
     enum Kind: Sendable {
         case file(URL, replacing: Bool)
         case temporary(folder: URL)
-        /// A temporary file whose name was chosen when the call started, so that every
-        /// attempt of the call (a retry resumes) writes the same partial file.
+        /// Named when the call started, so that every attempt writes the same partial file.
         case namedTemporary(URL)
     }
 
     let kind: Kind
 
-    /// The file at `url`. An existing file there fails the download with
-    /// ``FetchError/Code-swift.enum/file`` (before anything is sent) unless
-    /// `replacingExisting` is true; it is then replaced atomically once the body is complete.
+    /// The file at `url`. An existing file fails the download with
+    /// ``FetchError/Code-swift.enum/file`` before anything is sent, unless `replacingExisting`:
+    /// then it is replaced atomically once the body is complete.
     public static func file(_ url: URL, replacingExisting: Bool = false) -> DownloadDestination {
         DownloadDestination(kind: .file(url, replacing: replacingExisting))
     }
@@ -33,8 +31,7 @@ public struct DownloadDestination: Sendable {
         DownloadDestination(kind: .temporary(folder: folder))
     }
 
-    /// A new file with a unique name in the temporary folder; the caller owns it and must
-    /// move or delete it.
+    /// A new file with a unique name in the temporary folder, for the caller to move or delete.
     public static var temporaryFile: DownloadDestination {
         temporaryFile(in: FileManager.default.temporaryDirectory)
     }
@@ -45,7 +42,6 @@ public struct DownloadDestination: Sendable {
         return false
     }
 
-    /// The final file URL for a download of `request`, checked against the rules.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file exists and may not be replaced.
     func resolve(for request: any Request) throws -> URL {
         switch kind {
@@ -65,15 +61,14 @@ public struct DownloadDestination: Sendable {
         }
     }
 
-    /// This destination with a temporary file's name chosen now, for every attempt of one call.
+    /// A temporary file's name chosen now, for every attempt of one call.
     func named(for request: any Request) -> DownloadDestination {
         guard case .temporary = kind, let url = try? resolve(for: request) else { return self }
         return DownloadDestination(kind: .namedTemporary(url))
     }
 
-    /// Deletes what a call to this destination that failed with `error` left, unless a
-    /// later download to the same `.file` destination can resume it: the call failed with
-    /// one of ``PartialDownload/resumableCodes``, or was cancelled with `keeping` on.
+    /// Deletes what a failed call left, unless a later download to the same `.file` can
+    /// resume it (``PartialDownload/resumableCodes``, or cancelled with `keeping`).
     func abandonPartial(after error: any Error, keeping: Bool) {
         guard let url = namedURL else { return }
         if case .file = kind,

@@ -1,10 +1,8 @@
-/// The result of a download: the response (status, headers, final URL; its body is
-/// empty) and the file that now holds the body.
+/// The result of a download: the response without its body, and the file that holds it.
 public struct DownloadedFile: Sendable {
     /// The response, without its body.
     public var response: Response
-    /// The file holding the body: the destination the caller chose, or a temporary file
-    /// that the caller now owns and must move or delete.
+    /// The destination the caller chose, or a temporary file the caller must move or delete.
     public var fileURL: URL
 
     /// Makes a result.
@@ -16,14 +14,11 @@ public struct DownloadedFile: Sendable {
     /// The HTTP status of the response.
     public var status: Int { response.status }
 
-    /// The result of a download from the response a performer delivered: the file it wrote
-    /// (``Response/fileURL``), or, when it answered with the body in memory (a test double,
-    /// a layer that recovered an error), that body written to `destination` by the same
-    /// rules, a 206 that continues a partial download appended to it.
+    /// The file a performer wrote (``Response/fileURL``), or the body it answered with in
+    /// memory, written to `destination` by the same rules.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status other than 2xx;
     ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a partial download cannot be
-    ///   continued with it.
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when it cannot continue a partial download.
     init(
         _ response: Response, writingTo destination: DownloadDestination, for request: any Request,
         progress: (@Sendable (TransferProgress) -> Void)?

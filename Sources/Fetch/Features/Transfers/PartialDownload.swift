@@ -1,14 +1,7 @@
 /// What a download that stopped before its end left next to its destination, for the next
 /// download to the same destination to resume.
 ///
-/// ```swift
-/// if let partial = PartialDownload.existing(for: reportURL) {
-///     print("\(partial.receivedBytes) bytes already here")     // the next download resumes
-/// }
-/// PartialDownload.discard(for: reportURL)                       // or give up on it
-/// ```
-///
-/// A download keeps its partial file (`<destination>.fetchpart`, with a small record in
+/// A download keeps its partial file (`<destination>.fetchpart`, with a record in
 /// `<destination>.fetchpart.json`) when it fails with one of ``resumableCodes`` or is
 /// cancelled with ``DownloadHandle/cancelKeepingPartial()``, and only when the server gave
 /// a strong validator (see <doc:TransferringFiles>). Any other end deletes it.
@@ -22,15 +15,13 @@ public struct PartialDownload: Sendable, Hashable {
     /// The whole body's size, when the server announced it.
     public let expectedBytes: Int64?
 
-    /// The failures after which a download keeps its partial file: the connection was lost,
-    /// stalled, or could not be made. A retry policy retries the same codes by default, and
-    /// each retry resumes.
+    /// The failures after which a download keeps its partial file. A retry policy retries
+    /// the same codes by default, and each retry resumes.
     public static let resumableCodes: Set<FetchError.Code> = [
         .connectionLost, .timedOut, .notConnected, .cannotConnect,
     ]
 
-    /// The partial download kept for `destination`, or `nil` when there is none that the
-    /// next download can resume.
+    /// The partial download kept for `destination`, or `nil` when there is none to resume.
     public static func existing(for destination: URL) -> PartialDownload? {
         let files = PartialFiles(finalURL: destination)
         guard let point = ResumePoint(files, for: files.readRecord().flatMap { URL(string: $0.url) }) else {
@@ -57,7 +48,6 @@ public struct PartialDownload: Sendable, Hashable {
         return true
     }
 
-    /// Whether a download that failed with `error` keeps its partial file.
     static func keeps(after error: any Error) -> Bool {
         guard let error = error as? FetchError else { return false }
         return resumableCodes.contains(error.code)

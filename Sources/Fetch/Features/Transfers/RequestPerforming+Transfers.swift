@@ -1,40 +1,24 @@
-/// Downloads and uploads are calls like any other: each sets its ``RequestOptions/kind``
-/// on its request and goes through `perform`, so every layer of the stack applies to it.
-///
-/// ```swift
-/// let api = Session().enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
-/// let file = try await api.download(GetReport(), to: .file(reportURL)) { print($0) }
-/// ```
-///
-/// The async and the callback forms cannot be confused: a callback form always names its
-/// `progress` (`progress: nil` for none) before its completion, so a trailing closure after
-/// `download(_:to:)` or `upload(_:)` alone is always the async form's progress, in a function
-/// and in top-level code alike, and never a completion that returns at once.
+/// Downloads and uploads set their ``RequestOptions/kind`` and go through `perform`, so every
+/// layer applies. A callback form always names its `progress` (`progress: nil` for none), so a
+/// trailing closure after `download(_:to:)` or `upload(_:)` alone is the async form's progress.
 extension RequestPerforming {
     /// Performs `request` and writes the response body to `destination`.
     ///
-    /// A 2xx response ends in `destination`; any other status fails the call with
-    /// ``FetchError/Code-swift.enum/httpStatus``, whose `response` holds the status, the
-    /// headers and the first bytes of the error body, and leaves no file behind. Layers see
-    /// the response before it becomes a file: a retry policy or a refresh handler acts on
-    /// its status as for any call.
+    /// A status other than 2xx fails the call with ``FetchError/Code-swift.enum/httpStatus``
+    /// (its `response` holds the head and the first bytes of the error body) and leaves no
+    /// file. Layers see the response before it becomes a file, so retry and refresh act on it.
     ///
-    /// A download that fails with one of ``PartialDownload/resumableCodes``, or that is
-    /// cancelled with ``DownloadHandle/cancelKeepingPartial()``, keeps what it received next
-    /// to `destination` when the server allows resuming; the next attempt (a retry) or the
-    /// next download to the same `.file` destination asks only for the rest (`Range` with
-    /// `If-Range`). Any other end leaves no partial file behind, and a `.temporaryFile`
-    /// download resumes only within its own call.
+    /// A download that fails with one of ``PartialDownload/resumableCodes``, or is cancelled
+    /// with ``DownloadHandle/cancelKeepingPartial()``, keeps what it received when the server
+    /// allows, for a retry or the next download to the same `.file` to resume.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
-    ///   - progress: called with the bytes received so far, at most about 20 times a second,
-    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`;
-    ///     a resumed download counts from the bytes it already had. `nil` for none; always
-    ///     given, so that a trailing closure cannot stand for it.
+    ///   - progress: the bytes received so far (counting kept bytes), at most about 20 times
+    ///     a second, in order, then once with ``TransferProgress/isFinished`` before
+    ///     `completion`; `nil` for none.
     ///   - completion: called once with the file and the response, or an error.
-    /// - Returns: a handle that cancels the download, deleting what it received, or keeps it
-    ///   for a later resume.
+    /// - Returns: a handle that cancels the download, or keeps what it received for a resume.
     @discardableResult
     public func download(
         _ request: any Request,
@@ -61,15 +45,11 @@ extension RequestPerforming {
         return handle
     }
 
-    /// Performs `request`, whose body is sent from memory, from a file or from a form with
-    /// file parts, reporting how much of the body has been sent.
-    ///
-    /// The result is the same as `perform`'s: the response, whatever its status.
+    /// Performs `request`, whose body comes from memory, a file or a form with file parts,
+    /// reporting how much has been sent; the result is `perform`'s, whatever the status.
     /// - Parameters:
     ///   - request: what to send; it must have a body.
-    ///   - progress: called with the bytes sent so far, at most about 20 times a second,
-    ///     in order, and once more with ``TransferProgress/isFinished`` before `completion`.
-    ///     `nil` for none; always given, so that a trailing closure cannot stand for it.
+    ///   - progress: the bytes sent so far, as for a download; `nil` for none.
     ///   - completion: called once with the response or an error.
     /// - Returns: a handle that cancels the upload.
     @discardableResult
@@ -83,14 +63,12 @@ extension RequestPerforming {
             completion: completion)
     }
 
-    /// Downloads the body of `request` into `destination` and returns the file.
-    ///
-    /// Cancelling the calling `Task` cancels the download, which leaves no file behind.
+    /// Downloads the body of `request` into `destination` and returns the file; cancelling
+    /// the calling `Task` cancels the download, which leaves no file behind.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
-    ///   - progress: called with the bytes received so far (see
-    ///     ``download(_:to:progress:completion:)``).
+    ///   - progress: the bytes received so far (see ``download(_:to:progress:completion:)``).
     /// - Throws: a ``FetchError``: ``FetchError/Code-swift.enum/httpStatus`` for a non-2xx
     ///   status, ``FetchError/Code-swift.enum/file`` when the destination cannot be written.
     public func download(
@@ -104,9 +82,7 @@ extension RequestPerforming {
     }
 
     /// Sends `request` and its body, reporting progress, and returns the response whatever
-    /// its status.
-    ///
-    /// Cancelling the calling `Task` cancels the upload.
+    /// its status; cancelling the calling `Task` cancels the upload.
     /// - Throws: a ``FetchError``; ``FetchError/Code-swift.enum/file`` when a file of the
     ///   body cannot be read.
     public func upload(
@@ -118,18 +94,16 @@ extension RequestPerforming {
         }.value
     }
 
-    /// Starts downloading the body of `request` into `destination`; follow its progress as
-    /// an `AsyncSequence` and await its value.
-    /// - Returns: the transfer, already started.
+    /// Starts downloading the body of `request` into `destination`.
+    /// - Returns: the transfer, already started: its progress and its value.
     public func downloading(_ request: any Request, to destination: DownloadDestination) -> Transfer<DownloadedFile> {
         Transfer.start { progress, completion, dropped in
             download(request.noting(dropped), to: destination, progress: progress, completion: completion)
         }
     }
 
-    /// Starts sending `request` and its body; follow its progress as an `AsyncSequence` and
-    /// await the response.
-    /// - Returns: the transfer, already started.
+    /// Starts sending `request` and its body.
+    /// - Returns: the transfer, already started: its progress and the response.
     public func uploading(_ request: any Request) -> Transfer<Response> {
         Transfer.start { progress, completion, dropped in
             upload(request.noting(dropped), progress: progress, completion: completion)
@@ -138,7 +112,7 @@ extension RequestPerforming {
 }
 
 extension Request {
-    /// This request telling the layers where its handle records that it was dropped.
+    /// Tells the layers where the handle records that it was dropped.
     fileprivate func noting(_ dropped: DroppedHandle) -> any Request {
         LayeredRequest(self, options: { $0.droppedHandle = dropped })
     }

@@ -1,5 +1,4 @@
 extension Response {
-    /// Where a download's body is.
     private enum FileURL: ResponseKey { static let defaultValue: URL? = nil }
 
     /// The file the performer wrote the body to, for a download (``CallKind/download(_:)``);

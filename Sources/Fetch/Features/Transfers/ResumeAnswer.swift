@@ -1,25 +1,20 @@
-/// What the head of a download's response means for its partial file: the rules of resuming,
-/// as one pure function so that `Session` (writing as the body arrives) and a performer that
-/// answers from memory (the spy) follow the same ones.
+/// What the head of a download's response means for its partial file: one pure function so
+/// that `Session` and a performer that answers from memory (the spy) resume by the same rules.
 enum ResumeAnswer: Hashable, Sendable {
-    /// A body from its first byte: empty the partial file and write it (a new download, or a
-    /// server that ignored the `Range` or whose resource changed, so `If-Range` got the whole
-    /// new body). `length` is the whole body's, when known.
+    /// A body from its first byte (a new download, or a server that ignored the `Range` or
+    /// whose resource changed): empty the partial file and write it.
     case fresh(length: Int64?)
-    /// The rest of the body from `offset`: append to the partial file cut to `offset`.
-    /// `length` is the whole body's, when known.
+    /// The rest of the body: append to the partial file cut to `offset`.
     case append(offset: Int64, length: Int64?)
     /// A 416 whose `Content-Range` says the partial file already holds the whole body.
     case whole(length: Int64)
     /// The partial file cannot be resumed (a 416 for another length, a 206 of another
     /// representation): remove it and send the request again without `Range`.
     case startOver
-    /// Not a body for the file (a status other than 2xx): the partial file stays as it is.
+    /// A status other than 2xx: the partial file stays as it is.
     case notABody
 
-    /// The meaning of a response with `status` and `headers` to a request that asked for
-    /// `point` (`nil`: the request asked for the whole body).
-    /// - Parameter contentLength: the response's `Content-Length`, when known.
+    /// The meaning of a response to a request that asked for `point` (`nil`: the whole body).
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for a 206 whose
     ///   `Content-Range` is missing, malformed, or does not start where the request asked.
     static func decide(

@@ -1,37 +1,28 @@
-/// A download in progress on disk: its partial file next to the destination
-/// (`<destination>.fetchpart`, with its ``PartialRecord`` in `<destination>.fetchpart.json`),
-/// written in large writes, moved into place by ``commit(length:)``, kept for a later resume
-/// or deleted by ``end(keeping:)``.
+/// A download in progress on disk: its partial file next to the destination, moved into
+/// place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``.
 ///
-/// The partial file is open and locked (`flock`) while a download writes it, so a second
-/// download to the same destination fails (after ``FileLock``'s short patience) rather than
-/// mixing its bytes in. Its I/O runs under its own lock, a leaf, and finds the file gone
-/// once it was moved, kept or deleted: no byte is written after the end.
+/// The partial file is locked (`flock`) while a download writes it, so a second download to
+/// the same destination fails rather than mixing its bytes in. Its I/O runs under its own
+/// lock, a leaf, and finds the file gone once it ended: no byte is written after the end.
 final class StagedDownload: Sendable {
-    /// Where the body goes once complete.
     let finalURL: URL
-    /// The partial file and its record.
     let files: PartialFiles
-    /// May an existing file at `finalURL` be replaced?
     let replacing: Bool
     /// The URL the request is first sent to, which the record names.
     let requestURL: URL?
-    /// Where this attempt resumes: set when its request asks for the rest of the partial file.
+    /// Set when this attempt's request asks for the rest of the partial file.
     let resume: ResumePoint?
-    /// The partial file, open for reading and writing and locked, with the bytes gathered for
-    /// its next write; `nil` once moved into place, kept or deleted.
+    /// The open, locked partial file and the bytes gathered for its next write; `nil` once
+    /// moved into place, kept or deleted.
     private let file: Locked<(handle: FileHandle, gathered: Data)?>
 
     /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
     static let writeSize = 256 * 1024
 
-    /// Opens the partial file for a download of `request` to `destination`, sent as `urlRequest`.
-    ///
-    /// A `Range` with an `If-Range` that the partial file no longer matches (it changed since
-    /// the request was built) is taken out of `urlRequest`: the download then starts again.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
-    ///   not be replaced, its folder is missing or cannot be written, or another download
-    ///   to it is under way.
+    /// Opens the partial file. A `Range` with an `If-Range` that the partial file no longer
+    /// matches is taken out of `urlRequest`, so the download starts again.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination may not be replaced,
+    ///   its folder is missing or unwritable, or another download to it is under way.
     init(_ destination: DownloadDestination, for request: any Request, sending urlRequest: inout URLRequest) throws {
         finalURL = try destination.resolve(for: request)
         replacing = destination.replacesExisting
@@ -45,8 +36,8 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Cuts the partial file to `offset` bytes and writes `record` beside it (removes the
-    /// record when `nil`), for a body that continues from there: 0 for a fresh body.
+    /// Cuts the partial file to `offset` bytes (0 for a fresh body) and writes `record`
+    /// beside it, or removes it when `nil`.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file or the record cannot be written.
     func begin(at offset: Int64, record: PartialRecord?) throws {
         try withFile { file in
@@ -65,8 +56,7 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Deletes the partial file and opens a fresh one in its place, for a download that
-    /// starts again from the first byte.
+    /// Deletes the partial file and opens a fresh one, for a download that starts again.
     /// - Returns: whether a fresh file is open; `false` when the download had already ended.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened.
     func reopen() throws -> Bool {
@@ -80,14 +70,12 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Writes out what is gathered, checks the file against `length`, and moves it to the
-    /// destination; the record is removed.
+    /// Writes out what is gathered and moves the file to the destination, removing the record.
     /// - Parameter length: the whole body's length, checked against the file's when given.
     /// - Returns: the destination.
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have
-    ///   `length` bytes; ``FetchError/Code-swift.enum/file`` when it cannot be written, the
-    ///   destination appeared meanwhile and may not be replaced, or the move fails. The
-    ///   partial files are then deleted.
+    ///   `length` bytes; ``FetchError/Code-swift.enum/file`` when it cannot be written or
+    ///   moved. The partial files are then deleted.
     func commit(length: Int64? = nil) throws -> URL {
         try file.withLock { file in
             guard var open = file else {
@@ -115,9 +103,8 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Ends the partial file, once: kept with what is gathered written out, for the next
-    /// download to resume, when `keeping` (deleted when that write fails); otherwise deleted
-    /// with its record. Later bytes find it gone.
+    /// Ends the partial file, once: kept for a resume when `keeping` (deleted when writing
+    /// it out fails), otherwise deleted with its record.
     func end(keeping: Bool) {
         file.withLock { file in
             guard let open = file else { return }
@@ -146,7 +133,6 @@ final class StagedDownload: Sendable {
         file.gathered.removeAll(keepingCapacity: true)
     }
 
-    /// A failed write of `url`, named.
     private func writeError(_ error: any Error, _ url: URL) -> FetchError {
         FetchError(.file, reason: "could not write \(url.path): \(error.localizedDescription)", underlying: error)
     }
@@ -169,8 +155,7 @@ final class StagedDownload: Sendable {
     }
 
     /// Opens (or creates) the partial file and takes its lock.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened, or another
-    ///   download holds it.
+    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened or is held.
     private static func openLocked(_ files: PartialFiles, for finalURL: URL) throws -> FileHandle {
         let folder = finalURL.deletingLastPathComponent()
         var isFolder: ObjCBool = false

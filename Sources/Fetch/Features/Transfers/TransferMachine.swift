@@ -1,24 +1,19 @@
 /// The life of a transfer's body as a value: where a download's partial file stands
-/// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
+/// (``Phase``), the ``Event``s that move it and the ``Effect``s its owner carries out.
 ///
-/// Pure bookkeeping, like ``TaskMachine``: no lock, no I/O, no clock (events bring the time),
-/// so every transition is tested without a file. `TransferState` keeps one under its lock
-/// and carries out the effects after unlocking. An upload has no file: only its progress
-/// goes through the machine.
+/// Pure bookkeeping: no lock, no I/O, no clock (events bring the time). `TransferState`
+/// carries out the effects after unlocking. An upload has no file: only its progress.
 struct TransferMachine: Sendable {
-    /// Where the partial file stands.
     enum Phase: Equatable, Sendable {
         /// No head yet: nothing is written (an upload stays here until it ends).
         case ready
         /// A 2xx body goes to the partial file.
         case writing
-        /// A status other than 2xx: its body is declined (the task keeps its start for the
-        /// error), the file is untouched.
+        /// A status other than 2xx: the body is declined (kept by the task for the error).
         case declined
         /// A 416 said the partial file already holds the whole body: the body goes nowhere.
         case whole
-        /// No more bytes are taken (a head that does not fit, a failed write); the end
-        /// keeps or deletes the file.
+        /// No more bytes are taken (a head that does not fit, a failed write).
         case closed
         /// The caller cancelled: the file was kept or deleted at once.
         case stopped
@@ -26,21 +21,18 @@ struct TransferMachine: Sendable {
         case settled
     }
 
-    /// Something that happened to the transfer.
     enum Event: Sendable {
-        /// A download's response head arrived.
         case responded(status: Int, headers: HTTPHeaders, length: Int64?)
-        /// Body bytes arrived at `now` (nanoseconds on a monotonic clock, for the progress throttle).
+        /// Body bytes arrived at `now` (nanoseconds, monotonic, for the progress throttle).
         case received(Data, now: UInt64)
-        /// URLSession sent `total` request body bytes of `expected` (0 when unknown), at `now`.
+        /// URLSession sent `total` request body bytes of `expected` (0 when unknown).
         case sent(total: Int64, expected: Int64, now: UInt64)
-        /// Writing the file failed: no more bytes are taken.
         case writeFailed
         /// A fresh, empty partial file replaced one that could not be continued.
         case restarted
         /// The caller cancelled, asking to keep the partial file or not.
         case stop(keeping: Bool)
-        /// The call's task ended with a response of `status`: settle the body.
+        /// The call's task ended with a response of `status`.
         case settle(status: Int)
         /// The call ended; keep the partial file when asked and it can be resumed.
         case close(keepingPartial: Bool)
@@ -48,50 +40,41 @@ struct TransferMachine: Sendable {
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// Cut the partial file to `offset`, where the body continues, and write `record`
-        /// beside it (remove it when `nil`); send ``Event/writeFailed`` when that fails.
+        /// Cut the partial file to `offset` and write `record` beside it (remove it when
+        /// `nil`); send ``Event/writeFailed`` when that fails.
         case begin(offset: Int64, record: PartialRecord?)
         /// The head cannot continue the partial file: send the request again from the first byte.
         case startOver
-        /// The head failed the request.
         case fail(FetchError)
         /// The body of this response is not for the file.
         case decline
-        /// Write body bytes to the partial file.
         case write(Data)
-        /// Report progress.
         case report(TransferProgress)
-        /// Close the partial file: kept for a resume, with what is gathered written out, when
-        /// `keeping` (deleted if that write fails); otherwise deleted.
+        /// Close the partial file, kept for a resume when `keeping`, otherwise deleted.
         case end(keeping: Bool)
-        /// Move the file into place, checked against `length` when known; then report `total`
-        /// bytes finished. `whole`: a 416 said the file was whole, so the response is a 200.
+        /// Move the file into place, checked against `length` when known, then report `total`
+        /// finished. `whole`: a 416 said the file was whole, so the response becomes a 200.
         case commit(length: Int64?, total: Int64, whole: Bool)
     }
 
-    /// Where the partial file stands now.
     private(set) var phase = Phase.ready
-    /// Whether the transfer is a download (it writes a file).
     let downloads: Bool
     /// The URL the request is first sent to, which a fresh body's record names.
     let url: URL?
     /// Where the request asked the partial file to resume; `nil` for the whole body.
     private(set) var asked: ResumePoint?
-    /// Whether the partial file on disk can be resumed (it has a ``PartialRecord``).
+    /// Whether the partial file on disk has a ``PartialRecord``.
     private(set) var resumable: Bool
     /// The bytes in a download's file, counted from its start (a resumed one included).
     private(set) var received: Int64 = 0
-    /// The whole body's length, when known.
     private(set) var expected: Int64?
     /// The length the file must have when it is committed (a resumed or whole file).
     private var checkedLength: Int64?
-    /// The request body bytes sent, and the body's length when known.
     private(set) var sent: Int64 = 0
     let uploadLength: Int64?
     private var throttle = ProgressThrottle()
 
-    /// A download of `url` resuming at `asked` (when the request asks for the rest of a
-    /// partial file), or an upload (`downloads` false) of `uploadLength` bytes.
+    /// A download of `url` resuming at `asked`, or an upload of `uploadLength` bytes.
     init(downloads: Bool, url: URL? = nil, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
         (self.downloads, self.url, self.asked) = (downloads, url, asked)
         resumable = asked != nil
@@ -106,7 +89,6 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Moves on with `event`.
     /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
@@ -173,7 +155,6 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Takes body bytes into the file, or nowhere.
     private mutating func receive(_ data: Data, _ now: UInt64) -> [Effect] {
         switch phase {
         case .writing:
@@ -187,7 +168,7 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Settles the body of a response that ended: the file moved into place, unless declined.
+    /// Settles the body of a response that ended: the file is moved into place, unless declined.
     private mutating func settle(_ status: Int) -> [Effect] {
         guard downloads else {
             guard isLive else { return [] }

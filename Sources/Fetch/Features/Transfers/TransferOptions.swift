@@ -1,17 +1,12 @@
 /// What a call asks for besides an ordinary response: its body written to a file, progress
 /// reports, or both.
 ///
-/// ``RequestPerforming/download(_:to:progress:completion:)`` and
-/// ``RequestPerforming/upload(_:progress:completion:)`` carry it in the request's
-/// ``RequestOptions/kind`` (``CallKind/download(_:)``, ``CallKind/upload(_:)``). Every layer
-/// passes it on like any other option, so a transfer gets the base URL, the token, retry,
-/// refresh and logging of the stack it goes through; the performer at the bottom carries it out. ``Session`` writes a download's
-/// body to its file as it arrives; a performer that answers with a body in memory (the
-/// spy, a layer that recovers an error) has it written to the destination by the same
-/// rules before the call completes.
+/// `download` and `upload` carry it in the request's ``RequestOptions/kind``
+/// (``CallKind/download(_:)``, ``CallKind/upload(_:)``); every layer passes it on, and the
+/// performer at the bottom carries it out. A performer that answers with a body in memory
+/// has it written to the destination by the same rules before the call completes.
 public struct TransferOptions: Sendable {
-    /// Where the response body goes: set for a download, `nil` for an upload, whose
-    /// response is held in memory as usual.
+    /// Where the response body goes: set for a download, `nil` for an upload.
     public var destination: DownloadDestination?
     /// Called with the bytes received (a download) or sent (an upload) so far.
     public var progress: (@Sendable (TransferProgress) -> Void)?

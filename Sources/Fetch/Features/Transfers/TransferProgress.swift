@@ -5,10 +5,10 @@
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// Bytes sent or received so far.
     public var completedBytes: Int64
-    /// The total, when known: the file's or body's size for uploads, the announced
-    /// `Content-Length` for downloads; `nil` while unknown (a chunked response).
+    /// The body's size for uploads, the announced `Content-Length` for downloads; `nil`
+    /// while unknown (a chunked response).
     public var expectedBytes: Int64?
-    /// Whether the transfer is complete: the last report of a successful transfer.
+    /// Set on the last report of a successful transfer.
     public var isFinished: Bool
 
     /// Makes a progress report.

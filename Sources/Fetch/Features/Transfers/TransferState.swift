@@ -1,24 +1,19 @@
-/// What `Session` tracks for one transfer besides its ``TaskState``: progress, the file a
-/// download is written to (by a data task: URLSession's download tasks on Linux leave an
-/// unnamed partial file behind on cancellation), the temporary file a form is uploaded from.
-/// It carries out the effects of its ``TransferMachine``; a download's file does its I/O
-/// under its own lock, never under the machine's.
+/// What `Session` tracks for one transfer besides its ``TaskState``: progress, a download's
+/// file (written by a data task: URLSession's download tasks on Linux leave an unnamed
+/// partial file behind on cancellation), the temporary file a form is uploaded from. It
+/// carries out its ``TransferMachine``'s effects; file I/O never runs under the machine's lock.
 final class TransferState: TaskKindHandler, Sendable {
     private let machine: Locked<TransferMachine>
-    /// A download's partial file; `nil` for an upload.
+    /// `nil` for an upload.
     private let staged: StagedDownload?
     /// Delivers progress reports and then the completion, in order.
     let events: DispatchQueue
     private let progress: (@Sendable (TransferProgress) -> Void)?
     /// A file made for this transfer only (an encoded form), deleted when it ends.
     let uploadFile: URL?
-    /// Whether the caller cancelled keeping the partial file (``DownloadHandle/cancelKeepingPartial()``).
+    /// Set by ``DownloadHandle/cancelKeepingPartial()``.
     private let keepsPartial: Locked<Bool>?
 
-    /// - Parameters:
-    ///   - staged: the partial file of a download; `nil` for an upload.
-    ///   - uploadFile: a file to delete when the transfer ends.
-    ///   - uploadLength: the body's length, when known.
     init(
         staged: StagedDownload?, uploadFile: URL?, uploadLength: Int64?,
         progress: (@Sendable (TransferProgress) -> Void)?, keepsPartial: Locked<Bool>? = nil, queue: DispatchQueue
@@ -33,10 +28,8 @@ final class TransferState: TaskKindHandler, Sendable {
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
-    /// The transfer of `request`, a download or an upload as `options` say (`nil` for a plain
-    /// call's body streamed from files), opening a download's partial file and asking
-    /// `urlRequest` for the rest of it when it can be resumed. A form with file parts gets the
-    /// name of its temporary file (``uploadFile``).
+    /// Opens a download's partial file, asking `urlRequest` for the rest when resumable;
+    /// `options` is `nil` for a plain call's body streamed from files.
     convenience init(
         _ request: any Request, _ options: TransferOptions?, sending urlRequest: inout URLRequest,
         queue: DispatchQueue
@@ -54,15 +47,13 @@ final class TransferState: TaskKindHandler, Sendable {
     var uploadsBody: Bool { true }
     var bodyBytes: Int64 { machine.withLock { $0.received } }
 
-    /// Takes the head of a download's response: a 2xx body goes to the file (after what a
-    /// resumed download has, for a 206 that continues it), another one is declined; see
-    /// ``ResumeAnswer``.
+    /// A 2xx body goes to the file (after the kept bytes, for a 206 that continues them),
+    /// another is declined; see ``ResumeAnswer``.
     func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
         let length = expectedLength >= 0 ? expectedLength : nil
         return carryOut(.responded(status: head.status, headers: head.headers, length: length))
     }
 
-    /// Takes body bytes of a download.
     /// - Returns: the error of a failed write.
     func write(_ data: Data) -> FetchError? {
         guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
@@ -75,8 +66,8 @@ final class TransferState: TaskKindHandler, Sendable {
         carryOut(.sent(total: total, expected: expected, now: DispatchTime.now().uptimeNanoseconds))
     }
 
-    /// Deletes the partial file that cannot be resumed and opens a fresh one, for
-    /// `urlRequest` without `Range` and `If-Range`.
+    /// Deletes a partial file that cannot be resumed and opens a fresh one, for `urlRequest`
+    /// without `Range` and `If-Range`.
     func restart(_ urlRequest: inout URLRequest) throws {
         urlRequest.setValue(nil, forHTTPHeaderField: "Range")
         urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
@@ -85,9 +76,8 @@ final class TransferState: TaskKindHandler, Sendable {
         carryOut(.restarted)
     }
 
-    /// Stops for the caller, at once, before its request fails: no more bytes are written,
-    /// and the partial file is kept (as ``DownloadHandle/cancelKeepingPartial()`` asks, when
-    /// it can be resumed) or deleted. A body that had all arrived is not moved into place.
+    /// Stops at once, before the request fails: the partial file is kept (when asked and
+    /// resumable) or deleted, and a body that had all arrived is not moved into place.
     func stop() {
         carryOut(.stop(keeping: keepsPartial?.withLock { $0 } ?? false))
     }
@@ -109,9 +99,9 @@ final class TransferState: TaskKindHandler, Sendable {
 
     /// The call's response from the task's.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file cannot be written or moved;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file does not have
-    ///   the length its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled``
-    ///   when the caller cancelled first.
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file lacks the length
+    ///   its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled`` when the
+    ///   caller cancelled first.
     func settle(_ response: Response) throws -> Response {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
@@ -134,16 +124,14 @@ final class TransferState: TaskKindHandler, Sendable {
     }
 
     /// Ends the transfer: deletes the temporary upload file, and the partial download unless
-    /// `keepingPartial` and it can be resumed (then it is kept, with what is gathered written
-    /// out); later bytes are dropped. Safe to call more than once.
+    /// `keepingPartial` and it can be resumed. Safe to call more than once.
     func close(keepingPartial: Bool = false) {
         carryOut(.close(keepingPartial: keepingPartial))
         if let uploadFile { unlink(uploadFile.path) }
     }
 
-    /// Moves the machine with `event`, then carries out its effects with no lock held but
-    /// the file's for its I/O.
-    /// - Returns: what becomes of the request: it goes on, fails, or starts over.
+    /// Carries out the machine's effects with no lock held but the file's.
+    /// - Returns: whether the request goes on, fails, or starts over.
     @discardableResult
     private func carryOut(_ event: TransferMachine.Event) -> BodyOpening {
         for effect in machine.withLock({ $0.handle(event) }) {
@@ -169,15 +157,13 @@ final class TransferState: TaskKindHandler, Sendable {
         return .accepted
     }
 
-    /// Takes no more bytes after a failed write.
-    /// - Returns: the request's end, with `error`.
     private func failWriting(_ error: any Error) -> BodyOpening {
         carryOut(.writeFailed)
         return .failed(error as? FetchError ?? FetchError(.file, reason: "\(error)", underlying: error))
     }
 
-    /// Queues `report` on ``events``. A report that runs once the transfer has ended is
-    /// dropped, unless it is the last one, so that no report follows the completion.
+    /// A report that runs once the transfer has ended is dropped, unless it is the last, so
+    /// that no report follows the completion.
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { [machine] in

@@ -1,7 +1,6 @@
 extension URLRequest {
-    /// Asks for the rest of the partial download kept for `destination`, if there is one that
-    /// can be resumed: `Range: bytes=<size>-` with its validator in `If-Range`. A request that
-    /// sets its own `Range` or `If-Range` is left as it is, and downloads from the first byte.
+    /// Asks for the rest of a resumable partial download kept for `destination` (`Range`
+    /// and `If-Range`). A request that sets its own `Range` or `If-Range` is left as it is.
     mutating func askForRest(of destination: DownloadDestination) {
         guard let url = destination.namedURL,
             value(forHTTPHeaderField: "Range") == nil, value(forHTTPHeaderField: "If-Range") == nil,
@@ -13,8 +12,7 @@ extension URLRequest {
 }
 
 extension DownloadDestination {
-    /// The file a download to this destination ends in, when its name is known before the
-    /// download starts.
+    /// The file a download ends in, when its name is known before the download starts.
     var namedURL: URL? {
         switch kind {
         case .file(let url, _), .namedTemporary(let url): return url

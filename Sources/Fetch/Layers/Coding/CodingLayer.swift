@@ -1,13 +1,8 @@
-/// The layer that gives every call a stack's ``Coders``. Made by
-/// ``RequestPerforming/coding(with:)``.
-///
-/// On the way down it fills in the coders a request leaves unset (its
-/// ``RequestOptions/coders`` win one by one), so bodies and queries are encoded with them
-/// wherever the request is built. On the way up it puts them in ``Response/coders``, so
-/// `Decodable` models are decoded with the stack's decoder; its place in the stack does
-/// not matter.
+/// Gives every call a stack's ``Coders``; made by ``RequestPerforming/coding(with:)``. On the
+/// way down it fills in the coders a request leaves unset (its ``RequestOptions/coders`` win
+/// one by one); on the way up it puts them in ``Response/coders``, so its place in the stack
+/// does not matter.
 struct CodingLayer: Layer {
-    /// The stack's coders.
     let coders: Coders
 
     func perform(
@@ -29,14 +24,6 @@ struct CodingLayer: Layer {
 extension RequestPerforming {
     /// This performer, encoding bodies and queries and decoding models with `coders`
     /// unless a request or a model names its own (see ``Coders``).
-    ///
-    /// ```swift
-    /// let api = Session().coding(with: Coders(jsonDecoder: {
-    ///     let decoder = JSONDecoder()
-    ///     decoder.dateDecodingStrategy = .iso8601
-    ///     return decoder
-    /// }))
-    /// ```
     /// - Returns: the coding performer.
     public func coding(with coders: Coders) -> LayeredPerformer {
         layered(CodingLayer(coders: coders))

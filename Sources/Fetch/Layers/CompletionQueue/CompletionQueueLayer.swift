@@ -1,10 +1,7 @@
-/// The layer that gives every call a completion queue (``RequestOptions/completionQueue``)
-/// unless the call names its own. Made by ``RequestPerforming/completing(on:)``.
-///
-/// Where it sits in the stack does not matter: every completion of the call, a cache hit's
-/// included, runs on the queue, over `Session`. Over the spy of FetchTesting, which ignores
-/// completion queues, the calls still complete before `perform` returns. Its performer names
-/// the queue for the calls it completes itself (``LayeredPerformer/completionQueue(for:)``).
+/// Gives every call a completion queue (``RequestOptions/completionQueue``) unless it names
+/// its own; made by ``RequestPerforming/completing(on:)``. Its place in the stack does not
+/// matter: over `Session`, every completion of the call runs on the queue, a cache hit's
+/// included; over the spy of FetchTesting, calls still complete before `perform` returns.
 struct CompletionQueueLayer: Layer {
     /// The queue given to calls that name none.
     let queue: DispatchQueue
@@ -30,7 +27,6 @@ extension RequestPerforming {
     /// ```swift
     /// let api = Session().caching().completing(on: .main)   // for a UI that reads results on main
     /// ```
-    /// - Parameter queue: where completions run.
     /// - Returns: the performer.
     public func completing(on queue: DispatchQueue) -> LayeredPerformer {
         layered(CompletionQueueLayer(queue: queue))

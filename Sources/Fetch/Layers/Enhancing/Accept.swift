@@ -1,8 +1,4 @@
 /// Sends an `Accept` field with every request that does not set one.
-///
-/// ```swift
-/// Session().enhanced(by: Accept.json)
-/// ```
 public struct Accept: Enhancer {
     private let header: FixedHeaders
 

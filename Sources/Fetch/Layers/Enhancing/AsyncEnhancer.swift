@@ -1,28 +1,12 @@
-/// An ``Enhancer`` that has to wait for something before it can change a request: a token
-/// held by an actor, a keychain read, a signature from another service.
+/// An ``Enhancer`` that has to wait before it can change a request (a token held by an actor,
+/// a keychain read).
 ///
-/// The enhancing layer awaits ``prepared(for:)`` before the request is sent, then runs
-/// the enhancer it returns in this one's place (same priority, same order among the
-/// others, also for the response):
-///
-/// ```swift
-/// actor Tokens { var current = "abc" }
-///
-/// struct ActorBearer: AsyncEnhancer {
-///     let tokens: Tokens
-///     func prepared(for request: any Request) async throws -> any Enhancer {
-///         FixedHeaders(["Authorization": "Bearer \(await tokens.current)"])
-///     }
-/// }
-/// let api = Session().enhanced(by: BaseURL("https://api.example.com"), ActorBearer(tokens: tokens))
-/// ```
-///
-/// A call whose layer holds an async enhancer is sent from a `Task` once every one is
-/// prepared, so even over a spy it completes after `perform` returns; a layer with only
-/// synchronous enhancers stays synchronous. Cancelling the call while it waits completes it
-/// at once with ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task`; nothing is
-/// sent. An error `prepared(for:)` throws fails the call with an error naming this enhancer
-/// (``FetchError/layer``); `error.thrown(as:)` finds your error.
+/// The enhancing layer awaits ``prepared(for:)`` in a `Task` before the request is sent and
+/// runs the enhancer it returns in this one's place (same priority and order), so the call
+/// completes after `perform` returns, even over a spy; a layer with only synchronous enhancers
+/// stays synchronous. Cancelling the call while it waits completes it at once with
+/// ``FetchError/Code-swift.enum/cancelled``, and nothing is sent. An error `prepared(for:)`
+/// throws fails the call with an error naming this enhancer; `error.thrown(as:)` finds yours.
 public protocol AsyncEnhancer: Enhancer {
     /// Waits for what this call needs and returns the enhancer that applies it.
     /// - Parameter request: the caller's request, to read its ``Request/options``.

@@ -1,18 +1,10 @@
 /// Puts a base URL in front of every relative request URL.
 ///
-/// ```swift
-/// let api = Session().enhanced(by: BaseURL("https://api.example.com/v1"))
-/// struct GetUser: Request { let id: Int; var url: URL { URL(string: "users/\(id)")! } }
-/// // sends https://api.example.com/v1/users/7
-/// ```
-///
-/// The request's path is appended to the base URL's path with exactly one `/` between
-/// them, whether or not either has a slash there (`/v1` and `/users/7` give
-/// `/v1/users/7`, unlike RFC 3986 resolution, which would drop `v1`); its query and
-/// fragment are kept. A URL that has a scheme is left as it is. A request can name
-/// another base URL with ``RequestOptions/baseURL`` or keep its URL with
-/// ``RequestOptions/skipsBaseURL``. Runs at ``EnhancerPriority/high``, so other
-/// enhancers see the full URL.
+/// Exactly one `/` joins the paths (`/v1` and `/users/7` give `/v1/users/7`, unlike RFC 3986
+/// resolution, which would drop `v1`); the request's query and fragment are kept, and a URL
+/// that has a scheme is left as it is. A request can name another base with
+/// ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
+/// ``EnhancerPriority/high``, so other enhancers see the full URL.
 public struct BaseURL: Enhancer {
     private let prefix: Result<String, FetchError>
 
@@ -38,9 +30,8 @@ public struct BaseURL: Enhancer {
         urlRequest.url = url
     }
 
-    /// `relative` joined to the base URL that applies to a request with `options` (its own
-    /// ``RequestOptions/baseURL``, or this one); `nil` when the URL has a scheme or the
-    /// request keeps its URL (``RequestOptions/skipsBaseURL``).
+    /// `relative` joined to the base for `options` (its own ``RequestOptions/baseURL``, or this
+    /// one); `nil` when it has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
     /// - Throws: what ``enhance(_:for:)`` throws.
     func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
         guard relative.scheme == nil, !options.skipsBaseURL else { return nil }

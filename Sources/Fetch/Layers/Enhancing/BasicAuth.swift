@@ -1,8 +1,6 @@
-/// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request.
-///
-/// A request that sets its own `Authorization`, or sets
-/// ``RequestOptions/skipsAuthentication``, is left alone. A user name holding `:` cannot
-/// be sent this way and fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request,
+/// except one that sets its own `Authorization` or ``RequestOptions/skipsAuthentication``.
+/// A user name holding `:` fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
 public struct BasicAuth: Enhancer {
     private let credentials: Result<String, FetchError>
 

@@ -1,13 +1,7 @@
-/// Sends `Authorization: Bearer <token>` with every request.
-///
-/// ```swift
-/// let store = TokenStore("abc")
-/// let api = Session().enhanced(by: BearerToken(store))
-/// ```
-///
-/// With no token (`nil`), the request goes without one. A request that sets its own
-/// `Authorization`, or sets ``RequestOptions/skipsAuthentication``, is left alone. A token
-/// holding CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// Sends `Authorization: Bearer <token>` with every request. With no token (`nil`) the
+/// request goes without one; a request that sets its own `Authorization`, or sets
+/// ``RequestOptions/skipsAuthentication``, is left alone. A token holding CR, LF or NUL
+/// fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
 public struct BearerToken: Enhancer {
     private let token: @Sendable () throws -> String?
 

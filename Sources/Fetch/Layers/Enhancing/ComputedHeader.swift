@@ -4,9 +4,8 @@
 /// ComputedHeader("X-Request-ID") { _ in UUID().uuidString }
 /// ```
 ///
-/// Returning `nil` adds nothing. A field the request already sets is left alone unless
-/// `replacingExisting` is true. The value is checked like any header value: one holding
-/// CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// A field the request already sets is left alone unless `replacingExisting` is true; a value
+/// holding CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
 public struct ComputedHeader: Enhancer {
     /// The name of the field.
     public let field: String
@@ -14,11 +13,8 @@ public struct ComputedHeader: Enhancer {
     public let replacingExisting: Bool
     private let value: @Sendable (any Request) throws -> String?
 
-    /// Makes the enhancer.
-    /// - Parameters:
-    ///   - field: the header name.
-    ///   - replacingExisting: whether to replace a value the request sets itself; `false` by default.
-    ///   - value: computes the value from the caller's request; `nil` adds nothing; may throw to fail the call.
+    /// Adds `field` with the value `value` computes from the caller's request (`nil` adds
+    /// nothing; a throw fails the call); `replacingExisting` is `false` by default.
     public init(
         _ field: String, replacingExisting: Bool = false, value: @escaping @Sendable (any Request) throws -> String?
     ) {

@@ -1,17 +1,12 @@
-/// Sets `Content-Type` on every request that has a body.
-///
-/// A body's own content type (``RequestBody/contentType``) or a field the request sets is
-/// kept unless `replacingExisting` is true. Requests without a body are left alone.
+/// Sets `Content-Type` on every request that has a body, keeping the body's own content type
+/// (``RequestBody/contentType``) or a field the request sets unless `replacingExisting` is true.
 public struct ContentType: Enhancer {
     /// The media type sent.
     public let mediaType: String
     /// Whether it replaces a content type the request or its body sets.
     public let replacingExisting: Bool
 
-    /// Makes the enhancer.
-    /// - Parameters:
-    ///   - mediaType: for example `"application/json"`.
-    ///   - replacingExisting: whether to replace a content type already set; `false` by default.
+    /// Sets `mediaType`, such as `"application/json"`; `replacingExisting` is `false` by default.
     public init(_ mediaType: String, replacingExisting: Bool = false) {
         self.mediaType = mediaType
         self.replacingExisting = replacingExisting

@@ -1,8 +1,6 @@
-/// Where an ``Enhancer`` runs among the others: a value (higher runs first on the
-/// outgoing request) or a place just before or just after another enhancer's type.
-///
-/// Enhancers of equal priority run in the order they were given. An enhancer placed
-/// relative to a type that is not in the list runs at ``normal``.
+/// Where an ``Enhancer`` runs among the others: a value (higher runs first on the outgoing
+/// request, equal ones in the order given) or a place just before or just after another
+/// enhancer's type (``normal`` when no enhancer of that type is in the list).
 public struct EnhancerPriority: Sendable, Hashable, CustomStringConvertible {
     enum Placement: Hashable {
         case value(Int)

@@ -1,12 +1,6 @@
-/// Adds the same header fields to every request.
-///
-/// ```swift
-/// Session().enhanced(by: FixedHeaders(["X-App-Version": "2.1", "Accept-Language": "en"]))
-/// ```
-///
-/// A field the request already sets is left alone unless `replacingExisting` is true.
-/// Repeated names are joined with `", "`. A name or value that cannot be sent fails every
-/// call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// Adds the same header fields to every request. A field the request already sets is left
+/// alone unless `replacingExisting` is true; repeated names are joined with `", "`. A name or
+/// value that cannot be sent fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
 public struct FixedHeaders: Enhancer {
     /// The fields added.
     public let headers: HTTPHeaders
@@ -14,10 +8,7 @@ public struct FixedHeaders: Enhancer {
     public let replacingExisting: Bool
     private let fields: Result<[(name: String, value: String)], any Error>
 
-    /// Makes the enhancer.
-    /// - Parameters:
-    ///   - headers: the fields to add.
-    ///   - replacingExisting: whether to replace fields the request sets itself; `false` by default.
+    /// Adds `headers`; `replacingExisting` (`false` by default) replaces fields the request sets.
     public init(_ headers: HTTPHeaders, replacingExisting: Bool = false) {
         self.headers = headers
         self.replacingExisting = replacingExisting

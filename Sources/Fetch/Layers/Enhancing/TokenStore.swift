@@ -1,7 +1,5 @@
-/// A token that can change while requests use it, safe to read and write from any thread.
-///
-/// ``BearerToken`` reads it for every request; a refresh (see ``RefreshTokenHandler``)
-/// writes the new one, and a resent request picks it up.
+/// A token that can change while requests use it, safe to read and write from any thread:
+/// ``BearerToken`` reads it for every request, and a ``RefreshTokenHandler`` writes it.
 public final class TokenStore: Sendable {
     private let stored: Locked<String?>
 

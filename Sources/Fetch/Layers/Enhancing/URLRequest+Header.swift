@@ -6,14 +6,10 @@ extension URLRequest {
     }
 
     /// Sets the header `name` to `value` after checking the value: on Linux `setValue`
-    /// silently drops a value holding CR or LF, so it must be refused first. The name, and
-    /// whether the transport owns it, are checked with the finished request
-    /// (``Request/checkedURLRequest()``).
-    ///
-    /// A name spelled as `setValue` stores it (`Authorization`, `Content-Type`) is set in the
-    /// fields directly: on Linux `setValue` capitalizes the name and scans the value again,
-    /// which costs more than the rest of setting the field (Benchmarks/README.md,
-    /// "Instructions per call of the layers").
+    /// silently drops a value holding CR or LF. The name, and whether the transport owns it,
+    /// are checked with the finished request (``Request/checkedURLRequest()``). A name spelled
+    /// as `setValue` stores it (`Content-Type`) is set in the fields directly: on Linux
+    /// `setValue` capitalizes the name and scans the value again.
     /// - Parameter replacing: whether to replace a value the request already has.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {

@@ -1,8 +1,4 @@
 /// Handles every error, or those a predicate accepts.
-///
-/// ```swift
-/// AnyErrorHandler { error, request in .replace(AppError(error)) }
-/// ```
 public struct AnyErrorHandler: ErrorHandler {
     private let accepts: @Sendable (any Error, any Request) -> Bool
     private let body: @Sendable (_ error: any Error, _ request: any Request) throws -> ErrorHandlingResult

@@ -11,24 +11,9 @@ public enum AsyncErrorHandlingResult: Sendable {
     case retry
 }
 
-/// An error handler that may wait: ask the user, refresh something held by an actor, read
-/// a fallback from disk. Used by ``RequestPerforming/handlingErrors(with:)``.
-///
-/// ```swift
-/// struct AskToRetry: AsyncErrorHandler {
-///     let dialog: RetryDialog
-///     func handles(_ error: any Error, for request: any Request) -> Bool {
-///         (error as? FetchError)?.code == .notConnected
-///     }
-///     func handle(_ error: any Error, for request: any Request) async throws -> AsyncErrorHandlingResult {
-///         await dialog.userWantsToRetry() ? .retry : .replace(AppError.offline)
-///     }
-/// }
-/// ```
-///
-/// A call fails here as in ``RequestPerforming/handlingErrors(_:presenter:)``: with an error, or with a response of
-/// 400 or more (seen as its ``FetchError/Code-swift.enum/httpStatus`` error, delivered as
-/// the response when the handler passes).
+/// An error handler that may wait (ask the user, consult an actor, read a fallback from disk);
+/// used by ``RequestPerforming/handlingErrors(with:)``. A call fails here, with an error or a
+/// 4xx or 5xx response, as in ``RequestPerforming/handlingErrors(_:presenter:)``.
 public protocol AsyncErrorHandler: Sendable {
     /// The name errors use for this handler; its type name by default.
     var name: String { get }

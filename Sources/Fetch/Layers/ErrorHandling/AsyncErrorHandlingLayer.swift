@@ -1,12 +1,9 @@
-/// The layer that hands each failed call to an ``AsyncErrorHandler`` and waits for its
-/// answer. Made by ``RequestPerforming/handlingErrors(with:)``.
-///
-/// The handler runs in a `Task`, so a call it handles completes after `perform` returns,
-/// even over a spy. Cancelling the call while the handler runs completes it at once with
-/// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task`; a retry it asked for
-/// is cancelled with the call. A handler that throws fails the call with an error naming it.
+/// Hands each failed call to an ``AsyncErrorHandler`` and waits for its answer; made by
+/// ``RequestPerforming/handlingErrors(with:)``. The handler runs in a `Task`, so a call it
+/// handles completes after `perform` returns, even over a spy. Cancelling the call while it
+/// runs completes it at once with ``FetchError/Code-swift.enum/cancelled`` and cancels the
+/// `Task` (and a retry it asked for). A handler that throws fails the call with an error naming it.
 struct AsyncErrorHandlingLayer: Layer {
-    /// The handler.
     let handler: any AsyncErrorHandler
 
     func perform(
@@ -46,12 +43,6 @@ struct AsyncErrorHandlingLayer: Layer {
 extension RequestPerforming {
     /// This performer with failed calls handed to `handler`, which may wait before it
     /// recovers, replaces the error, lets it through or sends the call again once.
-    ///
-    /// ```swift
-    /// let api = Session()
-    ///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-    ///     .handlingErrors(with: AskToRetry(dialog: dialog))
-    /// ```
     /// - Returns: the error-handling performer.
     public func handlingErrors(with handler: any AsyncErrorHandler) -> LayeredPerformer {
         layered(AsyncErrorHandlingLayer(handler: handler))

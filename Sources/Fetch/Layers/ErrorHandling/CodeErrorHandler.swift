@@ -1,10 +1,5 @@
 /// Handles errors by their ``FetchError/Code-swift.enum``, such as
-/// ``FetchError/Code-swift.enum/notConnected``. A `URLError` is matched by the code it
-/// maps to.
-///
-/// ```swift
-/// CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) }
-/// ```
+/// ``FetchError/Code-swift.enum/notConnected``; a `URLError` is matched by the code it maps to.
 public struct CodeErrorHandler: ErrorHandler {
     /// The codes handled.
     public let codes: Set<FetchError.Code>

@@ -1,9 +1,6 @@
-/// Runs several handlers as one link of a chain.
-///
-/// Every handler that handles the current error runs, in order: a recovery ends the run,
-/// a replacement becomes the error the next handlers see, a pass changes nothing. The
-/// composite handles an error when any of its handlers does. Use it to group handlers, for
-/// example one that records every error followed by one that replaces it.
+/// Runs several handlers as one link of a chain: every handler that handles the current error
+/// runs, in order; a recovery ends the run, and a replacement is the error the next ones see.
+/// It handles an error when any of its handlers does.
 public struct CompositeErrorHandler: ErrorHandler {
     /// The handlers, in the order they run.
     public let handlers: [any ErrorHandler]

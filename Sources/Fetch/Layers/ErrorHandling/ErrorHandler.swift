@@ -8,12 +8,9 @@ public enum ErrorHandlingResult: Sendable {
     case pass
 }
 
-/// One link of an error-handling chain: says whether it handles an error, then handles it.
-///
-/// Chains are built with ``RequestPerforming/handlingErrors(_:presenter:)``; the first
-/// handler that handles an error wins. Ready-made handlers match by code
-/// (``CodeErrorHandler``), by HTTP status (``StatusErrorHandler``) or anything
-/// (``AnyErrorHandler``); ``CompositeErrorHandler`` runs several.
+/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``,
+/// where the first handler that handles an error wins): says whether it handles an error,
+/// then handles it.
 public protocol ErrorHandler: Sendable {
     /// The name errors and presenters use for this handler; its type name by default.
     var name: String { get }

@@ -1,18 +1,12 @@
-/// The layer that passes every failed call through a chain of ``ErrorHandler``s and reports
-/// calls to a ``RequestPresenting``. Made by ``RequestPerforming/handlingErrors(_:presenter:)``.
-///
-/// A call fails here when the performer below delivers an error, or a response with a
-/// status of 400 or more (seen by the handlers as ``FetchError/Code-swift.enum/httpStatus``,
-/// and delivered unchanged when they let it pass; the presenter is then still asked to show
-/// that `httpStatus` error, as for any failure that reaches the caller). The request's own
-/// ``RequestOptions/errorOverride`` is asked first and can stop the chain; then the first
-/// handler that handles the error wins. A handler that throws fails the call with an error
-/// naming it, and the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
-/// A recovered response reaches the caller with the caller's request in ``Response/request``.
+/// Passes every failed call through a chain of ``ErrorHandler``s and reports calls to a
+/// ``RequestPresenting``; made by ``RequestPerforming/handlingErrors(_:presenter:)``. A call
+/// fails here on an error or a 4xx or 5xx status (seen by the handlers and the presenter as
+/// ``FetchError/Code-swift.enum/httpStatus``, but delivered unchanged when they let it pass).
+/// The request's ``RequestOptions/errorOverride`` is asked first, then the first handler that
+/// handles the error wins. A handler that throws fails the call with an error naming it, and
+/// the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
 struct ErrorHandlingLayer: Layer {
-    /// The chain, in order.
     let handlers: [any ErrorHandler]
-    /// Where loading and errors are reported, if anywhere.
     let presenter: (any RequestPresenting)?
 
     func perform(
@@ -33,9 +27,8 @@ struct ErrorHandlingLayer: Layer {
         }
     }
 
-    /// What the caller gets, and the error the presenter shows, if any: the error delivered,
-    /// or, for a response of 400 or more delivered as it came, its
-    /// ``FetchError/Code-swift.enum/httpStatus`` error.
+    /// What the caller gets, and the error the presenter shows, if any (for a 4xx or 5xx
+    /// response delivered as it came, its ``FetchError/Code-swift.enum/httpStatus`` error).
     private typealias Handled = (result: Result<Response, any Error>, shown: (any Error)?)
 
     private func handle(
@@ -66,18 +59,8 @@ struct ErrorHandlingLayer: Layer {
 }
 
 extension RequestPerforming {
-    /// This performer with failed calls passed through `handlers`, the first that handles
-    /// an error winning, and calls reported to `presenter`.
-    ///
-    /// ```swift
-    /// let api = Session().handlingErrors([
-    ///     CodeErrorHandler(.notConnected) { error, request in .replace(AppError.offline) },
-    ///     StatusErrorHandler(401) { response, request in .replace(AppError.signedOut) },
-    /// ], presenter: banner)
-    /// ```
-    /// - Parameters:
-    ///   - handlers: the chain, in order.
-    ///   - presenter: where loading and errors are reported; none by default.
+    /// This performer with failed calls passed through `handlers`, in order, the first that
+    /// handles an error winning, and calls reported to `presenter` (none by default).
     /// - Returns: the error-handling performer.
     public func handlingErrors(
         _ handlers: [any ErrorHandler], presenter: (any RequestPresenting)? = nil

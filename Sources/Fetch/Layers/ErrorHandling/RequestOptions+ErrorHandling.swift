@@ -25,15 +25,8 @@ extension RequestOptions {
     }
 
     /// Whether a ``RequestPresenting`` hears this call's loading start and end; `true` by
-    /// default. Turn it off for a call the user should not wait for (a background refresh,
-    /// a prefetch), so no spinner shows for it:
-    ///
-    /// ```swift
-    /// api.perform(GetFeed().with(\.showsLoading, false)) { result in cache(result) }
-    /// ```
-    ///
-    /// Its error is still shown unless ``presentsErrors`` is off too. ``ActivityReporting``
-    /// hears every call whatever this says.
+    /// default. Turn it off for a call the user should not wait for (a prefetch). Its error is
+    /// still shown unless ``presentsErrors`` is off too; ``ActivityReporting`` hears every call.
     public var showsLoading: Bool {
         get { self[ShowsLoadingKey.self] }
         set { self[ShowsLoadingKey.self] = newValue }

@@ -1,21 +1,10 @@
-/// Handles responses with given HTTP statuses (400 and above), such as 401 or 503.
+/// Handles responses with given HTTP statuses (400 and above), such as 401 or 503, listed
+/// (`401, 403`) or as a range (`500..<600`).
 ///
-/// ```swift
-/// StatusErrorHandler(401, 403) { response, request in .replace(AppError.signedOut) }
-/// StatusErrorHandler(500..<600) { response, request in .replace(AppError.serverDown(response.status)) }
-/// ```
-///
-/// The closure gets two values:
-/// - `response`: the ``Response`` with the handled status: its `status`, `headers`, `body`
-///   (an error body to read), `url` and the `urlRequest` that was sent. It is the response
-///   carried by the failed call's ``FetchError`` (``FetchError/response``), whether that error
-///   is the `httpStatus` of a response delivered as it came, a verifier's, or a refresh that
-///   failed after the 401 (whose own error is then the ``FetchError``'s `underlying`).
-/// - `request`: the request as the caller made it (`request as? GetUser` works).
-///
-/// It returns what to do: `.replace(error)`, `.recover(response)` or `.pass`. It handles an
-/// error only when a response with one of the statuses came; to see the error itself, use
-/// ``CodeErrorHandler`` or ``AnyErrorHandler``, whose closures get `(error, request)`.
+/// The closure gets the ``Response`` with the status (the failed call's ``FetchError/response``:
+/// one delivered as it came, a verifier's, or the 401 before a failed refresh) and the request
+/// as the caller made it, and returns `.replace(error)`, `.recover(response)` or `.pass`. To
+/// see the error itself, use ``CodeErrorHandler`` or ``AnyErrorHandler``.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>
@@ -29,9 +18,8 @@ public struct StatusErrorHandler: ErrorHandler {
         self.init(statuses, handle: handle)
     }
 
-    /// Handles responses whose status is in `statuses`, a range like `StatusVerifier(200..<300)`
-    /// or any other collection: `StatusErrorHandler(500..<600) { ... }`,
-    /// `StatusErrorHandler(500...599) { ... }`.
+    /// Handles responses whose status is in `statuses`: a range (`500..<600`, `500...599`) or
+    /// any other sequence.
     public init(
         _ statuses: some Sequence<Int>,
         handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult
@@ -40,8 +28,7 @@ public struct StatusErrorHandler: ErrorHandler {
         body = handle
     }
 
-    /// `StatusErrorHandler(401, 403)`.
-    /// Runs of three or more statuses are written as a range: `StatusErrorHandler(500..<600)`.
+    /// `StatusErrorHandler(401, 403)`; runs of three or more are ranges: `StatusErrorHandler(500..<600)`.
     public var name: String {
         var parts: [String] = []
         var run: [Int] = []

@@ -1,16 +1,9 @@
-/// The layer that runs pre-request hooks on every request and post-request hooks on every
-/// response. Made by ``RequestPerforming/hooking(pre:post:)``.
-///
-/// Pre-request hooks run in order, each on the previous one's output; one that throws
-/// fails the call with an error naming it, and nothing is sent. Post-request hooks run in
-/// order on each response (errors pass them by); a hook may let the response continue, send
-/// a new request whose response goes on to the hooks after it, or complete the call; one
-/// that throws fails the call with an error naming it. The caller gets its own request in
-/// ``Response/request``.
+/// Runs pre-request hooks in order, each on the previous one's output, and post-request hooks
+/// in order on every response (errors pass them by); made by ``RequestPerforming/hooking(pre:post:)``.
+/// A hook that throws fails the call with an error naming it (a pre-request one before
+/// anything is sent). The caller gets its own request in ``Response/request``.
 struct HookLayer: Layer {
-    /// The hooks run before sending, in order.
     let pre: [PreRequestHook]
-    /// The hooks run on each response, in order.
     let post: [PostRequestHook]
 
     func perform(
@@ -65,8 +58,7 @@ struct HookLayer: Layer {
         }
     }
 
-    /// The error of a stream whose reader has its response and perhaps its body when `hook`
-    /// sends another request: nothing can replace what the reader read.
+    /// Nothing can replace what a stream's reader already read, so `hook` cannot send another request.
     private static func cannotSendAgain(
         after response: Response, for request: any Request, _ hook: PostRequestHook
     ) -> FetchError {
@@ -75,10 +67,9 @@ struct HookLayer: Layer {
             method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
     }
 
-    /// The kind of the request a post-request hook sends in place of `response`: a plain
-    /// call's or an upload's is plain (it has its own body, or none); a download's goes to the
-    /// same destination, once the file of the response it replaces is deleted; a stream's
-    /// goes to the same reader while the reader has no response.
+    /// The kind of the request a post-request hook sends in place of `response`: plain after
+    /// a plain call or an upload; a download's goes to the same destination (the replaced
+    /// file deleted), a stream's to the same reader while it has no response.
     private static func kind(ofNextAfter response: Response, for request: any Request) -> CallKind {
         let kind = request.options.kind
         switch kind {
@@ -94,13 +85,6 @@ struct HookLayer: Layer {
 
 extension RequestPerforming {
     /// This performer with `pre` hooks run on every request and `post` hooks on every response.
-    ///
-    /// ```swift
-    /// let api = Session().hooking(
-    ///     pre: [PreRequestHook("trace") { $0.with(\.deadline, .seconds(5)) }],
-    ///     post: [PostRequestHook("audit") { response, _ in audit(response); return .continue }]
-    /// )
-    /// ```
     /// - Returns: the hooking performer.
     public func hooking(pre: [PreRequestHook] = [], post: [PostRequestHook] = []) -> LayeredPerformer {
         layered(HookLayer(pre: pre, post: post))

@@ -1,13 +1,5 @@
-/// Looks at each response before the caller gets it and decides what happens next. Used by
+/// Looks at each response before the caller gets it and decides what happens next; used by
 /// ``RequestPerforming/hooking(pre:post:)``.
-///
-/// ```swift
-/// PostRequestHook("follow the job") { response, original in
-///     guard response.status == 202, let location = response.headers.first("Location"),
-///           let url = URL(string: location) else { return .continue }
-///     return .send(BasicRequest(url: url))
-/// }
-/// ```
 public struct PostRequestHook: Sendable {
     /// What happens after a post-request hook.
     public enum Decision: Sendable {
@@ -23,10 +15,8 @@ public struct PostRequestHook: Sendable {
     public let name: String
     private let body: @Sendable (Response, any Request) throws -> Decision
 
-    /// Makes a hook.
-    /// - Parameters:
-    ///   - name: the name errors use for the hook.
-    ///   - decide: gets the response and the caller's original request; may throw to fail the call.
+    /// Makes a hook named `name` in errors; `decide` gets the response and the caller's
+    /// original request, and may throw to fail the call.
     public init(
         _ name: String = "PostRequestHook",
         decide: @escaping @Sendable (_ response: Response, _ original: any Request) throws -> Decision

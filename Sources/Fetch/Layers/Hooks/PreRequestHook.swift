@@ -12,10 +12,8 @@ public struct PreRequestHook: Sendable {
     public let name: String
     private let body: @Sendable (any Request) throws -> any Request
 
-    /// Makes a hook.
-    /// - Parameters:
-    ///   - name: the name errors use for the hook.
-    ///   - map: returns the request to send (the same one, or another); may throw to stop the call.
+    /// Makes a hook named `name` in errors; `map` returns the request to send (the same one,
+    /// or another) or throws to stop the call.
     public init(_ name: String = "PreRequestHook", map: @escaping @Sendable (any Request) throws -> any Request) {
         self.name = name
         body = map

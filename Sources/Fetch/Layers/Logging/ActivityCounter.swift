@@ -1,17 +1,14 @@
 /// Counts the calls in flight and says when a performer turns busy or idle.
 ///
-/// `onChange(true)` is called when the first call starts, `onChange(false)` when the last
-/// one ends. The reports alternate, busy first, one at a time, and never under the
-/// counter's lock, so `onChange` may read the counter, start a call, or wait for another
-/// thread that does. A report runs on the thread that made the change, before that call's
-/// start or end returns; while one runs, changes made on other threads are reported by
-/// the thread already reporting, right after, and a busy-idle-busy flicker in between is
-/// reported as no change. Hop to the main queue for UI work. Use one counter per
-/// performer, or share one between several.
+/// `onChange(true)` comes when the first call starts, `onChange(false)` when the last ends,
+/// one at a time and never under the counter's lock, so `onChange` may read the counter, start
+/// a call, or wait for another thread. A report runs on the thread that made the change,
+/// before that call's start or end returns; changes made meanwhile on other threads are
+/// reported right after by the reporting thread, and a busy-idle-busy flicker in between is
+/// no change. Hop to the main queue for UI work.
 public final class ActivityCounter: ActivityReporting, Sendable {
     /// Never locked while `onChange` runs.
     private struct State {
-        /// Calls in flight.
         var active = 0
         /// The last state handed to `onChange`.
         var reported = false

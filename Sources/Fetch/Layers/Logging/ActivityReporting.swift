@@ -1,8 +1,7 @@
-/// Hears when calls start and end, for activity indicators, metrics or tracing.
-///
-/// Attach one with ``RequestPerforming/reportingActivity(to:)``. For every call,
-/// ``requestStarted(_:)`` and ``requestEnded(_:result:)`` are called exactly once each, in
-/// that order, also when the call is cancelled.
+/// Hears when calls start and end (activity indicators, metrics, tracing); attach one with
+/// ``RequestPerforming/reportingActivity(to:)``. ``requestStarted(_:)`` and
+/// ``requestEnded(_:result:)`` are called exactly once each per call, in that order, also
+/// when it is cancelled.
 public protocol ActivityReporting: Sendable {
     /// A call started.
     func requestStarted(_ request: any Request)
@@ -13,7 +12,6 @@ public protocol ActivityReporting: Sendable {
 /// The layer that reports every call's start and end to an ``ActivityReporting``. Made by
 /// ``RequestPerforming/reportingActivity(to:)``.
 struct ActivityReportingLayer: Layer {
-    /// Who hears about the calls.
     let reporter: any ActivityReporting
 
     func perform(
@@ -30,11 +28,6 @@ struct ActivityReportingLayer: Layer {
 
 extension RequestPerforming {
     /// This performer, reporting every call's start and end to `reporter`.
-    ///
-    /// ```swift
-    /// let activity = ActivityCounter { busy in DispatchQueue.main.async { spinner.isHidden = !busy } }
-    /// let api = Session().reportingActivity(to: activity)
-    /// ```
     /// - Returns: the reporting performer.
     public func reportingActivity(to reporter: any ActivityReporting) -> LayeredPerformer {
         layered(ActivityReportingLayer(reporter: reporter))

@@ -1,16 +1,11 @@
-/// What one logged call really sent, attempt by attempt: the `URLRequest` of each attempt
-/// (after every layer, so with the absolute URL) and, where a layer saw it, the attempt's
-/// own result.
-///
-/// The logging layer passes it down with the call (``LayeredRequest/attemptLog``). A
-/// request built at the bottom records itself (`LayeredRequest.adjust`); layers that do
-/// not deliver an attempt's result as it came record it: retry and refresh before sending
-/// again, a post-request hook before sending another request, an error handler before
-/// replacing the error. An error handler that replaces what came also records what it
-/// replaced (``replaced(_:)``), so the log says "replaced by" only then. A request built again before its attempt has a result (a spy
-/// matching on it, say) counts as the same attempt.
+/// What one logged call really sent, attempt by attempt: each attempt's `URLRequest` (after
+/// every layer, so with the absolute URL) and, where a layer saw it, the attempt's own result.
+/// The logging layer passes it down with the call (``LayeredRequest/attemptLog``). A request
+/// built at the bottom records itself; a layer that does not deliver an attempt's result as it
+/// came (retry, refresh, a hook, an error handler) records it first, and an error handler that
+/// replaces it calls ``replaced(_:)``. A request built again before its attempt has a result
+/// counts as the same attempt.
 final class AttemptLog: Sendable {
-    /// One attempt.
     struct Attempt {
         var sent: URLRequest
         var result: Result<Response, any Error>?
@@ -26,7 +21,6 @@ final class AttemptLog: Sendable {
         self.onEarlierAttempt = onEarlierAttempt
     }
 
-    /// Every attempt so far.
     var all: [Attempt] { attempts.withLock { $0 } }
 
     /// An attempt is being sent as `urlRequest`.

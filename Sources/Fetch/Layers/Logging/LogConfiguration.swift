@@ -21,14 +21,8 @@ public struct LogEvent: Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// How a logging layer logs: what, with which values hidden, and where to.
-///
-/// The sink is one closure, so bridging to any logger takes one line:
-///
-/// ```swift
-/// .logging(.default)                                            // print
-/// .logging(LogConfiguration(options: .headers) { logger.info("\($0)") })   // swift-log
-/// ```
+/// How a logging layer logs: what, with which values hidden, and where to. The sink is one
+/// closure, so bridging to any logger takes one line.
 public struct LogConfiguration: Sendable {
     /// What to write about each call; a request can replace it with ``RequestOptions/logOptions``.
     public var options: LogOptions
@@ -41,12 +35,8 @@ public struct LogConfiguration: Sendable {
     /// The current time on a monotonic clock, to measure calls; replaceable for tests.
     public var clock: @Sendable () -> Duration = LogConfiguration.monotonicNow
 
-    /// Makes a configuration.
-    /// - Parameters:
-    ///   - options: what to write; method, URL, status and time by default.
-    ///   - redaction: what to hide; the default sensitive headers by default.
-    ///   - bodyLimit: the most bytes of a body written; 1 KiB by default.
-    ///   - sink: receives each entry.
+    /// Makes a configuration: by default method, URL, status and time are written, the default
+    /// sensitive headers hidden and bodies cut at 1 KiB; `sink` receives each entry.
     public init(
         options: LogOptions = .default, redaction: Redaction = .default, bodyLimit: Int = 1024,
         sink: @escaping @Sendable (LogEvent) -> Void

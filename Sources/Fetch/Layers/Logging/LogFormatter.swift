@@ -34,9 +34,8 @@ struct LogFormatter {
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
-    /// The lines for a streamed call whose reader got the head: that head, then how the
-    /// stream ended and how many bytes it carried; `nil` when the reader got no head (the
-    /// call failed first, or its status is refused).
+    /// The lines for a streamed call whose reader got the head: that head, then how the stream
+    /// ended and its byte count; `nil` when the reader got none (failed first, or refused).
     private func streamLines(
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
@@ -66,7 +65,6 @@ struct LogFormatter {
         return describe(response, of: request, outcome: "\(response.status), " + outcome, duration: duration)
     }
 
-    /// `count` bytes, in words.
     private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
     /// The lines for what came, written as `outcome`: from the response, or the one an error
@@ -111,9 +109,8 @@ struct LogFormatter {
     }
 
     /// An error as the log writes it: a ``FetchError``'s code and reason, anything else as
-    /// it describes itself; URLs quoted in it are redacted.
+    /// it describes itself; URLs quoted in it, with the secrets in their query, are redacted.
     private func describe(_ error: any Error) -> String {
-        // A reason may quote a URL, with the secrets in its query.
         redaction.redactingURLs(in: (error as? FetchError).map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
     }
 

@@ -1,20 +1,12 @@
-/// The layer that writes one entry per call to a ``LogConfiguration``'s sink when the call
-/// ends. Made by ``RequestPerforming/logging(_:)``.
-///
-/// The entry describes what was sent (the `URLRequest` of the last attempt, after every
-/// layer below, so with the absolute URL) and what came back, with sensitive values hidden.
-/// A call that failed with a ``FetchError`` carrying a ``FetchError/response`` (a status a
-/// layer below rejected) is described from that response, headers and bodies included as
-/// the options ask; a call whose error an error handler below replaced names the status (or
-/// error) that came, then the error delivered; URLs quoted in an error's reason are
-/// redacted like the request's. With ``LogOptions/attempts``, every attempt that another
-/// followed (a retry, a resend after a refresh, a request a post-request hook sent) gets a
-/// line of its own when the next one is sent. The response body of a download is logged as
-/// written to a file, a stream's as streamed to its reader (neither is read back). A call
-/// with no options to log (see ``RequestOptions/logOptions``) costs nothing more than the
-/// options lookup.
+/// Writes one entry per call to a ``LogConfiguration``'s sink when the call ends; made by
+/// ``RequestPerforming/logging(_:)``.
+/// The entry describes the last attempt's `URLRequest` (after every layer below, so with the
+/// absolute URL) and what came back, redacted; a ``FetchError`` carrying a response is
+/// described from that response, and an error a handler below replaced is named with what
+/// came. ``LogOptions/attempts`` logs every attempt that another followed when the next is
+/// sent. A download's body is logged as written to a file, a stream's as streamed (neither is
+/// read back). A call with no options to log costs only the options lookup.
 struct LoggingLayer: StandingAside {
-    /// How to log.
     let configuration: LogConfiguration
 
     func standsAside(for request: any Request) -> Bool {
@@ -43,10 +35,6 @@ struct LoggingLayer: StandingAside {
 
 extension RequestPerforming {
     /// This performer, logging every call as `configuration` says.
-    ///
-    /// ```swift
-    /// let api = Session().logging(.default)
-    /// ```
     /// - Returns: the logging performer.
     public func logging(_ configuration: LogConfiguration) -> LayeredPerformer {
         layered(LoggingLayer(configuration: configuration))

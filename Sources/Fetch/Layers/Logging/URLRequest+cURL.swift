@@ -1,11 +1,7 @@
 extension URLRequest {
-    /// A `curl` command that sends this request, with sensitive values hidden by `redaction`.
-    ///
-    /// Headers are sorted by name. A text body is included, with secret form fields and JSON
-    /// keys hidden (``Redaction/body(_:contentType:)``); a body that is not UTF-8
-    /// text is left out and named in a comment. A relative URL (one a `BaseURL` enhancer
-    /// would complete) is said so in a first comment line, since curl cannot send it.
-    /// - Parameter redaction: what to hide; the default headers by default.
+    /// A `curl` command that sends this request, with sensitive values hidden by `redaction`
+    /// (the default headers by default): headers sorted by name, a text body with secret fields
+    /// hidden (any other body named in a comment), and a first comment line for a relative URL.
     public func curlDescription(redaction: Redaction = .default) -> String {
         var lines: [String] = []
         if let url, url.scheme == nil {
@@ -40,16 +36,12 @@ extension URLRequest {
 }
 
 extension Request {
-    /// A `curl` command that sends this request as it is built here, with sensitive values
-    /// hidden by `redaction`. Layers such as enhancers are not applied: for what was really
-    /// sent, use `response.urlRequest.curlDescription()`.
-    /// - Parameters:
-    ///   - baseURL: completes a relative URL as a `BaseURL` enhancer does; without it, a
-    ///     relative URL is printed as it is, after a comment saying so.
-    ///   - redaction: what to hide.
-    /// - Throws: the error building the request throws (an invalid header, a body that
-    ///   does not encode), or ``FetchError/Code-swift.enum/invalidRequest`` for a base URL
-    ///   that is not usable.
+    /// A `curl` command that sends this request as built here, with sensitive values hidden by
+    /// `redaction`; layers such as enhancers are not applied (for what was sent, use
+    /// `response.urlRequest.curlDescription()`). `baseURL` completes a relative URL as
+    /// `BaseURL` does; without it, a comment says the URL is relative.
+    /// - Throws: what building the request throws, or ``FetchError/Code-swift.enum/invalidRequest``
+    ///   for a base URL that is not usable.
     public func curlDescription(baseURL: URL? = nil, redaction: Redaction = .default) throws -> String {
         var urlRequest = try makeURLRequest()
         if let baseURL { try BaseURL(baseURL).enhance(&urlRequest, for: self) }

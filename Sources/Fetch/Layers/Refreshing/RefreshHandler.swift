@@ -1,8 +1,6 @@
 /// Work to run after a matching failure before the call is sent once more, such as a token
-/// refresh after a 401. Used by ``RequestPerforming/refreshing(with:)``.
-///
-/// The layer runs the work at most once at a time: calls that fail the same way while it
-/// runs wait for it rather than starting their own.
+/// refresh after a 401; used by ``RequestPerforming/refreshing(with:)``, which runs it once
+/// at a time: calls that fail the same way meanwhile wait for it.
 public protocol RefreshHandler: Sendable {
     /// The name errors use for this handler; its type name by default.
     var name: String { get }

@@ -1,19 +1,11 @@
-/// The layer that, when a call fails in a way its ``RefreshHandler`` recognizes (a 401),
-/// runs the handler's refresh and then sends the call once more. Made by
-/// ``RequestPerforming/refreshing(with:)``.
-///
-/// The refresh runs once for all the calls that need it at the same time: while it runs,
-/// other calls that fail the same way wait for it; a call that was sent before a refresh
-/// succeeded and fails afterwards is resent without another. When the refresh fails,
-/// every waiting call fails with a ``FetchError/Code-swift.enum/layer`` error that names
-/// the handler and the call, with the refresh's own error as its `underlying` error (find it
-/// with `error.thrown(as:)`) and the response that called for it (the 401) as its
-/// ``FetchError/response``, so a ``StatusErrorHandler`` for that status above this layer
-/// handles it. A resent call that fails again is delivered as it is: nothing loops.
-/// Cancelling a waiting call completes it with ``FetchError/Code-swift.enum/cancelled`` and
-/// leaves the refresh running for the others.
+/// Runs its ``RefreshHandler``'s refresh after a failure the handler recognizes (a 401), then
+/// sends the call once more; made by ``RequestPerforming/refreshing(with:)``.
+/// One refresh serves every call that needs it at the same time, and a call sent before a
+/// refresh succeeded that fails afterwards is resent without another. A resent call that
+/// fails again is delivered as it is. When the refresh fails, every waiting call fails as
+/// `refreshFailed` says. Cancelling a waiting call completes it with
+/// ``FetchError/Code-swift.enum/cancelled`` and leaves the refresh to the others.
 struct RefreshLayer: Layer {
-    /// What recognizes the failure and refreshes.
     let handler: any RefreshHandler
     /// The handler's runs, one at a time (under one key) for every call that needs one;
     /// copies of the performer share them.
@@ -43,11 +35,9 @@ struct RefreshLayer: Layer {
         }
     }
 
-    /// The error a waiting call gets when the refresh failed: a ``FetchError/Code-swift.enum/layer``
-    /// error naming the handler and the call it was for, carrying the refresh's own error
-    /// (a refresh call's `FetchError` with its own URL and status, say) as `underlying`, and
-    /// the response that called for it (`result`'s, delivered or carried by its error)
-    /// as `response`, so that its status is the error's ``FetchError/status``.
+    /// A ``FetchError/Code-swift.enum/layer`` error naming the handler and the call, with the
+    /// refresh's own error as `underlying` and the response that called for it (delivered or
+    /// carried by `result`'s error) as `response`, so a ``StatusErrorHandler`` above handles it.
     private func refreshFailed(
         _ error: any Error, after result: Result<Response, any Error>, for request: any Request,
         _ next: any RequestPerforming
@@ -63,15 +53,8 @@ struct RefreshLayer: Layer {
 
 extension RequestPerforming {
     /// This performer, running `handler`'s refresh after a failure it recognizes (a 401) and
-    /// then sending the call once more.
-    ///
-    /// ```swift
-    /// let api = Session()
-    ///     .enhanced(by: BearerToken(store))
-    ///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-    /// ```
-    /// Put it above the enhancers that apply the new credentials, so the resent request goes
-    /// through them again.
+    /// then sending the call once more. Put it above the enhancers that apply the new
+    /// credentials, so the resent request goes through them again.
     /// - Returns: the refreshing performer.
     public func refreshing(with handler: any RefreshHandler) -> LayeredPerformer {
         layered(RefreshLayer(handler: handler))

@@ -1,25 +1,13 @@
-/// Refreshes credentials after a response with an authentication status (401 by default),
-/// so that the call can be resent with the new ones.
-///
-/// ```swift
-/// let store = TokenStore(savedToken)
-/// let api = Session()
-///     .enhanced(by: BearerToken(store))
-///     .refreshing(with: RefreshTokenHandler(store) { try await auth.refreshedToken() })
-/// ```
-///
-/// The refresh must put the new credentials where the enhancers read them (the store
-/// initializer does it for you): the resent request is built again, through the
-/// enhancers below the refresh layer.
+/// Refreshes credentials after a response with an authentication status (401 by default).
+/// The refresh must put the new ones where the enhancers read them (the store initializer
+/// does): the resent call is built again, through the enhancers below the refresh layer.
 public struct RefreshTokenHandler: RefreshHandler {
     /// The statuses that start a refresh.
     public let statuses: Set<Int>
     private let refresh: @Sendable (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
 
-    /// Refreshes with `refresh`, which calls its argument once when done.
-    /// - Parameters:
-    ///   - statuses: the response statuses that start a refresh; 401 by default.
-    ///   - refresh: does the refresh and reports how it went.
+    /// Refreshes with `refresh`, which calls `done` once when finished, after a response with
+    /// one of `statuses` (401 by default).
     public init(
         statuses: Set<Int> = [401],
         refresh: @escaping @Sendable (_ done: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
@@ -28,15 +16,11 @@ public struct RefreshTokenHandler: RefreshHandler {
         self.refresh = refresh
     }
 
-    /// Refreshes by asking `newToken` for a token and storing it in `store`.
-    ///
-    /// The refresh runs in a `Task`, so a call that needs it completes after `perform`
-    /// returns, even over a spy; for tests that assert on the next line, use
-    /// ``init(statuses:refresh:)`` and call `done` yourself.
-    /// - Parameters:
-    ///   - store: where ``BearerToken`` reads the token.
-    ///   - statuses: the response statuses that start a refresh; 401 by default.
-    ///   - newToken: fetches a new token; an error fails every waiting call.
+    /// Refreshes by storing the token `newToken` returns in `store`, where ``BearerToken``
+    /// reads it, after a response with one of `statuses` (401 by default); an error fails
+    /// every waiting call. The refresh runs in a `Task`, so a call that needs it completes
+    /// after `perform` returns, even over a spy; for tests that assert on the next line, use
+    /// ``init(statuses:refresh:)``.
     public init(
         _ store: TokenStore, statuses: Set<Int> = [401], newToken: @escaping @Sendable () async throws -> String
     ) {
@@ -53,9 +37,8 @@ public struct RefreshTokenHandler: RefreshHandler {
         }
     }
 
-    /// Whether the call got a response with one of ``statuses``: delivered as a response,
-    /// or carried by a ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` and
-    /// other layers below deliver a status they reject.
+    /// Whether the call got one of ``statuses``, delivered as a response or carried by a
+    /// ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` delivers it.
     public func shouldRefresh(after result: Result<Response, any Error>, for request: any Request) -> Bool {
         result.response.map { statuses.contains($0.status) } ?? false
     }

@@ -1,5 +1,4 @@
 extension ResponseMetrics {
-    /// The number of refreshes, which the refresh layer adds.
     private enum Refreshes: MetricKey {
         static let defaultValue = 0
         static func description(of value: Int) -> String? { "refreshes \(value)" }

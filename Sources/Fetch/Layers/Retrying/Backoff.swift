@@ -1,7 +1,4 @@
-/// How long to wait before each retry: a constant or exponentially growing delay, capped,
-/// with optional jitter.
-///
-/// The delay before retry `n` (1 for the first retry) is
+/// How long to wait before each retry: before retry `n` (1 for the first),
 /// `min(maximum, initial × multiplierⁿ⁻¹)`, then jittered.
 public struct Backoff: Sendable {
     /// The delay before the first retry.
@@ -26,8 +23,7 @@ public struct Backoff: Sendable {
         Backoff(initial: delay, multiplier: 1, maximum: delay, jitter: jitter)
     }
 
-    /// Delays that grow by `multiplier` from `initial` up to `maximum`, with full jitter
-    /// by default (a random delay between zero and the computed one).
+    /// Delays that grow by `multiplier` from `initial` up to `maximum`; full jitter by default.
     public static func exponential(
         initial: Duration = .milliseconds(200), multiplier: Double = 2, maximum: Duration = .seconds(30),
         jitter: Jitter = .full
@@ -49,8 +45,7 @@ public struct Backoff: Sendable {
     }
 }
 
-/// How a back-off delay is randomized, so that many clients failing together do not
-/// retry together.
+/// How a back-off delay is randomized, so that clients failing together do not retry together.
 public struct Jitter: Sendable {
     private let random: (@Sendable () -> Double)?
 
@@ -60,9 +55,8 @@ public struct Jitter: Sendable {
     /// Full jitter: a uniformly random delay between zero and the computed one.
     public static let full = Jitter(random: { Double.random(in: 0..<1) })
 
-    /// Full jitter with your own random source, for tests.
-    /// - Parameter random: returns a number in `0...1` (values outside are clamped);
-    ///   the delay is the computed one times this number.
+    /// Full jitter with your own random source, for tests: the delay is the computed one times
+    /// what `random` returns, clamped to `0...1`.
     public static func full(random: @escaping @Sendable () -> Double) -> Jitter { Jitter(random: random) }
 
     func apply(_ seconds: Double) -> Double {

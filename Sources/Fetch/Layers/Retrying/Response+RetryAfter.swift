@@ -1,8 +1,6 @@
 extension Response {
-    /// How long the server asks the client to wait, from `Retry-After` given in seconds
-    /// (`120`) or as an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`); `nil` when absent or
-    /// unreadable. A date in the past gives zero.
-    /// - Parameter now: the current time, to turn a date into a delay.
+    /// How long the server asks the client to wait, from `Retry-After` in seconds (`120`) or
+    /// as an HTTP date, turned into a delay from `now` (zero when past); `nil` when absent or unreadable.
     public func retryAfter(now: Date = Date()) -> Duration? {
         guard let value = headers.first("Retry-After")?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
             return nil

@@ -1,5 +1,4 @@
 extension ResponseMetrics {
-    /// The number of retries, which the retrying layer adds.
     private enum Retries: MetricKey {
         static let defaultValue = 0
         static func description(of value: Int) -> String? { "retries \(value)" }

@@ -6,16 +6,11 @@
 /// Session().retrying(RetryPolicy { attempt in attempt.number < 2 ? .retry : .stop })
 /// ```
 ///
-/// The built-in policies retry, up to ``maxAttempts`` attempts in all:
-/// - errors whose code is in ``retryableCodes`` (timeout, connection lost, not connected,
-///   cannot connect);
-/// - responses whose status is in ``retryableStatuses`` (408, 429, 500, 502, 503, 504),
-///   after the `Retry-After` delay when the response has one (if it asks for more than
-///   ``maximumRetryAfter``, the response is delivered instead of waiting); a
-///   ``FetchError`` that carries a ``FetchError/response`` (such as the one
-///   ``StatusVerifier`` throws) is judged by that response in the same way;
-/// - only requests whose method is in ``retryableMethods`` (the idempotent ones) unless
-///   the request sets ``RequestOptions/isRetryable``.
+/// The built-in policies retry errors whose code is in ``retryableCodes`` and responses whose
+/// status is in ``retryableStatuses`` (after their `Retry-After` delay, or not at all past
+/// ``maximumRetryAfter``; a ``FetchError`` carrying a ``FetchError/response`` counts as that
+/// response), up to ``maxAttempts`` attempts in all, and only for methods in
+/// ``retryableMethods`` unless the request sets ``RequestOptions/isRetryable``.
 public struct RetryPolicy: Sendable {
     /// One finished attempt.
     public struct Attempt: Sendable {
@@ -64,11 +59,8 @@ public struct RetryPolicy: Sendable {
     public var now: @Sendable () -> Date = { Date() }
     private let custom: (@Sendable (Attempt) -> Decision)?
 
-    /// Makes a built-in policy.
-    /// - Parameters:
-    ///   - maxAttempts: the most attempts, the first included.
-    ///   - backoff: the delay before each retry.
-    ///   - budget: a retry budget to share, or `nil`.
+    /// Makes a built-in policy: at most `maxAttempts` attempts in all, `backoff` before each
+    /// retry, and a shared `budget` if any.
     public init(maxAttempts: Int, backoff: Backoff, budget: RetryBudget? = nil) {
         self.maxAttempts = maxAttempts
         self.backoff = backoff
@@ -107,8 +99,7 @@ public struct RetryPolicy: Sendable {
     /// The decision after `attempt`.
     public func decide(_ attempt: Attempt) -> Decision {
         if let custom { return custom(attempt) }
-        // Cheapest checks first: most attempts succeed and stop at the status, read where it
-        // lies rather than through a copy of the response (`Result.response`).
+        // Most attempts succeed: read the status in place, not through `Result.response`'s copy.
         switch attempt.result {
         case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
