@@ -15,6 +15,8 @@ public struct LayeredPerformer: RequestPerforming {
         let queueing: CompletionQueueLayer?
         /// The layer, when it can leave a call alone (see `StandingAside`).
         let standingAside: (any StandingAside)?
+        /// The layer, when it can take a call without the runner (see `PassingOnce`).
+        let passingOnce: (any PassingOnce)?
         /// Whether the layer reads the requests it sends (see ``PreparingLayer``).
         let prepares: Bool
 
@@ -23,6 +25,7 @@ public struct LayeredPerformer: RequestPerforming {
             self.base = base
             queueing = layer as? CompletionQueueLayer
             standingAside = layer as? any StandingAside
+            passingOnce = layer as? any PassingOnce
             prepares = layer is any PreparingLayer
         }
     }
@@ -46,6 +49,9 @@ public struct LayeredPerformer: RequestPerforming {
     ) -> any Cancellable {
         if let layer = parts.standingAside, layer.standsAside(for: request) {
             return base.perform(request, completion: completion)
+        }
+        if let layer = parts.passingOnce, layer.passesOnce(request) {
+            return layer.perform(request, next: base, completion: completion)
         }
         // The request's own enhancers run first, so that a layer that reads it sees what they add.
         if parts.prepares, let call = performingOwnEnhancers(of: request, request.options, completion: completion) {
@@ -75,6 +81,15 @@ protocol StandingAside: Layer {
     /// Whether the layer leaves `request` alone: it would pass it to `next` once, unchanged,
     /// and pass on the result.
     func standsAside(for request: any Request) -> Bool
+}
+
+/// A built-in layer that can tell, before a call starts, that it sends the call through `next`
+/// once, before `perform` returns, returns that call's handle and calls back only from that
+/// call's completion (an enhancing layer whose enhancers do not wait): the performer below then
+/// keeps every rule of ``Layer`` for it, and its ``LayeredPerformer`` runs it without a runner.
+protocol PassingOnce: Layer {
+    /// Whether the layer takes `request` that way.
+    func passesOnce(_ request: any Request) -> Bool
 }
 
 /// A layer that reads the requests it sends (``RequestPerforming/prepare(_:)``), as a cache or

@@ -12,14 +12,21 @@ enum CacheVariants {
         slot == 0 ? key : "\(key) #\(slot)"
     }
 
-    /// The variants stored under `key` besides the first, which the caller read already.
-    static func others(of key: String, in storage: any CacheStorage) -> [CachedResponse] {
-        (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }
+    /// The variants stored under `key` besides `first`, the one under the key itself, which
+    /// the caller read already. There are none when `first` varies on nothing: storing it
+    /// replaced them all.
+    static func others(of key: String, first: CachedResponse?, in storage: any CacheStorage) -> [CachedResponse] {
+        if let first, first.varying.isEmpty { return [] }
+        return (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }
     }
 
     /// Stores `response` under `key` as the variant it replaces: the one stored for the same
     /// values of the fields it varies on, else a free slot, else the first.
     static func store(_ response: CachedResponse, under key: String, in storage: any CacheStorage) {
+        // The usual case: neither the stored response nor this one varies, so there are no others.
+        if response.varying.isEmpty, let first = storage.response(for: key), first.varying.isEmpty {
+            return storage.store(response, for: key)
+        }
         let names = Set(response.varying.keys)
         var free: Int?
         var own: Int?

@@ -2,8 +2,10 @@
 /// way down it fills in the coders a request leaves unset (its ``RequestOptions/coders`` win
 /// one by one); on the way up it puts them in ``Response/coders``, so its place in the stack
 /// does not matter.
-struct CodingLayer: Layer {
+struct CodingLayer: PassingOnce {
     let coders: Coders
+
+    func passesOnce(_ request: any Request) -> Bool { true }
 
     func perform(
         _ request: any Request, next: any RequestPerforming,

@@ -2,9 +2,11 @@
 /// its own; made by ``RequestPerforming/completing(on:)``. Its place in the stack does not
 /// matter: over `Session`, every completion of the call runs on the queue, a cache hit's
 /// included; over the spy of FetchTesting, calls still complete before `perform` returns.
-struct CompletionQueueLayer: Layer {
+struct CompletionQueueLayer: PassingOnce {
     /// The queue given to calls that name none.
     let queue: DispatchQueue
+
+    func passesOnce(_ request: any Request) -> Bool { true }
 
     func perform(
         _ request: any Request, next: any RequestPerforming,

@@ -5,7 +5,7 @@
 /// call through ``RequestOptions/enhancers``; they are ordered together with these, by the
 /// first enhancing layer the request meets. The request goes down as one flat value, so
 /// responses name the caller's own request in ``Response/request``.
-struct EnhancingLayer: Layer {
+struct EnhancingLayer: PassingOnce {
     /// The enhancers, in the order they run on an outgoing request.
     let enhancers: [any Enhancer]
     /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
@@ -15,6 +15,10 @@ struct EnhancingLayer: Layer {
     init(_ enhancers: [any Enhancer]) {
         self.enhancers = EnhancerOrder.sorted(enhancers)
         waits = enhancers.contains { $0 is any AsyncEnhancer }
+    }
+
+    func passesOnce(_ request: any Request) -> Bool {
+        !waits && !request.options.enhancers.contains { $0 is any AsyncEnhancer }
     }
 
     func perform(

@@ -2,9 +2,7 @@
 /// through a ``Scheduler``, never by blocking a thread. Made by
 /// ``RequestPerforming/retrying(_:scheduler:)``.
 ///
-/// The caller's completion runs once, with the last attempt's result. It runs on the same
-/// engine as ``RequestPerforming/performRetryable(_:scheduler:completion:)``, with the policy
-/// as the caller that decides after each attempt.
+/// The caller's completion runs once, with the last attempt's result.
 struct RetryLayer: Layer {
     /// What decides whether to try again.
     let policy: RetryPolicy
@@ -16,11 +14,36 @@ struct RetryLayer: Layer {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         policy.budget?.recordCall()
-        let loop = RetryLoop(request: request, through: next, scheduler: scheduler) { [policy] result, retry in
-            if !retry.retry(following: policy, asPerformer: true) { completion(result) }
+        // Cancels the wait before a retry; the attempt in flight is cancelled with the call.
+        let wait = CancellationHandle()
+        send(1, request, next, wait, completion)
+        return wait
+    }
+
+    /// Sends attempt `number` through `next` (the runner builds a later one again) and decides
+    /// on its result.
+    private func send(
+        _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        _ = next.perform(request) { result in
+            // Each attempt's response says how many attempts came before it.
+            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
+            let delay: Duration?
+            switch policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result)) {
+            case .stop: return completion(result)
+            case .retry: delay = nil
+            case .retryAfter(let wait): delay = wait
+            }
+            // A stream whose reader has its response is never sent again.
+            guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+                return completion(result)
+            }
+            request.attemptLog?.received(result)
+            guard let delay else { return send(number + 1, request, next, wait, completion) }
+            let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
+            wait.setAction { job.cancel() }
         }
-        loop.start()
-        return loop
     }
 }
 
