@@ -71,20 +71,21 @@ public final class PendingCall: Cancellable, @unchecked Sendable {
         lock.unlock()
         guard let completion else { return }
         let (request, urlRequest) = (recorded.request, recorded.urlRequest)
-        completion(
-            result.mapError { error -> any Error in
-                guard let fetchError = error as? FetchError else { return error }
-                return fetchError.naming(
-                    method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
-                    url: urlRequest?.url ?? request.url)
-            }.map { response in
-                var response = response
-                response.request = callersRequest(of: request)
-                if let urlRequest {
-                    response.urlRequest = urlRequest
-                    response.url = urlRequest.url
-                }
-                return response
-            })
+        switch result {
+        case .success(var response):
+            response.request = callersRequest(of: request)
+            if let urlRequest {
+                response.urlRequest = urlRequest
+                response.url = urlRequest.url
+            }
+            completion(.success(response))
+        case .failure(let error):
+            guard let fetchError = error as? FetchError else { return completion(result) }
+            completion(
+                .failure(
+                    fetchError.naming(
+                        method: urlRequest?.httpMethod.map(HTTPMethod.init(rawValue:)) ?? request.method,
+                        url: urlRequest?.url ?? request.url)))
+        }
     }
 }

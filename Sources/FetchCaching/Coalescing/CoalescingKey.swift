@@ -7,6 +7,9 @@ struct CoalescingKey: Hashable, Sendable {
     let url: String
     /// Header fields by lowercased name, so that order and casing do not matter.
     let headers: [String: String]
+    /// The hash of the three, computed once: a key is hashed each time its flight is joined,
+    /// started and ended.
+    private let digest: Int
 
     /// Whether `request` may share a request with identical calls: a plain GET or HEAD
     /// without a body. Another kind never does: each caller's body goes to its own file or
@@ -28,9 +31,20 @@ struct CoalescingKey: Hashable, Sendable {
         for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
             let name = name.lowercased()
             // Two spellings of one name (set as a whole by `adjust`) both count, in any order.
-            guard !ignored.contains(name) else { continue }
+            guard ignored.isEmpty || !ignored.contains(name) else { continue }
             headers[name] = headers[name].map { min($0, value) + "\n" + max($0, value) } ?? value
         }
         self.headers = headers
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(self.url)
+        hasher.combine(headers)
+        digest = hasher.finalize()
     }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.digest == rhs.digest && lhs.method == rhs.method && lhs.url == rhs.url && lhs.headers == rhs.headers
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }

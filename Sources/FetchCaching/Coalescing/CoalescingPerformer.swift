@@ -67,10 +67,13 @@ public struct CoalescingPerformer: WrappingPerformer {
         let key = CoalescingKey(urlRequest, to: url, ignoring: ignoredHeaders)
         let flights = self.flights
         let place = flights.join(key) { [base] shared, joined in
-            let own = shared.flatMap(\.result).map { response in
-                var response = response.answering(request)
-                response.metrics.shared = joined > 1
-                return response
+            let own: Result<Response, any Error>
+            switch shared {
+            case .success((.success(let response), _)):
+                var answer = response.answering(request)
+                if joined > 1 { answer.metrics.shared = true }
+                own = .success(answer)
+            case .success((.failure(let error), _)), .failure(let error): own = .failure(error)
             }
             // The result arrives where the performer below calls back for the request sent; a
             // caller that asked for another queue of its own gets it there.

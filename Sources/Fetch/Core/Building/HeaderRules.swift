@@ -65,6 +65,21 @@ package enum HeaderRules {
             FetchError(.invalidRequest, reason: reason, method: method, url: url)
         }
         guard let url else { throw fail("the request has no URL") }
+        if !isPlainHTTP(url.absoluteString) { try validate(url, fail) }
+        guard isToken(method.rawValue) else {
+            throw fail("method \(method.rawValue.debugDescription) is not a valid token")
+        }
+        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+            try FetchError.naming(method: method, url: url) { try validate(name: name, value: value) }
+        }
+        let hasBody = !(urlRequest.httpBody?.isEmpty ?? true) || urlRequest.httpBodyStream != nil
+        if hasBody && (method == .get || method == .head) {
+            throw fail("a \(method.rawValue) request cannot have a body")
+        }
+    }
+
+    /// Checks that `url` is an http or https URL with a host and a port in range.
+    private static func validate(_ url: URL, _ fail: (String) -> FetchError) throws {
         guard url.scheme != nil else {
             throw fail(
                 "the URL \(url.relativeString.debugDescription) is relative: add a BaseURL enhancer "
@@ -76,15 +91,41 @@ package enum HeaderRules {
         }
         guard let host = url.host, !host.isEmpty else { throw fail("the URL has no host") }
         if let port = url.port, !(1...65535).contains(port) { throw fail("port \(port) is out of range") }
-        guard isToken(method.rawValue) else {
-            throw fail("method \(method.rawValue.debugDescription) is not a valid token")
+    }
+
+    /// Whether `text`, a URL, plainly passes `validate(_:_:)`: `http://` or `https://` (any
+    /// case), then a host of letters, digits, `.`, `-` and `_`, an optional port of 1 to 5 digits
+    /// within 1...65535, then the end, `/`, `?` or `#`. Read from the text, which costs less than
+    /// Foundation's component getters; any other URL is checked through them.
+    static func isPlainHTTP(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        for expected in "http".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected else { return false }
         }
-        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
-            try FetchError.naming(method: method, url: url) { try validate(name: name, value: value) }
+        var next = bytes.next()
+        if let byte = next, byte | 0x20 == UInt8(ascii: "s") { next = bytes.next() }
+        guard next == UInt8(ascii: ":"), bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "/") else {
+            return false
         }
-        let hasBody = !(urlRequest.httpBody?.isEmpty ?? true) || urlRequest.httpBodyStream != nil
-        if hasBody && (method == .get || method == .head) {
-            throw fail("a \(method.rawValue) request cannot have a body")
+        var hostLength = 0
+        var port: Int?
+        while let byte = bytes.next() {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return hostLength > 0 && (port.map { (1...65535).contains($0) } ?? true)
+            case UInt8(ascii: ":") where port == nil:
+                port = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where port != nil:
+                guard let digits = port, digits < 10_000 else { return false }
+                port = digits * 10 + Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                guard port == nil else { return false }
+                hostLength += 1
+            default:
+                return false
+            }
         }
+        return hostLength > 0 && (port.map { (1...65535).contains($0) } ?? true)
     }
 }

@@ -1,5 +1,5 @@
 /// Sends an `Accept` field with every request that does not set one.
-public struct Accept: Enhancer {
+public struct Accept: Enhancer, RequestOnlyEnhancer {
     private let header: FixedHeaders
 
     /// Makes the enhancer for `mediaTypes`, joined with `", "`.

@@ -5,7 +5,7 @@
 /// that has a scheme is left as it is. A request can name another base with
 /// ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
 /// ``EnhancerPriority/high``, so other enhancers see the full URL.
-public struct BaseURL: Enhancer {
+public struct BaseURL: Enhancer, RequestOnlyEnhancer {
     private let prefix: Result<String, FetchError>
 
     /// Makes the enhancer from a URL with a scheme and a host, and no query or fragment.

@@ -1,7 +1,7 @@
 /// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request,
 /// except one that sets its own `Authorization` or ``RequestOptions/skipsAuthentication``.
 /// A user name holding `:` fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
-public struct BasicAuth: Enhancer {
+public struct BasicAuth: Enhancer, RequestOnlyEnhancer {
     private let credentials: Result<String, FetchError>
 
     /// Makes the enhancer; the credentials are encoded as UTF-8.

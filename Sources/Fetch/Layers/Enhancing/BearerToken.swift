@@ -2,7 +2,7 @@
 /// request goes without one; a request that sets its own `Authorization`, or sets
 /// ``RequestOptions/skipsAuthentication``, is left alone. A token holding CR, LF or NUL
 /// fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
-public struct BearerToken: Enhancer {
+public struct BearerToken: Enhancer, RequestOnlyEnhancer {
     private let token: @Sendable () throws -> String?
 
     /// Reads the token from `store` for every request.

@@ -6,7 +6,7 @@
 ///
 /// A field the request already sets is left alone unless `replacingExisting` is true; a value
 /// holding CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
-public struct ComputedHeader: Enhancer {
+public struct ComputedHeader: Enhancer, RequestOnlyEnhancer {
     /// The name of the field.
     public let field: String
     /// Whether the value replaces one the request sets itself.

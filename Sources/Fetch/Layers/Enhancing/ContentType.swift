@@ -1,6 +1,6 @@
 /// Sets `Content-Type` on every request that has a body, keeping the body's own content type
 /// (``RequestBody/contentType``) or a field the request sets unless `replacingExisting` is true.
-public struct ContentType: Enhancer {
+public struct ContentType: Enhancer, RequestOnlyEnhancer {
     /// The media type sent.
     public let mediaType: String
     /// Whether it replaces a content type the request or its body sets.

@@ -11,10 +11,18 @@ struct EnhancingLayer: PassingOnce {
     /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
     private let waits: Bool
 
+    /// Whether one of `enhancers` changes responses (is not a `RequestOnlyEnhancer`).
+    private let readsResponses: Bool
+
     /// Sorts `enhancers` by priority.
     init(_ enhancers: [any Enhancer]) {
         self.enhancers = EnhancerOrder.sorted(enhancers)
         waits = enhancers.contains { $0 is any AsyncEnhancer }
+        readsResponses = Self.readResponses(enhancers)
+    }
+
+    private static func readResponses(_ enhancers: [any Enhancer]) -> Bool {
+        enhancers.contains { !($0 is any RequestOnlyEnhancer) }
     }
 
     func passesOnce(_ request: any Request) -> Bool {
@@ -68,6 +76,10 @@ struct EnhancingLayer: PassingOnce {
         let outgoing = LayeredRequest(
             request, options: { if dropOwn { $0.enhancers = [] } }, adding: ordered,
             built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
+        // Enhancers that only change requests leave what comes back as it is.
+        guard readsResponses || ordered.count > enhancers.count && Self.readResponses(ordered) else {
+            return next.perform(outgoing, completion: completion)
+        }
         switch outgoing.options.kind {
         case .plain, .upload:
             return next.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
@@ -132,3 +144,8 @@ extension RequestPerforming {
         layered(EnhancingLayer(enhancers))
     }
 }
+
+/// A built-in enhancer that changes requests only (its `enhance(_ response:)` is the default,
+/// which does nothing): an enhancing layer whose enhancers are all of these passes responses
+/// on without running them.
+protocol RequestOnlyEnhancer: Enhancer {}

@@ -1,7 +1,7 @@
 /// Adds the same header fields to every request. A field the request already sets is left
 /// alone unless `replacingExisting` is true; repeated names are joined with `", "`. A name or
 /// value that cannot be sent fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
-public struct FixedHeaders: Enhancer {
+public struct FixedHeaders: Enhancer, RequestOnlyEnhancer {
     /// The fields added.
     public let headers: HTTPHeaders
     /// Whether the fields replace ones the request sets itself.

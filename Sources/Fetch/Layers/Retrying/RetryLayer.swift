@@ -28,22 +28,31 @@ struct RetryLayer: Layer {
     ) {
         _ = next.perform(request) { result in
             // Each attempt's response says how many attempts came before it.
-            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
-            let delay: Duration?
-            switch policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result)) {
-            case .stop: return completion(result)
-            case .retry: delay = nil
-            case .retryAfter(let wait): delay = wait
-            }
-            // A stream whose reader has its response is never sent again.
-            guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
-                return completion(result)
-            }
-            request.attemptLog?.received(result)
-            guard let delay else { return send(number + 1, request, next, wait, completion) }
-            let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
-            wait.setAction { job.cancel() }
+            guard number > 1 else { return decide(on: result, of: 1, request, next, wait, completion) }
+            decide(
+                on: result.recordingMetrics { $0.retries += number - 1 }, of: number, request, next, wait, completion)
         }
+    }
+
+    /// Delivers `result`, attempt `number`'s, or sends the next attempt, as the policy decides.
+    private func decide(
+        on result: Result<Response, any Error>, of number: Int, _ request: any Request, _ next: any RequestPerforming,
+        _ wait: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+    ) {
+        let delay: Duration?
+        switch policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result)) {
+        case .stop: return completion(result)
+        case .retry: delay = nil
+        case .retryAfter(let wait): delay = wait
+        }
+        // A stream whose reader has its response is never sent again.
+        guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+            return completion(result)
+        }
+        request.attemptLog?.received(result)
+        guard let delay else { return send(number + 1, request, next, wait, completion) }
+        let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
+        wait.setAction { job.cancel() }
     }
 }
 
