@@ -10,12 +10,13 @@ public protocol RequestOptionKey {
 /// Per-request settings and markers, keyed by type: requests set them, performers and layers read
 /// them (the deadline, whether to skip auth, how much to log).
 public struct RequestOptions: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    @usableFromInline var values: [ObjectIdentifier: any Sendable] = [:]
 
     /// Makes an empty set of options: every key reads its default.
     public init() {}
 
     /// The value for `key`, or its default when unset.
+    @inlinable
     public subscript<Key: RequestOptionKey>(key: Key.Type) -> Key.Value {
         get {
             // Most requests carry no options: skip the hash and the dynamic cast.

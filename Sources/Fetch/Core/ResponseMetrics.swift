@@ -3,18 +3,22 @@
 /// FetchCaching's `cache` and `shared`). A response made by hand or by a spy has empty metrics.
 public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     /// A value a layer added, with its key, which says how the description writes it.
-    private struct Added: Hashable, Sendable {
-        let key: ObjectIdentifier
-        let type: any MetricKey.Type
-        let value: any Hashable & Sendable
+    @usableFromInline struct Added: Hashable, Sendable {
+        @usableFromInline let key: ObjectIdentifier
+        @usableFromInline let type: any MetricKey.Type
+        @usableFromInline let value: any Hashable & Sendable
+
+        @usableFromInline init(key: ObjectIdentifier, type: any MetricKey.Type, value: any Hashable & Sendable) {
+            (self.key, self.type, self.value) = (key, type, value)
+        }
 
         var text: String? { type.text(of: value) }
 
-        static func == (lhs: Added, rhs: Added) -> Bool {
+        @usableFromInline static func == (lhs: Added, rhs: Added) -> Bool {
             lhs.key == rhs.key && AnyHashable(lhs.value) == AnyHashable(rhs.value)
         }
 
-        func hash(into hasher: inout Hasher) {
+        @usableFromInline func hash(into hasher: inout Hasher) {
             hasher.combine(key)
             hasher.combine(AnyHashable(value))
         }
@@ -36,12 +40,13 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
     /// Body bytes received, after content decoding (headers not counted); for a download, bytes written.
     public var bytesReceived: Int64 = 0
     /// What layers added, in the order first set; a value equal to its key's default is not kept.
-    private var added: [Added] = []
+    @usableFromInline var added: [Added] = []
 
     /// Makes empty metrics: nothing timed, nothing counted.
     public init() {}
 
     /// The value a layer added under `key`, or the key's default when none did.
+    @inlinable
     public subscript<Key: MetricKey>(key: Key.Type) -> Key.Value {
         get {
             guard !added.isEmpty, let entry = added.first(where: { $0.key == ObjectIdentifier(key) }) else {

@@ -16,55 +16,65 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// One caller's place in one flight.
     public struct Place: Sendable {
-        let key: Key
+        @usableFromInline let key: Key
         /// The flight, numbered like its first caller.
-        let flight: Int
-        let caller: Int
+        @usableFromInline let flight: Int
+        @usableFromInline let caller: Int
         /// Whether this caller started the flight, and so starts its work.
         public var starts: Bool { flight == caller }
+
+        @usableFromInline init(key: Key, flight: Int, caller: Int) {
+            (self.key, self.flight, self.caller) = (key, flight, caller)
+        }
     }
 
-    private struct Flight: Sendable {
-        let id: Int
+    // What follows is inlinable, so that a module that uses a table of its own key and value
+    // types (FetchCaching's coalescing) gets code made for them rather than generic code.
+    @usableFromInline struct Flight: Sendable {
+        @usableFromInline let id: Int
         /// The callers still waiting, by number, in the order they joined.
-        var waiters: [(caller: Int, waiter: Waiter)] = []
-        var joined = 0
+        @usableFromInline var waiters: [(caller: Int, waiter: Waiter)] = []
+        @usableFromInline var joined = 0
         /// The work's handle, once it started.
-        var work: (any Cancellable)?
+        @usableFromInline var work: (any Cancellable)?
+
+        @usableFromInline init(id: Int) { self.id = id }
     }
 
-    private struct State: Sendable {
-        var flights: [Key: Flight] = [:]
-        var lastNumber = 0
-        var succeeded = 0
+    @usableFromInline struct State: Sendable {
+        @usableFromInline var flights: [Key: Flight] = [:]
+        @usableFromInline var lastNumber = 0
+        @usableFromInline var succeeded = 0
+
+        @usableFromInline init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline let state = Locked(State())
 
     /// Makes an empty table of flights.
     public init() {}
 
     /// How many flights have ended in success.
-    public var succeeded: Int { state.withLock { $0.succeeded } }
+    @inlinable public var succeeded: Int { state.withLock { $0.succeeded } }
 
     /// How many flights are under way.
-    public var count: Int { state.withLock { $0.flights.count } }
+    @inlinable public var count: Int { state.withLock { $0.flights.count } }
 
     /// Joins the flight of `key`, or starts one when none is under way.
     /// - Returns: the caller's place; ``Place/starts`` says whether it starts the work.
-    public func join(_ key: Key, _ waiter: @escaping Waiter) -> Place {
+    @inlinable public func join(_ key: Key, _ waiter: @escaping Waiter) -> Place {
         state.withLock { Self.enter(key, waiter, &$0) }
     }
 
     /// Joins the flight of `key`, or starts one, unless a flight has succeeded since
     /// ``succeeded`` was `seen`.
     /// - Returns: the caller's place; `nil` when a flight has succeeded since.
-    public func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
+    @inlinable public func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
         state.withLock { seen == $0.succeeded ? Self.enter(key, waiter, &$0) : nil }
     }
 
     /// Adds a caller to the flight of `key`, made if there is none; under the lock.
-    private static func enter(_ key: Key, _ waiter: @escaping Waiter, _ state: inout State) -> Place {
+    @inlinable static func enter(_ key: Key, _ waiter: @escaping Waiter, _ state: inout State) -> Place {
         state.lastNumber += 1
         let caller = state.lastNumber
         // Changed where it lies: the key is hashed once.
@@ -78,7 +88,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Keeps the handle of the work that `place`'s caller started, so that the last caller
     /// to leave cancels it; cancels it at once when the flight is over (every caller left).
-    public func started(_ work: any Cancellable, for place: Place) {
+    @inlinable public func started(_ work: any Cancellable, for place: Place) {
         let isOver: Bool = state.withLock { state in
             guard let index = state.flights.index(forKey: place.key), state.flights.values[index].id == place.flight
             else { return true }
@@ -90,7 +100,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Ends `place`'s flight with `result`: every caller still in it gets it, in the order
     /// they joined. Does nothing once that flight is over.
-    public func finish(_ place: Place, with result: Result<Value, any Error>) {
+    @inlinable public func finish(_ place: Place, with result: Result<Value, any Error>) {
         let (waiters, joined) = state.withLock { state -> ([(caller: Int, waiter: Waiter)], Int) in
             guard let flight = state.flights.removeValue(forKey: place.key) else { return ([], 0) }
             guard flight.id == place.flight else {
@@ -106,7 +116,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Takes `place`'s caller out of its flight. When it was the last one, the flight ends
     /// and its work is cancelled.
     /// - Returns: the caller's waiter, not called; `nil` when it already got the result.
-    public func leave(_ place: Place) -> Waiter? {
+    @inlinable public func leave(_ place: Place) -> Waiter? {
         let (waiter, work) = state.withLock { state -> (Waiter?, (any Cancellable)?) in
             guard var flight = state.flights[place.key], flight.id == place.flight,
                 let index = flight.waiters.firstIndex(where: { $0.caller == place.caller })

@@ -220,9 +220,15 @@ public struct CachingLayer: PreparingLayer {
     /// The storage key of `method` on `url`: the method, a space, the URL without its fragment,
     /// and, when there is one, a space and `identifier`.
     static func key(_ method: HTTPMethod, _ url: URL, identifier: String? = nil) -> String {
-        let text = url.absoluteString
-        // Searched as bytes: walking Characters costs more than the rest of a hit.
-        let key = method.rawValue + " " + text[..<(text.utf8.firstIndex(of: UInt8(ascii: "#")) ?? text.endIndex)]
+        var text = url.absoluteString
+        // Searched as bytes, and at once when they are contiguous: walking Characters costs
+        // more than the rest of a hit.
+        let fragment =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
+            } ?? text.utf8.contains(UInt8(ascii: "#"))
+        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
+        let key = method.rawValue + " " + text
         return identifier.map { key + " " + $0 } ?? key
     }
 

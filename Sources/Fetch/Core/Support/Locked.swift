@@ -3,15 +3,15 @@
 /// keeping its mutable state in one `Sendable` struct behind a `Locked` is `Sendable` with no
 /// `@unchecked`; `Locked<Void>` is a plain lock, for a class that stays `@unchecked Sendable` and
 /// says what the lock guards.
-package final class Locked<State: Sendable>: @unchecked Sendable {
+@usableFromInline package final class Locked<State: Sendable>: @unchecked Sendable {
     // `mutex` guards `state`, touched only inside `withLock`; a raw mutex, not an `NSLock`, so a
     // lock is not one more object to make and free.
-    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     // With the mutex held, no run-time exclusivity check is needed.
-    @exclusivity(unchecked) private var state: State
+    @usableFromInline @exclusivity(unchecked) var state: State
 
     /// Makes a lock around `state`.
-    package init(_ state: State) {
+    @usableFromInline package init(_ state: State) {
         self.state = state
         pthread_mutex_init(mutex, nil)
     }
@@ -22,7 +22,7 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with the state, which it may change, under the lock.
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @inlinable package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)
