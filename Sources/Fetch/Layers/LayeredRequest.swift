@@ -117,6 +117,9 @@ extension Request {
     /// for every response, and a request that is not layered then costs no dynamic cast.
     /// `LayeredRequest` is final, so the types match exactly.
     var layered: LayeredRequest? { Self.self == LayeredRequest.self ? self as? LayeredRequest : nil }
+
+    /// The attempt log of the logged call this request belongs to, if any.
+    var attemptLog: AttemptLog? { layered?.attemptLog }
 }
 
 extension Response {

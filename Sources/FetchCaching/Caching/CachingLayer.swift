@@ -133,7 +133,8 @@ public struct CachingLayer: PreparingLayer {
         if policy != .reload, found == nil || found?.1 == .unusable {
             // Another variant of the URL may match (RFC 9111 section 4.1); when none does, the
             // request below names the stored ones' entity tags (section 4.3.1).
-            let all = (found.map { [$0.0] } ?? []) + CacheVariants.others(of: key, first: found?.0, in: configuration.storage)
+            let all =
+                (found.map { [$0.0] } ?? []) + CacheVariants.others(of: key, first: found?.0, in: configuration.storage)
             if let match = all.first(where: { use($0) != .unusable }) {
                 found = (match, use(match))
             } else {

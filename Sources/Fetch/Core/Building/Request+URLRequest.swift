@@ -17,7 +17,7 @@ extension Request {
         do {
             var items = queryItems
             if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
-            url = try QueryEncoder.appending(items, to: self.url)
+            url = items.isEmpty ? self.url : try QueryEncoder.appending(items, to: self.url)
         } catch let error as FetchError {
             throw error.naming(method: method, url: resolving(self.url))
         }

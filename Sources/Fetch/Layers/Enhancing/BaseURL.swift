@@ -66,3 +66,20 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
         return .success(string)
     }
 }
+
+extension RequestOptions {
+    private enum BaseURLKey: RequestOptionKey { static let defaultValue: URL? = nil }
+    private enum SkipsBaseURLKey: RequestOptionKey { static let defaultValue = false }
+
+    /// A base URL for this request in place of the ``BaseURL`` enhancer's; `nil` keeps it.
+    public var baseURL: URL? {
+        get { self[BaseURLKey.self] }
+        set { self[BaseURLKey.self] = newValue }
+    }
+
+    /// Whether the ``BaseURL`` enhancer leaves this request's URL as it is; `false` by default.
+    public var skipsBaseURL: Bool {
+        get { self[SkipsBaseURLKey.self] }
+        set { self[SkipsBaseURLKey.self] = newValue }
+    }
+}

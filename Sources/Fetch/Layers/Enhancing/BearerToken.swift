@@ -21,3 +21,29 @@ public struct BearerToken: Enhancer, RequestOnlyEnhancer {
         try urlRequest.setHeader("Authorization", "Bearer " + token, replacing: true)
     }
 }
+
+extension RequestOptions {
+    private enum SkipsAuthenticationKey: RequestOptionKey { static let defaultValue = false }
+
+    /// Whether authentication enhancers (``BearerToken``, ``BasicAuth``) leave this
+    /// request alone, for calls such as logging in; `false` by default.
+    public var skipsAuthentication: Bool {
+        get { self[SkipsAuthenticationKey.self] }
+        set { self[SkipsAuthenticationKey.self] = newValue }
+    }
+}
+
+/// A token that can change while requests use it, safe to read and write from any thread:
+/// ``BearerToken`` reads it for every request, and a ``RefreshTokenHandler`` writes it.
+public final class TokenStore: Sendable {
+    private let stored: Locked<String?>
+
+    /// Makes a store holding `token`, or no token.
+    public init(_ token: String? = nil) { stored = Locked(token) }
+
+    /// The current token; `nil` when there is none.
+    public var token: String? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+}

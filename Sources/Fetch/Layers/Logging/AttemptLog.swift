@@ -53,8 +53,3 @@ final class AttemptLog: Sendable {
         }
     }
 }
-
-extension Request {
-    /// The attempt log of the logged call this request belongs to, if any.
-    var attemptLog: AttemptLog? { layered?.attemptLog }
-}
