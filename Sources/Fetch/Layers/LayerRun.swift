@@ -1,34 +1,27 @@
-/// One call through a ``LayeredPerformer``: the caller's completion, run once, and what the
-/// layer has in flight through `next`, cancelled with the call (see ``Layer``).
+/// One call through a ``LayeredPerformer``: keeps the rules of ``Layer`` for it.
 final class LayerRun: Cancellable, Sendable {
     typealias Completion = @Sendable (Result<Response, any Error>) -> Void
 
-    /// What changes during the call. A call has one attempt in flight and one completion from
-    /// below running at a time, unless its layer sends several at once: the first of each is
-    /// kept in place, the others in an array, so the usual call makes no array.
+    /// What changes during the call. The first handle and delivering thread are kept in
+    /// place, any others in arrays, so the usual call makes no array.
     private struct State: Sendable {
         /// The caller's completion; `nil` once the call has completed.
         var completion: Completion?
         var wasCancelled = false
-        /// How many attempts the layer sent through `next`.
         var attempts = 0
-        /// The layer's completion of an attempt in flight, which the closure handed below
-        /// finds here (a closure that holds only the run is made without an object); an
-        /// attempt sent while it is taken carries its own.
+        /// The layer's completion of the attempt in flight, kept here so the closure handed
+        /// below holds only the run; an attempt sent while it is in use carries its own.
         var attemptCompletion: Completion?
-        /// The handles of the attempts sent through `next`, cancelled with the call; an
-        /// attempt that has ended ignores its cancel.
+        /// The handles of the attempts sent through `next`; an ended attempt ignores its cancel.
         var handle: (any Cancellable)?
         var moreHandles: [any Cancellable] = []
-        /// The handle the layer returned.
         var layerHandle: (any Cancellable)?
         /// The threads running a completion from below (0 for none): a result the layer
-        /// delivers on one of them arrives where the performer below calls back already.
+        /// delivers on one of them is already where the performer below calls back.
         var delivering: UInt = 0
         var moreDelivering: [UInt] = []
 
-        /// Ends the call: returns the caller's completion, which is not run again, and lets
-        /// the handles go.
+        /// Ends the call: returns the caller's completion, once, and lets the handles go.
         mutating func complete() -> Completion? {
             defer {
                 completion = nil
@@ -61,10 +54,8 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     private let state: Locked<State>
-    /// The layer and the performer below it: where the call's own results are delivered, and
-    /// the stack whose base URL the errors it makes resolve.
+    /// Where the call's own results are delivered, and whose base URL its errors resolve.
     let performer: LayeredPerformer
-    /// The request the caller passed.
     let request: any Request
 
     init(_ performer: LayeredPerformer, request: any Request, completion: @escaping Completion) {
@@ -73,8 +64,7 @@ final class LayerRun: Cancellable, Sendable {
         state = Locked(State(completion: completion))
     }
 
-    /// Runs the layer for the call and keeps its handle, unless the call has completed (then a
-    /// cancellation that came first stops it).
+    /// Runs the layer and keeps its handle; cancels it when a cancellation came first.
     func start() {
         let handle = performer.layer.perform(request, next: Next(run: self)) { [self] in finish($0) }
         let cancelNow: Bool = state.withLock { state in
@@ -85,13 +75,12 @@ final class LayerRun: Cancellable, Sendable {
         if cancelNow { handle.cancel() }
     }
 
-    /// Completes the call with `result`, the first time only: at once when the layer passes
-    /// on a result from below, else where the layered performer calls back (the queue the
-    /// performer below names for the call).
+    /// Completes the call with `result`, the first time only: at once when passed on from
+    /// below, else where the performer below calls back.
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
-        // The completion is taken out through a variable, not returned: a closure returned
-        // through the generic `withLock` is wrapped to and from its generic form.
+        // Taken out through a variable: a closure returned through the generic `withLock`
+        // is wrapped to and from its generic form.
         var completion: Completion?
         let atOnce = state.withLock { state in
             completion = state.complete()
@@ -138,7 +127,7 @@ final class LayerRun: Cancellable, Sendable {
                 completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
                 return NothingToCancel()
             }
-            // A new attempt is built again: its enhancers run again (a refreshed token, a new nonce).
+            // Built again, so its enhancers run again.
             handle = performer.base.perform(request.forNextAttempt, completion: delivered)
         }
         let cancelNow: Bool = state.withLock { state in
@@ -150,9 +139,8 @@ final class LayerRun: Cancellable, Sendable {
         return handle
     }
 
-    /// Passes an attempt's `result` to the layer: to `completion`, or to the completion the
-    /// state keeps when it is `nil`. While it runs, a result the layer delivers is one from
-    /// below.
+    /// Passes an attempt's `result` to `completion` (the state's when `nil`) while this
+    /// thread counts as delivering from below.
     private func deliver(_ result: Result<Response, any Error>, to completion: Completion? = nil) {
         let thread = currentThread()
         var toCall = completion
@@ -168,7 +156,7 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     /// Cancels what is in flight and the layer's own work, and completes the call with
-    /// ``FetchError/Code-swift.enum/cancelled``, unless it has completed.
+    /// ``FetchError/Code-swift.enum/cancelled`` unless it has completed.
     func cancel() {
         var completion: Completion?
         let handles = state.withLock { state -> [any Cancellable] in
@@ -184,7 +172,7 @@ final class LayerRun: Cancellable, Sendable {
     }
 }
 
-/// The performer a layer calls `next`: the performer below, reached through the call's run.
+/// The performer a layer calls `next`: the performer below, reached through the run.
 private struct Next: WrappingPerformer {
     let run: LayerRun
     var base: any RequestPerforming { run.performer.base }

@@ -1,18 +1,10 @@
-/// A request on its way down a stack of layers: the caller's request as the layers above
-/// changed it, held flat.
-///
-/// A layer that changes a request (an enhancing layer adds enhancers, a hook sends another
-/// request, a transfer sets its options) makes one of these from the request it got,
-/// copying the fields once; it never wraps a wrapper, so a request passes any number of
-/// layers as one value with stored fields. It remembers the caller's request, and every
-/// ``Response`` is made with that one in ``Response/request``: nothing has to put it back
-/// on the way up. A class, so that passing it on as `any Request` (to each layer below,
-/// to each enhancer) allocates nothing; it never changes once made.
+/// A request on its way down a stack, as the layers above changed it: a layer copies the
+/// fields into one of these rather than wrapping it. It remembers the caller's request, which
+/// every ``Response`` names. A class, so passing it as `any Request` allocates nothing.
 final class LayeredRequest: Request {
     /// The request the caller passed to the top of the stack.
     let caller: any Request
-    /// The request whose fields were copied and whose `adjust(_:)` runs first: the
-    /// caller's, or the one a hook sent in its place.
+    /// The request whose `adjust(_:)` runs first: the caller's, or one a hook sent instead.
     private let source: any Request
     let url: URL
     let method: HTTPMethod
@@ -25,20 +17,13 @@ final class LayeredRequest: Request {
     let enhancers: [any Enhancer]
     /// Where a logging layer above hears what each attempt sent; `nil` when none listens.
     let attemptLog: AttemptLog?
-    /// The `URLRequest` of this attempt once a layer built it, or why it does not build
-    /// (see `Request.carrying(_:)`): layers below use it rather than building it
-    /// again, so each enhancer runs once per attempt. `nil` until a layer builds it.
+    /// The `URLRequest` of this attempt once a layer built it, or why it does not build:
+    /// layers below reuse it, so each enhancer runs once per attempt.
     let built: Result<URLRequest, any Error>?
 
     /// `request` as a layer passes it on, with `change` made to its options and `added`
-    /// enhancers run after its own.
-    /// - Parameters:
-    ///   - caller: the caller's request, when `request` is one a hook sent in its place;
-    ///     by default `request` (or, when it is one of these already, the caller's).
-    ///   - log: the attempt log of a logging layer; by default the one `request` or
-    ///     `caller` carries.
-    ///   - built: the `URLRequest` of this attempt, built from the request as it is passed on;
-    ///     none by default: a layer that changes the request leaves it to be built below.
+    /// enhancers run after its own. `caller` is given when `request` is one a hook sent in its
+    /// place; `log` defaults to the one `request` or `caller` carries; `built` to none.
     init(
         _ request: any Request, for caller: (any Request)? = nil,
         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
@@ -61,9 +46,8 @@ final class LayeredRequest: Request {
         enhancers = (layered?.enhancers ?? []) + added
     }
 
-    /// `built`, the `URLRequest` a layer above built for this attempt, with the enhancers
-    /// `added` below it run on it in order and the result checked again: what a layer that
-    /// adds enhancers passes down, so that the ones above it do not run again.
+    /// `built`, the `URLRequest` a layer above built for this attempt, with `added` run on it
+    /// and checked again, so that the enhancers above do not run again.
     static func extending(
         _ built: Result<URLRequest, any Error>?, with added: [any Enhancer], for request: any Request
     ) -> Result<URLRequest, any Error>? {
@@ -80,16 +64,13 @@ final class LayeredRequest: Request {
         }
     }
 
-    /// Runs the source's `adjust(_:)`, then each enhancer; an enhancer that throws fails
-    /// with an error naming it.
+    /// Runs the source's `adjust(_:)`, then each enhancer, naming one that throws.
     func adjust(_ urlRequest: inout URLRequest) throws {
         try source.adjust(&urlRequest)
         try Self.run(enhancers, on: &urlRequest, for: self)
         attemptLog?.sent(urlRequest)
     }
 
-    /// Runs `enhancers` on `urlRequest` in order, for `request`; one that throws fails with
-    /// an error naming it.
     private static func run(_ enhancers: [any Enhancer], on urlRequest: inout URLRequest, for request: any Request)
         throws
     {
@@ -104,28 +85,24 @@ final class LayeredRequest: Request {
     }
 }
 
-/// The request the caller passed to the top of a stack of layers: `request`, unless a layer
-/// is passing it down (see ``Response/request``). A function of the existential rather than
-/// a property of the request, so that `request` is handed back in its own box: a property
-/// would box a copy of it again, an allocation for every response.
+/// The request the caller passed to the top of the stack (see ``Response/request``). A
+/// function of the existential, not a property, so `request` is handed back in its own box
+/// rather than boxed again for every response.
 package func callersRequest(of request: any Request) -> any Request {
     request.layered?.caller ?? request
 }
 
 extension Request {
-    /// This request, when it is a `LayeredRequest`. A metatype compare before `as?`: it runs
-    /// for every response, and a request that is not layered then costs no dynamic cast.
-    /// `LayeredRequest` is final, so the types match exactly.
+    /// This request, when it is a `LayeredRequest`. The metatype compare (exact, as the class
+    /// is final) spares a dynamic cast on every response of a request that is not layered.
     var layered: LayeredRequest? { Self.self == LayeredRequest.self ? self as? LayeredRequest : nil }
 
-    /// The attempt log of the logged call this request belongs to, if any.
     var attemptLog: AttemptLog? { layered?.attemptLog }
 }
 
 extension Response {
-    /// This response as the answer to `request`, a call as a layer got it: its ``request`` is
-    /// the one that call's caller passed. For a layer that hands one response to several
-    /// calls (coalescing), so that each caller finds its own request there.
+    /// This response as the answer to `request`, with its caller's request in ``request``:
+    /// for a layer that hands one response to several calls (coalescing).
     /// - Parameter request: the call the response answers.
     /// - Returns: the response with the caller's request.
     public func answering(_ request: any Request) -> Response {

@@ -1,32 +1,26 @@
-/// A call's request built once for this attempt, for a layer that reads what will be sent
-/// (a cache keys on its URL and header fields, coalescing on the same): the `URLRequest`,
-/// the absolute URL it goes to, and the request to pass below, which carries that
-/// `URLRequest` so that the layers below do not build it again and each enhancer runs once
-/// per attempt. Made by ``RequestPerforming/prepare(_:)`` on the performer below the layer.
+/// A call's request built once for this attempt, for a layer that reads what will be sent:
+/// the `URLRequest`, its absolute URL, and the request to pass below, which carries that
+/// `URLRequest` so each enhancer runs once per attempt. Made by ``RequestPerforming/prepare(_:)``.
 ///
 /// ```swift
 /// let prepared = next.prepare(request)
 /// guard let url = prepared.url else { return next.perform(prepared.request, completion: completion) }
 /// ```
 public struct PreparedRequest: Sendable {
-    /// What to pass to the performer below. When the request does not build, it carries why,
-    /// and the performer below fails the call with that error. Made when asked for: a layer
-    /// that answers without sending anything (a cache hit) never asks.
+    /// What to pass to the performer below; when the request does not build, it carries why,
+    /// and the performer below fails the call with that error.
     public var request: any Request { carried.map(source.carrying) ?? source }
-    /// The `URLRequest` of this attempt as the layers above made it; `nil` when the request
-    /// does not build. Not yet checked the way `Session` checks it, unless a layer above
-    /// checked it: ``checked()`` does that before it is sent.
+    /// The `URLRequest` of this attempt; `nil` when the request does not build. Not checked
+    /// as `Session` checks it until ``checked()`` (or a layer above) does.
     public let urlRequest: URLRequest?
     /// The absolute URL the call goes to, also when a ``BaseURL`` below makes it absolute;
-    /// `nil` when the request does not build, or when its URL is relative and no base URL
-    /// below resolves it (such a call fails below, naming that URL).
+    /// `nil` when the request does not build, or its URL is relative and no base URL below
+    /// resolves it (the call then fails below, naming that URL).
     public let url: URL?
     /// The request as the layer got it.
     private let source: any Request
-    /// The `URLRequest` (or why it does not build) that ``request`` carries; `nil` to pass
-    /// `source` as it is.
+    /// What ``request`` carries; `nil` to pass `source` as it is.
     private let carried: Result<URLRequest, any Error>?
-    /// Whether `urlRequest` has been checked (by a layer above, or by ``checked()``).
     private let isChecked: Bool
 
     private init(
@@ -55,10 +49,9 @@ public struct PreparedRequest: Sendable {
             request, carrying: url == nil ? nil : built, urlRequest: urlRequest, url: url, isChecked: above != nil)
     }
 
-    /// This request checked as `Session` checks every request before sending it: what to send
-    /// below. When the check fails, ``urlRequest`` and ``url`` are `nil` and ``request``
-    /// carries the error, which the performer below reports. While the URL is relative, the
-    /// layer below that makes it absolute checks the URL and header fields.
+    /// This request checked as `Session` checks it, to send below. When the check fails,
+    /// ``urlRequest`` and ``url`` are `nil` and ``request`` carries the error. A relative URL
+    /// and the header fields are checked by the layer below that makes the URL absolute.
     public func checked() -> PreparedRequest {
         guard !isChecked, let urlRequest, let url else { return self }
         let checked = Result { try source.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
@@ -70,8 +63,7 @@ public struct PreparedRequest: Sendable {
     }
 
     /// This request with `enhancer` run on its `URLRequest`, now and on every later attempt
-    /// built below (a retry below the layer), as a layer that adds header fields of its own
-    /// (a cache's conditional request) sends it.
+    /// built below (a retry): for a layer's own header fields (a cache's conditions).
     /// - Throws: what `enhancer` throws, named with the enhancer, the method and the URL.
     public func adding(_ enhancer: some Enhancer) throws -> PreparedRequest {
         guard var urlRequest, let url else { return self }
@@ -87,9 +79,8 @@ public struct PreparedRequest: Sendable {
 }
 
 extension RequestPerforming {
-    /// `request` built for this attempt as it goes to this performer: for a layer that reads
-    /// the request it sends through `next`, which calls `next.prepare(request)` (see
-    /// ``PreparedRequest``).
+    /// `request` built for this attempt as it goes to this performer: a layer that reads what
+    /// it sends calls `next.prepare(request)`.
     /// - Parameter request: the call, as the layer got it.
     /// - Returns: the built request, its absolute URL, and what to pass below.
     public func prepare(_ request: any Request) -> PreparedRequest {

@@ -1,16 +1,13 @@
 extension Request {
-    /// The `URLRequest` this request becomes, checked the way `Session` checks every
-    /// request before sending it, so that a performer of your own (or the spy in
-    /// FetchTesting) refuses exactly what `Session` refuses.
+    /// The `URLRequest` this request becomes, checked as `Session` checks every request, so
+    /// that a performer of your own (or the spy in FetchTesting) refuses what `Session` does.
     ///
     /// Checks: the request builds (its body encodes, `adjust` does not throw); the URL is
     /// http or https with a host; method and header names are tokens and no value holds a
     /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
     /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
-    /// an upload (``CallKind/upload(_:)``) has a body.
-    /// A download whose destination has a partial download to resume gets `Range` and
-    /// `If-Range` for the rest (see ``PartialDownload``).
-    /// Every header field is checked once, on the finished request.
+    /// an upload (``CallKind/upload(_:)``) has a body. A download with a partial download to
+    /// resume gets `Range` and `If-Range` for the rest (see ``PartialDownload``).
     /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
     /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
@@ -19,9 +16,8 @@ extension Request {
         try checked(uncheckedURLRequest())
     }
 
-    /// The `URLRequest` as ``checkedURLRequest()`` builds it, before the checks of the
-    /// finished request (see ``checked(_:)``): for a layer that may answer without sending
-    /// anything (a cache hit), which checks it only when it sends it below.
+    /// The `URLRequest` as ``checkedURLRequest()`` builds it, before ``checked(_:)``: for a
+    /// layer that may answer without sending anything (a cache hit).
     /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
         do {
@@ -35,10 +31,9 @@ extension Request {
         }
     }
 
-    /// `urlRequest`, which ``uncheckedURLRequest()`` built from this request, checked as
-    /// `Session` checks it; a download with a partial file to resume asks for the rest.
+    /// `built`, from ``uncheckedURLRequest()``, checked as `Session` checks it.
     /// - Parameter whole: whether the URL and header fields are checked too; `false` while
-    ///   the URL is relative: the layer below that makes it absolute checks them then.
+    ///   the URL is relative: the layer below that makes it absolute checks them.
     /// - Throws: what ``checkedURLRequest()`` throws for a finished request.
     func checked(_ built: URLRequest, whole: Bool = true) throws -> URLRequest {
         var urlRequest = built
@@ -70,8 +65,7 @@ extension Request {
 }
 
 extension Request {
-    /// This request carrying `built`, the `URLRequest` of this attempt (or why it does not
-    /// build), to pass down; itself when it carries one already.
+    /// This request carrying `built` (or why it does not build), unless it carries one already.
     func carrying(_ built: Result<URLRequest, any Error>) -> any Request {
         layered?.built == nil ? LayeredRequest(self, built: built) : self
     }
@@ -83,8 +77,8 @@ extension Request {
         return try checkedURLRequest()
     }
 
-    /// This request for the next attempt of the same call (a retry, a resend after a refresh):
-    /// without the `URLRequest` built for the last one, so that every enhancer runs again.
+    /// This request for the next attempt (a retry, a resend after a refresh), without the
+    /// last one's `URLRequest`, so that every enhancer runs again.
     var forNextAttempt: any Request {
         guard let layered, layered.built != nil else { return self }
         return LayeredRequest(layered)

@@ -1,15 +1,7 @@
 /// Work shared by every caller that asks for it under the same key while it runs (single
-/// flight): the first caller starts it, the ones that join while it runs wait for its
-/// result, and each caller gets the result once. A caller may leave before the end; when
-/// the last one leaves, the work is cancelled. Once a flight ends, the next caller of its
-/// key starts a new one.
-///
-/// One lock guards the table and every flight in it, so that joining a flight, leaving it
-/// and its end meet one after the other: a caller never joins a flight whose work was
-/// cancelled, and the work is cancelled only when its last caller has left.
-///
-/// For a layer that shares work between calls: token refresh shares one refresh among the
-/// calls that met a 401, and FetchCaching's coalescing one request among identical calls.
+/// flight): the first caller starts it, the others wait, and each gets the result once.
+/// When the last caller leaves early, the work is cancelled; one lock guards every flight, so
+/// no caller joins a cancelled one. Once a flight ends, the next caller starts a new one.
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Gets a flight's result, with how many callers joined the flight in all.
     public typealias Waiter = @Sendable (Result<Value, any Error>, _ joined: Int) -> Void
@@ -28,11 +20,10 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
-    // What follows is inlinable, so that a module that uses a table of its own key and value
-    // types (FetchCaching's coalescing) gets code made for them rather than generic code.
+    // Inlinable, so that another module (FetchCaching) gets code made for its own types.
     @usableFromInline struct Flight: Sendable {
         @usableFromInline let id: Int
-        /// The callers still waiting, by number, in the order they joined.
+        /// The callers still waiting, in the order they joined.
         @usableFromInline var waiters: [(caller: Int, waiter: Waiter)] = []
         @usableFromInline var joined = 0
         /// The work's handle, once it started.
@@ -86,8 +77,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         return Place(key: key, flight: add(to: &state.flights[key, default: Flight(id: caller)]), caller: caller)
     }
 
-    /// Keeps the handle of the work that `place`'s caller started, so that the last caller
-    /// to leave cancels it; cancels it at once when the flight is over (every caller left).
+    /// Keeps the handle of the work `place`'s caller started, so the last caller to leave
+    /// cancels it; cancels it at once when all have left already.
     @inlinable public func started(_ work: any Cancellable, for place: Place) {
         let isOver: Bool = state.withLock { state in
             guard let index = state.flights.index(forKey: place.key), state.flights.values[index].id == place.flight
@@ -113,8 +104,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         for (_, waiter) in waiters { waiter(result, joined) }
     }
 
-    /// Takes `place`'s caller out of its flight. When it was the last one, the flight ends
-    /// and its work is cancelled.
+    /// Takes `place`'s caller out of its flight; the last one out ends it and cancels its work.
     /// - Returns: the caller's waiter, not called; `nil` when it already got the result.
     @inlinable public func leave(_ place: Place) -> Waiter? {
         let (waiter, work) = state.withLock { state -> (Waiter?, (any Cancellable)?) in

@@ -1,9 +1,6 @@
-/// A performer that passes every call to another, its `base`: every layer of a stack
-/// (``LayeredPerformer``), and a performer of your own that wraps one.
-///
-/// Conforming tells Fetch what is below: an error a layer above makes names the absolute URL
-/// a ``BaseURL`` below resolves, and ``RequestPerforming/prepare(_:)`` finds that base URL.
-/// By default the performer calls back where its base does.
+/// A performer that passes every call to another, its `base`. Conforming lets Fetch find a
+/// ``BaseURL`` below, for the URL errors name and for ``RequestPerforming/prepare(_:)``. By
+/// default it calls back where its base does.
 public protocol WrappingPerformer: RequestPerforming {
     /// The performer below this one.
     var base: any RequestPerforming { get }

@@ -1,20 +1,19 @@
 import Fetch
 
-/// One GET or HEAD call through a ``CachingLayer``: the request as the layer sees it,
-/// its storage key and directives, and what to do with what comes back.
+/// One GET or HEAD call through a ``CachingLayer``: the request, its storage key and
+/// directives, and what to do with what comes back.
 struct CacheExchange: Sendable {
     /// The request as this layer passes it on, checked.
     let prepared: PreparedRequest
-    /// The request as it is sent, built once for the attempt.
     let urlRequest: URLRequest
-    /// The credentials of `urlRequest`, as the layer found them when it looked up `key`.
+    /// The credentials of `urlRequest`, as found when `key` was looked up.
     let partition: CachePartition
     let key: String
     /// The request's `Cache-Control` directives.
     let directives: CacheDirectives
     let configuration: CacheConfiguration
 
-    /// The response `stored` gives to `request`, served at `now` without asking the server.
+    /// The response `stored` gives to `request` at `now`, without asking the server.
     static func hit(_ stored: CachedResponse, answering request: any Request, at now: Date) -> Response {
         // RFC 9111 section 5.1: a stored response goes out with its age.
         let headers = stored.headers(withAge: Int(min(stored.currentAge(at: now), Double(Int32.max))))
@@ -27,13 +26,11 @@ struct CacheExchange: Sendable {
             body: stored.body, url: stored.url, metrics: metrics)
     }
 
-    /// The request as this layer passes it on, carrying `urlRequest`.
     var request: any Request { prepared.request }
 
-    /// Sends the request through `next`, conditional on the validators of `stale` (the stored
-    /// response it may replace) when it has some, else on the entity tags of `variants`
-    /// (stored variants that do not match the request; a `304` naming one of them selects it,
-    /// RFC 9111 section 4.3.1); stores what comes back and calls `completion` with it.
+    /// Sends the request through `next`, conditional on the validators of `stale` when it has
+    /// some, else on the entity tags of `variants` (RFC 9111 section 4.3.1); stores what comes
+    /// back and calls `completion` with it.
     func send(
         through next: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -70,9 +67,8 @@ struct CacheExchange: Sendable {
         }
     }
 
-    /// The stored response a `304` confirms (RFC 9111 section 4.3.4): `stale`, unless it names
-    /// another strong entity tag; else the one of `variants` whose entity tag it names (the
-    /// only one, when it names none).
+    /// The stored response a `304` confirms (RFC 9111 section 4.3.4): `stale` unless it names
+    /// another strong entity tag, else the variant it names (or the only one, naming none).
     private static func confirmed(by notModified: Response, _ stale: CachedResponse?, _ variants: [CachedResponse])
         -> CachedResponse?
     {
@@ -85,9 +81,8 @@ struct CacheExchange: Sendable {
         return variants.first { $0.entityTag == tag }
     }
 
-    /// Revalidates `stale`, a response already served stale (`stale-while-revalidate`, RFC
-    /// 5861 section 3), with a request of its own through `next`: the first call that serves
-    /// it sends one, and the calls that serve it while that one is in flight send none.
+    /// Revalidates `stale`, already served (`stale-while-revalidate`, RFC 5861 section 3),
+    /// with one request through `next` however many calls serve it meanwhile.
     func revalidateInBackground(_ stale: CachedResponse, through next: any RequestPerforming) {
         let (key, configuration) = (self.key, self.configuration)
         guard configuration.revalidating.withLock({ $0.insert(key).inserted }) else { return }
@@ -96,9 +91,8 @@ struct CacheExchange: Sendable {
         }
     }
 
-    /// `stale` as a hit at `now`, when `result`, the answer to the request that revalidates
-    /// it, is an error (other than a cancellation) or a 500, 502, 503 or 504, and its
-    /// `stale-if-error` window (RFC 5861 section 4) still covers it; otherwise `nil`.
+    /// `stale` as a hit at `now` when its revalidation failed (not by cancellation) or met a
+    /// 500, 502, 503 or 504 within its `stale-if-error` window (RFC 5861 section 4).
     private func servedIfError(_ stale: CachedResponse, after result: Result<Response, any Error>, at now: Date)
         -> Response?
     {
@@ -112,8 +106,7 @@ struct CacheExchange: Sendable {
         return Self.hit(stale, answering: request, at: now)
     }
 
-    /// The stored response `stale` confirmed by the `304` `notModified`: stored again with
-    /// its header fields updated, and delivered with its status and body.
+    /// `stale` confirmed by `notModified`: stored with updated fields, served with its status and body.
     private func revalidated(_ stale: CachedResponse, by notModified: Response, requestTime: Date, responseTime: Date)
         -> Response
     {
@@ -158,11 +151,10 @@ struct CacheExchange: Sendable {
         return delivered
     }
 
-    /// Whether `sent` carries the credentials the request carried as this layer built it: not
+    /// Whether `sent` carries the credentials the request had as this layer built it: not
     /// when a layer below added or changed some, which a later lookup cannot see.
     private func isInPartition(_ sent: URLRequest) -> Bool {
-        // The same fields (as a rule the very request this layer built) make the same
-        // partition, with no credentials to look up again.
+        // The same fields (as a rule) make the same partition, with nothing to look up again.
         let fields = sent.allHTTPHeaderFields ?? [:]
         guard fields != urlRequest.allHTTPHeaderFields ?? [:] else { return true }
         return CachePartition.of(fields, request, configuration) == partition

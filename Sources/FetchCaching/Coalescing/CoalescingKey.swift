@@ -7,13 +7,11 @@ struct CoalescingKey: Hashable, Sendable {
     let url: String
     /// Header fields by lowercased name, so that order and casing do not matter.
     let headers: [String: String]
-    /// The hash of the three, computed once: a key is hashed each time its flight is joined,
-    /// started and ended.
+    /// Computed once: a key is hashed each time its flight is joined, started and ended.
     private let digest: Int
 
-    /// Whether `request` may share a request with identical calls: a plain GET or HEAD
-    /// without a body. Another kind never does: each caller's body goes to its own file or
-    /// reader, so there is nothing to share.
+    /// Whether `request` may share: a plain GET or HEAD without a body (another kind's body
+    /// goes to each caller's own file or reader).
     static func mayShare(_ request: any Request) -> Bool {
         switch request.options.kind {
         case .plain: break

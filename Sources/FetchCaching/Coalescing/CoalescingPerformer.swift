@@ -3,31 +3,15 @@ import Fetch
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one
 /// request. Made by `RequestPerforming.coalescing(ignoringHeaders:)`.
 ///
-/// Two calls are identical when they have the same method (GET or HEAD), the same URL with
-/// its query, and the same header fields as they would be sent: names compared without
-/// case, values exactly, order ignored. Header fields added by enhancers *above* this layer
-/// (it is below them in the stack) count; ones added below it do not, since every call
-/// gets the same. A field named in `ignoringHeaders` (a request ID that differs per call)
-/// does not count. A call with a body, a download or upload, or any other method is never
-/// coalesced: it goes straight to the performer below.
+/// Identical means the same method, absolute URL and header fields as they would be sent,
+/// except those in `ignoringHeaders`. Any other call (a body, another kind or method, a
+/// relative URL no base URL resolves) goes straight below. The first call sends the request
+/// with its own options; each caller gets the result with its own request in
+/// `Response.request`, and `ResponseMetrics.shared` set when it went to several.
 ///
-/// The URL is the absolute one the call is sent to: a relative URL counts as the `BaseURL`
-/// that applies makes it, whether that is one the request or a layer above carries, or one
-/// in an enhancing layer below this one (as in
-/// `Session().enhanced(by: BaseURL("https://api.example.com")).coalescing()`). A relative
-/// URL that no such base URL resolves (none in the stack, or one hidden below a performer
-/// of your own) is never coalesced: the call goes to the performer below as it is, which
-/// builds it and fails it if it stays relative.
-///
-/// The first call sends the request, with its own options (deadline, body limit); the calls
-/// that join it while it is in flight wait for its result. Each caller gets the result with
-/// its own request in `Response.request`, and `ResponseMetrics.shared` set when the
-/// response went to more than one caller. A call that starts after the shared request
-/// ended sends a new one.
-///
-/// Cancelling one caller completes that caller with `FetchError.Code-swift.enum.cancelled`
-/// and leaves the shared request running for the others; when the last caller cancels, the
-/// shared request is cancelled. Every completion runs exactly once.
+/// Cancelling one caller completes it with `FetchError.Code-swift.enum.cancelled` and leaves
+/// the shared request to the others; the last caller's cancel cancels it. Every completion
+/// runs exactly once.
 ///
 /// A performer that wraps another rather than a `Layer`: a shared request belongs to no one
 /// call, so cancelling the call that sent it must not cancel it.
@@ -59,7 +43,7 @@ public struct CoalescingPerformer: WrappingPerformer {
         // The request's own enhancers run before it is built for the key.
         if !request.options.enhancers.isEmpty { return enhanced(by: []).perform(request, completion: completion) }
         guard CoalescingKey.mayShare(request) else { return base.perform(request, completion: completion) }
-        // Built once for this attempt: the key, and every layer below, use the same request.
+        // Built once for this attempt, for the key and every layer below.
         let outgoing = base.prepare(request).checked()
         guard let urlRequest = outgoing.urlRequest, let url = outgoing.url else {
             return base.perform(outgoing.request, completion: completion)
@@ -75,8 +59,8 @@ public struct CoalescingPerformer: WrappingPerformer {
                 own = .success(answer)
             case .success((.failure(let error), _)), .failure(let error): own = .failure(error)
             }
-            // The result arrives where the performer below calls back for the request sent; a
-            // caller that asked for another queue of its own gets it there.
+            // It arrives where the performer below calls back for the sent request; a joiner
+            // whose own queue differs gets it there.
             guard joined > 1, let queue = base.completionQueue(for: request), case .success(let arrival) = shared,
                 queue !== arrival.queue
             else { return completion(own) }
@@ -92,10 +76,8 @@ public struct CoalescingPerformer: WrappingPerformer {
         return seat
     }
 
-    /// One caller's seat in a shared request: cancelling takes the caller out, and it
-    /// completes cancelled (where the performer below would have called back, not on the
-    /// canceller's thread); the last one out cancels the request. A value with no lock: the
-    /// flights' lock lets a caller out once.
+    /// One caller's seat: cancelling completes it where the performer below would call back,
+    /// and the last one out cancels the request. The flights' lock lets a caller out once.
     private struct CallerHandle: Cancellable {
         let flights: SingleFlight<CoalescingKey, SharedResult>
         let place: SingleFlight<CoalescingKey, SharedResult>.Place
@@ -118,13 +100,9 @@ public struct CoalescingPerformer: WrappingPerformer {
 
 extension RequestPerforming {
     /// This performer, letting identical GET and HEAD calls in flight at the same time
-    /// share one request (see ``CoalescingPerformer`` for what makes calls identical).
-    ///
-    /// ```swift
-    /// let api = Session().caching(.init()).coalescing(ignoringHeaders: ["X-Request-ID"])
-    /// ```
-    /// - Parameter ignoringHeaders: header names that do not make calls different, such
-    ///   as a request ID that changes with every call.
+    /// share one request (see ``CoalescingPerformer``).
+    /// - Parameter ignoringHeaders: header names that do not make calls different (a
+    ///   request ID).
     /// - Returns: the coalescing performer.
     public func coalescing(ignoringHeaders: Set<String> = []) -> CoalescingPerformer {
         CoalescingPerformer(base: self, ignoringHeaders: ignoringHeaders)
@@ -132,7 +110,6 @@ extension RequestPerforming {
 }
 
 extension ResponseMetrics {
-    /// Whether coalescing shared the response.
     private enum Shared: MetricKey {
         static let defaultValue = false
         static func description(of value: Bool) -> String? { value ? "shared" : nil }

@@ -1,20 +1,16 @@
-/// The layer that runs ``Enhancer``s on every request it passes down and on every response
-/// it gets back. Made by `enhanced(by:)`.
-///
-/// The enhancers are sorted once, when the layer is made. A request can add its own for one
-/// call through ``RequestOptions/enhancers``; they are ordered together with these, by the
-/// first enhancing layer the request meets. The request goes down as one flat value, so
-/// responses name the caller's own request in ``Response/request``.
+/// The layer that runs ``Enhancer``s on every request it passes down and every response it
+/// gets back. Made by `enhanced(by:)`. A request's own ``RequestOptions/enhancers`` are
+/// ordered with these by the first enhancing layer it meets.
 struct EnhancingLayer: PassingOnce {
     /// The enhancers, in the order they run on an outgoing request.
     let enhancers: [any Enhancer]
-    /// Whether one of `enhancers` is an ``AsyncEnhancer``, so calls wait for it.
+    /// Whether one of `enhancers` is an ``AsyncEnhancer``.
     private let waits: Bool
 
-    /// Whether one of `enhancers` changes responses (is not a `RequestOnlyEnhancer`).
+    /// Whether one of `enhancers` is not a `RequestOnlyEnhancer`.
     private let readsResponses: Bool
 
-    /// Sorts `enhancers` by priority.
+    /// Sorts `enhancers` by priority, once.
     init(_ enhancers: [any Enhancer]) {
         self.enhancers = EnhancerOrder.sorted(enhancers)
         waits = enhancers.contains { $0 is any AsyncEnhancer }
@@ -33,14 +29,12 @@ struct EnhancingLayer: PassingOnce {
         _ request: any Request, next: any RequestPerforming,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        // The request's own enhancers are used here, once, ordered with this layer's.
         let own = request.options.enhancers
         let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
         guard waits || own.contains(where: { $0 is any AsyncEnhancer }) else {
             return send(request, with: ordered, dropOwn: !own.isEmpty, through: next, completion)
         }
-        // Every async enhancer is prepared, in order, in a `Task`, then the request is sent with
-        // the prepared enhancers in their places. Cancelling the call cancels the `Task`.
+        // Async enhancers are prepared in order in a `Task`, then replaced by what they return.
         let task = Task {
             var prepared: [any Enhancer] = []
             for enhancer in ordered {
@@ -62,17 +56,14 @@ struct EnhancingLayer: PassingOnce {
         return CancellationHandle { task.cancel() }
     }
 
-    /// Sends `request` through `next`, enhanced by `ordered` (without its own enhancers when
-    /// `dropOwn`), and passes what comes back through `ordered`, in reverse order:
-    /// the response of a plain call or an upload when the call ends; a download's too, whose
-    /// file is deleted when an enhancer refuses the response; a stream's head before its
-    /// reader gets any of the body (or, when the performer below did not stream, the whole
-    /// response when the call ends).
+    /// Sends `request` through `next`, enhanced by `ordered` (without its own when `dropOwn`),
+    /// and passes what comes back through `ordered` in reverse: a refused download's file is
+    /// deleted, and a stream's head is checked before its reader gets any of the body.
     private func send(
         _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool, through next: any RequestPerforming,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
-        // Built above for this attempt (by a coalescing or caching layer): extended, not built again.
+        // Built above for this attempt (by coalescing or a cache): extended, not built again.
         let outgoing = LayeredRequest(
             request, options: { if dropOwn { $0.enhancers = [] } }, adding: ordered,
             built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
@@ -87,8 +78,7 @@ struct EnhancingLayer: PassingOnce {
             return next.perform(outgoing) { result in
                 let enhanced = Self.enhance(result, with: ordered, for: request)
                 if case .failure = enhanced, case .success(let response) = result, let file = response.fileURL {
-                    // The caller gets an error and no file: none is left behind. A file that
-                    // cannot be removed stays; the call has failed either way.
+                    // The caller gets an error, not the file, so none is left behind.
                     try? FileManager.default.removeItem(at: file)
                 }
                 completion(enhanced)
@@ -127,10 +117,6 @@ struct EnhancingLayer: PassingOnce {
 
 extension RequestPerforming {
     /// This performer with `enhancers` applied to every request and response.
-    ///
-    /// ```swift
-    /// let api = Session().enhanced(by: BaseURL("https://api.example.com"), BearerToken(store))
-    /// ```
     /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
     /// - Returns: the enhancing performer.
     public func enhanced(by enhancers: any Enhancer...) -> LayeredPerformer {
@@ -145,16 +131,14 @@ extension RequestPerforming {
     }
 }
 
-/// A built-in enhancer that changes requests only (its `enhance(_ response:)` is the default,
-/// which does nothing): an enhancing layer whose enhancers are all of these passes responses
-/// on without running them.
+/// A built-in enhancer that changes requests only (its `enhance(_ response:)` does nothing),
+/// so a layer of only these passes responses on untouched.
 protocol RequestOnlyEnhancer: Enhancer {}
 
 extension RequestPerforming {
-    /// Sends `request` through an enhancing layer with no enhancers of its own, over this
-    /// performer, when its `options` hold enhancers (``RequestOptions/enhancers``) that no
-    /// enhancing layer above ran; `nil` when they hold none. The layers that build a request
-    /// and the performers at the bottom call this first, so those run once per attempt.
+    /// Sends `request` through an empty enhancing layer over this performer when `options`
+    /// hold enhancers (``RequestOptions/enhancers``) that no layer above ran; `nil` when none.
+    /// The layers that build a request and the bottom performers call this first.
     package func performingOwnEnhancers(
         of request: any Request, _ options: RequestOptions,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void

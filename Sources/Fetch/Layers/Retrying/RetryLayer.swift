@@ -1,12 +1,7 @@
-/// The layer that tries a call again as its ``RetryPolicy`` decides, waiting between attempts
-/// through a ``Scheduler``, never by blocking a thread. Made by
-/// ``RequestPerforming/retrying(_:scheduler:)``.
-///
-/// The caller's completion runs once, with the last attempt's result.
+/// The layer that tries a call again as its ``RetryPolicy`` decides, waiting through a
+/// ``Scheduler``. Made by ``RequestPerforming/retrying(_:scheduler:)``.
 struct RetryLayer: Layer {
-    /// What decides whether to try again.
     let policy: RetryPolicy
-    /// What waits between attempts.
     let scheduler: any Scheduler
 
     func perform(
@@ -20,14 +15,12 @@ struct RetryLayer: Layer {
         return wait
     }
 
-    /// Sends attempt `number` through `next` (the runner builds a later one again) and decides
-    /// on its result.
+    /// Sends attempt `number` through `next` and decides on its result.
     private func send(
         _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         _ = next.perform(request) { result in
-            // Each attempt's response says how many attempts came before it.
             guard number > 1 else { return decide(on: result, of: 1, request, next, wait, completion) }
             decide(
                 on: result.recordingMetrics { $0.retries += number - 1 }, of: number, request, next, wait, completion)
@@ -45,7 +38,6 @@ struct RetryLayer: Layer {
         case .retry: delay = nil
         case .retryAfter(let wait): delay = wait
         }
-        // A stream whose reader has its response is never sent again.
         guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
             return completion(result)
         }
@@ -59,13 +51,9 @@ struct RetryLayer: Layer {
 extension RequestPerforming {
     /// This performer, trying calls again as `policy` decides.
     ///
-    /// ```swift
-    /// let api = Session().retrying(.exponential(maxAttempts: 3))
-    /// ```
-    ///
-    /// The caller's completion runs once, with the last attempt's result; cancelling the call
-    /// cancels the attempt in flight or the wait. Every response says how many attempts came
-    /// before it (``ResponseMetrics/retries``).
+    /// The caller gets the last attempt's result; cancelling the call cancels the attempt in
+    /// flight or the wait. Every response says how many attempts came before it
+    /// (``ResponseMetrics/retries``).
     /// - Parameters:
     ///   - policy: decides after each attempt.
     ///   - scheduler: waits between attempts; real time on a Dispatch queue by default,
