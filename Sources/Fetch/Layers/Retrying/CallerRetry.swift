@@ -20,20 +20,14 @@ public struct CallerRetry: Sendable {
     /// is not asked when no retry could go out (cancelled, or this attempt already retried).
     /// - Returns: whether another attempt is on its way.
     @discardableResult
-    public func retry(following policy: RetryPolicy) -> Bool { retry(following: policy, asPerformer: false) }
-
-    /// `asPerformer` retries as the retrying layer does: a ``RetryPolicy/Decision/retry``
-    /// goes out at once, without the scheduler, and every retry draws on the budget.
-    /// - Returns: whether another attempt is on its way.
-    func retry(following policy: RetryPolicy, asPerformer: Bool) -> Bool {
+    public func retry(following policy: RetryPolicy) -> Bool {
         guard loop.awaitsDecision(on: attempt) else { return false }
-        let delay: Duration?
+        let delay: Duration
         switch policy.decide(RetryPolicy.Attempt(number: attempt, request: loop.request, result: result)) {
         case .stop: return false
-        case .retry: delay = asPerformer ? nil : .zero
+        case .retry: delay = .zero
         case .retryAfter(let wait): delay = wait
         }
-        guard !asPerformer || (policy.budget?.withdraw() ?? true) else { return false }
         return loop.retry(after: attempt, delay: delay, result: result)
     }
 }

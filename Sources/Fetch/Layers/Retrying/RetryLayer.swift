@@ -36,7 +36,7 @@ struct RetryLayer: Layer {
         switch policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result)) {
         case .stop: return completion(result)
         case .retry: delay = nil
-        case .retryAfter(let wait): delay = wait
+        case .retryAfter(let pause): delay = pause
         }
         guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
             return completion(result)

@@ -1,8 +1,6 @@
-/// The retry engine under both the retrying layer (its policy decides after each
-/// attempt, at once) and ``RequestPerforming/performRetryable(_:scheduler:completion:)``
-/// (the caller decides, then or later): it sends attempt 1, reports its result, and when a
-/// retry is granted for attempt N, waits through the scheduler and sends attempt N + 1.
-/// Each attempt, with the wait before it, is one ``LayerCall``, whose completion reports it.
+/// The engine of ``RequestPerforming/performRetryable(_:scheduler:completion:)``, where the
+/// caller decides, then or later: it sends attempt 1, reports its result, and when a retry is
+/// granted for attempt N, waits through the scheduler and sends attempt N + 1.
 ///
 /// It guarantees:
 /// - One attempt at a time: attempt N + 1 is waited for only once attempt N was reported.
@@ -14,13 +12,26 @@
 ///   (``CallKind/canBeSentAgain``): its failure is delivered as it is.
 /// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt
 ///   was reported with no retry granted, it reports nothing and only refuses later retries.
-/// - Nothing runs under the lock, so `send`, the scheduler and `report` may answer
+///   A cancellation is reported where the performer calls back
+///   (``RequestPerforming/completionQueue(for:)``; at once when it names none).
+/// - Nothing runs under the lock, so the performer, the scheduler and `report` may answer
 ///   synchronously (a spy, an immediate scheduler): every report then runs before
 ///   ``start()`` returns.
 final class RetryLoop: Cancellable, Sendable {
-    /// The number and call of the last attempt sent or waited for, and whether the loop was
-    /// cancelled.
-    private let state = Locked<(latest: (number: Int, call: LayerCall)?, isCancelled: Bool)>((nil, false))
+    private struct State {
+        /// The last attempt sent or waited for (0 before the first).
+        var attempt = 0
+        /// The last attempt reported, its result or its cancellation.
+        var reported = 0
+        var isCancelled = false
+        /// The last attempt's request or wait, while it is not reported.
+        var inFlight: (any Cancellable)?
+        /// Numbers each wait and each send, so that a handle returned after a newer step began
+        /// (an immediate scheduler sends before `schedule` returns) is not kept over its handle.
+        var step = 0
+    }
+
+    private let state = Locked(State())
     /// The request every attempt sends.
     let request: any Request
     /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
@@ -48,54 +59,97 @@ final class RetryLoop: Cancellable, Sendable {
 
     /// Whether a retry can be granted for `attempt`, a reported one: it is the last attempt
     /// and the loop was not cancelled.
-    func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.latest?.number == attempt } }
+    func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.attempt == attempt } }
 
-    /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without
-    /// it, when `nil`) if ``awaitsDecision(on:)`` for `attempt`.
+    /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without it,
+    /// when `nil`) if ``awaitsDecision(on:)`` for `attempt`. The attempt's `result` goes first
+    /// to the logging layer above, if one listens.
     /// - Returns: whether the retry was granted.
-    /// The attempt's `result` goes first to the logging layer above, if one listens (the
-    /// next attempt may be sent before `begin` returns).
     func retry(after attempt: Int, delay: Duration?, result: Result<Response, any Error>) -> Bool {
         request.attemptLog?.received(result)
         return begin(attempt + 1, after: delay)
     }
 
-    /// Stops the loop: cancels the last attempt's call, which reports the cancellation
-    /// unless that attempt was already reported.
+    /// Stops the loop: cancels the attempt in flight or the wait, and reports the last attempt
+    /// cancelled unless it was reported.
     func cancel() {
-        state.withLock {
-            $0.isCancelled = true
-            return $0.latest?.call
-        }?.cancel()
+        let (inFlight, unreported): ((any Cancellable)?, Int?) = state.withLock { state in
+            guard !state.isCancelled else { return (nil, nil) }
+            state.isCancelled = true
+            defer { state.inFlight = nil }
+            guard state.reported < state.attempt else { return (state.inFlight, nil) }
+            state.reported = state.attempt
+            return (state.inFlight, state.attempt)
+        }
+        inFlight?.cancel()
+        guard let unreported else { return }
+        let cancelled = Result<Response, any Error>.failure(FetchError.cancelled(request, through: performer))
+        guard let queue = performer.completionQueue(for: request) else { return deliver(cancelled, of: unreported) }
+        queue.async { self.deliver(cancelled, of: unreported) }
     }
 
     /// Starts attempt `number`, the wait first when `delay` is not `nil`, if attempt
     /// `number - 1` is the last one and the loop was not cancelled.
     /// - Returns: whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
-        let call = LayerCall(request: request, through: performer) { [self] result in
-            // Each attempt's response says how many attempts came before it.
-            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
-            report(result, CallerRetry(loop: self, attempt: number, result: result))
-        }
         // A stream whose reader has its response is never sent again.
         if number > 1, !request.options.kind.canBeSentAgain { return false }
-        let granted: Bool = state.withLock { state in
-            guard !state.isCancelled, (state.latest?.number ?? 0) == number - 1 else { return false }
-            state.latest = (number, call)
-            return true
+        let waitStep: Int? = state.withLock { state in
+            guard !state.isCancelled, state.attempt == number - 1 else { return nil }
+            state.attempt = number
+            state.inFlight = nil
+            state.step += 1
+            return state.step
         }
-        guard granted else { return false }
-        // A later attempt is built again: its enhancers run again (a refreshed token, a new nonce).
-        let sent = number == 1 ? request : request.forNextAttempt
-        let sendAttempt: @Sendable () -> Void = { [performer] in
-            call.run { performer.perform(sent) { call.finish($0) } }
-        }
+        guard let waitStep else { return false }
         if let delay {
-            call.run { scheduler.schedule(after: delay, sendAttempt) }
+            keep(scheduler.schedule(after: delay) { self.send(number) }, step: waitStep)
         } else {
-            sendAttempt()
+            send(number)
         }
         return true
+    }
+
+    /// Sends attempt `number`, unless the loop was cancelled while it waited. A later attempt
+    /// is built again: its enhancers run again (a refreshed token, a new nonce).
+    private func send(_ number: Int) {
+        let step: Int? = state.withLock { state in
+            guard !state.isCancelled else { return nil }
+            state.step += 1
+            return state.step
+        }
+        guard let step else { return }
+        let sent = number == 1 ? request : request.forNextAttempt
+        keep(performer.perform(sent) { self.finish(number, with: $0) }, step: step)
+    }
+
+    /// Keeps `handle`, the request or wait of `step`, so that cancelling stops it, unless a
+    /// newer step began or the attempt was reported (its performer answered before `perform`
+    /// returned); cancels it at once when the loop was cancelled meanwhile.
+    private func keep(_ handle: any Cancellable, step: Int) {
+        let cancelNow: Bool = state.withLock { state in
+            if state.isCancelled { return true }
+            if state.step == step, state.reported < state.attempt { state.inFlight = handle }
+            return false
+        }
+        if cancelNow { handle.cancel() }
+    }
+
+    /// Reports attempt `number`'s `result`, unless it was reported (cancelled) already.
+    private func finish(_ number: Int, with result: Result<Response, any Error>) {
+        let first: Bool = state.withLock { state in
+            guard state.reported < number else { return false }
+            state.reported = number
+            state.inFlight = nil
+            return true
+        }
+        if first { deliver(result, of: number) }
+    }
+
+    /// Hands attempt `number`'s `result` to `report`; each response says how many attempts
+    /// came before it.
+    private func deliver(_ result: Result<Response, any Error>, of number: Int) {
+        let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
+        report(result, CallerRetry(loop: self, attempt: number, result: result))
     }
 }
