@@ -1,8 +1,7 @@
-/// What a call carries besides its request: where the response body goes, and whether the
-/// request body reports its progress. Set by the verb that starts the call (`perform`, `download`,
-/// `upload`, `stream`) and read by every layer from ``RequestOptions/kind``. A layer that treats
-/// kinds differently decides with one exhaustive `switch`, so a new kind does not compile until
-/// each layer handles it:
+/// What a call carries besides its request: where the response body goes, and whether the request body reports its
+/// progress. Set by the verb that starts the call (`perform`, `download`, `upload`, `stream`) and read by every layer
+/// from ``RequestOptions/kind``. A layer that treats kinds differently decides with one exhaustive `switch`, so a new
+/// kind does not compile until each layer handles it:
 ///
 /// ```swift
 /// switch request.options.kind {
@@ -48,8 +47,7 @@ public enum CallKind: Sendable {
 extension RequestOptions {
     private enum KindKey: RequestOptionKey { static let defaultValue = CallKind.plain }
 
-    /// What the call carries: ``CallKind/plain`` unless `download`, `upload` or `stream`
-    /// started it.
+    /// What the call carries: ``CallKind/plain`` unless `download`, `upload` or `stream` started it.
     public internal(set) var kind: CallKind {
         get { self[KindKey.self] }
         set { self[KindKey.self] = newValue }

@@ -6,8 +6,7 @@ public protocol Cancellable: Sendable {
     func cancel()
 }
 
-/// A ``Cancellable`` that runs a closure the first time it is cancelled; made without one, the
-/// handle of work with nothing to cancel.
+/// A ``Cancellable`` that runs a closure the first time it is cancelled; without one, a handle with nothing to stop.
 public final class CancellationHandle: Cancellable, Sendable {
     private struct State {
         var action: (@Sendable () -> Void)?
@@ -32,8 +31,7 @@ public final class CancellationHandle: Cancellable, Sendable {
         if runNow { newAction() }
     }
 
-    /// Drops the action without running it, once the work it would stop has ended: the
-    /// action may hold that work's state, which may hold this handle.
+    /// Drops the action unrun once its work has ended: it may hold that work's state, which may hold this handle.
     func release() {
         state.withLock { $0.action = nil }
     }

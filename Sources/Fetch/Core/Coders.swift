@@ -1,11 +1,9 @@
-/// The coders a stack (or one request) uses: the JSON encoder for ``RequestBody/json(_:encoder:)``
-/// bodies, the JSON decoder for `Decodable` models, and the ``ParameterEncoder`` for
-/// ``Request/query`` and ``RequestBody/form(_:encoder:)``.
+/// The coders a stack (or one request) uses: the JSON encoder for ``RequestBody/json(_:encoder:)`` bodies, the JSON
+/// decoder for `Decodable` models, the ``ParameterEncoder`` for ``Request/query`` and ``RequestBody/form(_:encoder:)``.
 ///
-/// Set them for a stack with ``RequestPerforming/coding(with:)`` and per request with
-/// ``RequestOptions/coders``; a coder left `nil` is taken from the next place. A coder passed to
-/// the call or the body wins over both; a model's own decoder (``JSONDecoderProviding``) comes
-/// between the request's and the stack's.
+/// Set them for a stack with ``RequestPerforming/coding(with:)`` and per request with ``RequestOptions/coders``; a
+/// coder left `nil` is taken from the next place. A coder passed to the call or the body wins over both; a model's own
+/// decoder (``JSONDecoderProviding``) comes between the request's and the stack's.
 public struct Coders: Sendable {
     /// Makes the encoder for JSON bodies; `nil` leaves it to the next place.
     public var jsonEncoder: (@Sendable () -> JSONEncoder)?
@@ -39,8 +37,7 @@ public struct Coders: Sendable {
 extension RequestOptions {
     private enum CodersKey: RequestOptionKey { static let defaultValue: Coders? = nil }
 
-    /// The coders for this call, overriding the stack's one by one; a
-    /// ``RequestPerforming/coding(with:)`` layer fills in the rest. `nil` by default.
+    /// The coders for this call, overriding the stack's one by one; `nil` by default.
     public var coders: Coders? {
         get { self[CodersKey.self] }
         set { self[CodersKey.self] = newValue }

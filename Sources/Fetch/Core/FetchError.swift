@@ -1,5 +1,4 @@
-/// The one error type of Fetch: what went wrong (match on ``code-swift.property``), with the
-/// request, the response and the underlying error attached.
+/// The one error type of Fetch: what went wrong (``code-swift.property``), with request, response and cause attached.
 public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Hashable, CaseIterable {
@@ -7,8 +6,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case invalidRequest
         /// The body could not be encoded.
         case encoding
-        /// A file could not be read or written: a missing or unreadable upload source, a download
-        /// destination that may not be replaced, a folder that cannot be written.
+        /// A file could not be read or written (an upload source, a download destination or its folder).
         case file
         /// The device has no network connection.
         case notConnected
@@ -22,8 +20,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         case deadlineExceeded
         /// The request was cancelled by the caller (or its `Task`).
         case cancelled
-        /// A TLS handshake or certificate failure; `reason` says which (with the fix for an
-        /// untrusted certificate). The retry layer never retries it.
+        /// A TLS handshake or certificate failure, which `reason` names (with a fix); never retried.
         case tls
         /// The connection closed before the response was complete.
         case connectionLost
@@ -58,8 +55,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var method: HTTPMethod?
     /// The absolute URL the request was, or would have been, sent to; relative if no ``BaseURL`` applies.
     public var url: URL?
-    /// The response, when one arrived (always for ``Code-swift.enum/httpStatus`` and
-    /// ``Code-swift.enum/decoding``).
+    /// The response, when one arrived (always for ``Code-swift.enum/httpStatus`` and ``Code-swift.enum/decoding``).
     public var response: Response?
     /// The error that caused this one, if any (a `URLError`, a `DecodingError`...).
     public var underlying: (any Error)?
@@ -151,23 +147,20 @@ extension FetchError {
             url: response.urlRequest.url ?? response.url, response: response, underlying: underlying)
     }
 
-    /// What `work` returns; a ``FetchError`` it throws is named (``naming(method:url:)``), and
-    /// `url` is made only then.
+    /// What `work` returns; a ``FetchError`` it throws is named (``naming(method:url:)``), and `url` is made only then.
     static func naming<Value>(
         method: HTTPMethod?, url: @autoclosure () -> URL?, in work: () throws -> Value
     ) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error.naming(method: method, url: url()) }
     }
 
-    /// What `work` returns; any other error it throws becomes an ``Code-swift.enum/encoding``
-    /// error about `what`.
+    /// What `work` returns; any other error it throws becomes an ``Code-swift.enum/encoding`` error about `what`.
     static func encoding<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error } catch {
             throw FetchError(.encoding, reason: "could not encode \(what): \(error)", underlying: error)
         }
     }
 
-    /// `error` in one line: a ``FetchError``'s ``summary``, anything else as it describes itself.
     static func summary(of error: any Error) -> String {
         (error as? FetchError)?.summary ?? "\(error)"
     }

@@ -1,5 +1,4 @@
-/// An ordered list of HTTP header fields: repeats kept (`Set-Cookie` may appear several times),
-/// names compared without case, as RFC 9110 requires.
+/// An ordered list of HTTP header fields: repeats kept (`Set-Cookie`), names compared without case (RFC 9110).
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field: a name and a value, as given.
     public struct Field: Sendable, Hashable {
@@ -37,7 +36,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         self.response = ResponseFields(response)
     }
 
-    /// Makes the fields this value's own, before a change.
     private mutating func takeOwnership() {
         guard let response else { return }
         own = response.fields
@@ -73,8 +71,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Whether a field called `name` is present, whatever its casing.
     public func contains(_ name: String) -> Bool { first(name) != nil }
 
-    /// The values of `name` joined with `", "`, or `nil` when absent. Setting a value replaces
-    /// every field called `name`; setting `nil` removes them.
+    /// The values of `name` joined with `", "`, or `nil`. Setting replaces every field `name`; `nil` removes them.
     public subscript(name: String) -> String? {
         get {
             let values = values(for: name)
@@ -142,8 +139,7 @@ extension String {
         let mine = utf8
         let theirs = other.utf8
         guard mine.count == theirs.count else { return false }
-        // Byte by byte, ASCII letters folded: header names are ASCII. Other bytes that differ
-        // fall back to Unicode lowercasing.
+        // Byte by byte, ASCII letters folded (header names are ASCII); other differing bytes fall back to lowercasing.
         for (byte, otherByte) in zip(mine, theirs) where byte != otherByte {
             guard byte < 0x80, otherByte < 0x80 else { return lowercased() == other.lowercased() }
             let folded = byte | 0x20

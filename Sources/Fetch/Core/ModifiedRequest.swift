@@ -1,5 +1,4 @@
-/// Another request with some options set on top, made by ``Request/with(_:_:)``; a
-/// ``TypedRequest`` when the base is one, so typed calls stay typed.
+/// Another request with some options set on top, made by ``Request/with(_:_:)``; typed when its base is.
 public struct ModifiedRequest<Base: Request>: Request {
     /// The request modified.
     public let base: Base
@@ -32,9 +31,7 @@ extension ModifiedRequest: TypedRequest where Base: TypedRequest {
 }
 
 extension Request {
-    /// This request with the option at `keyPath` set to `value`, for a per-call marker that layers
-    /// read; works on `any Request` too, as in a hook.
-    /// - Returns: a request that is this one in everything but that option.
+    /// This request with the option at `keyPath` set to `value`, for a per-call marker; works on `any Request` too.
     public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> some Request {
         ModifiedRequest(base: self, options: options.with(keyPath, value))
     }
@@ -42,7 +39,6 @@ extension Request {
 
 extension TypedRequest {
     /// This typed request with the option at `keyPath` set to `value`; it stays typed.
-    /// - Returns: a request that is this one in everything but that option.
     public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> ModifiedRequest<Self>
     {
         ModifiedRequest(base: self, options: options.with(keyPath, value))

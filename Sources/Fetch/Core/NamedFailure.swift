@@ -40,8 +40,7 @@ struct NamedFailure: Equatable {
         tls(
             ["alert certificate required"], [.clientCertificateRequired, .clientCertificateRejected],
             "the server requires a client certificate"),
-        // TLS 1.2's answer to a missing client certificate, and to a client that shares no
-        // version or cipher with the server.
+        // TLS 1.2's answer to a missing client certificate, or to a client sharing no version or cipher.
         tls(
             ["alert handshake failure"], [],
             "the server refused the handshake (it requires a client certificate, or shares no TLS "

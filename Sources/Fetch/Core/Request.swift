@@ -1,6 +1,5 @@
-/// One HTTP call, described as a value: conform a small struct per endpoint. Only `url` is required
-/// (relative when a base-URL enhancer sits above the performer); the rest defaults to `GET`, no
-/// headers, no query items, no body, no options.
+/// One HTTP call, described as a value: conform a small struct per endpoint. Only `url` is required (relative when a
+/// base-URL enhancer sits above the performer); the rest defaults to `GET`, no headers, query items, body or options.
 public protocol Request: Sendable {
     /// Where the request goes. Query items are appended to any query it already has.
     var url: URL { get }

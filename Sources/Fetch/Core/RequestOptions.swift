@@ -38,8 +38,7 @@ public struct RequestOptions: Sendable {
         return copy
     }
 
-    /// A copy with the value at `keyPath` replaced, for the named options declared as
-    /// properties in extensions of `RequestOptions`.
+    /// A copy with the value at `keyPath` replaced, for options declared as properties in extensions of this type.
     public func with<Value>(_ keyPath: WritableKeyPath<RequestOptions, Value>, _ value: Value) -> RequestOptions {
         var copy = self
         copy[keyPath: keyPath] = value

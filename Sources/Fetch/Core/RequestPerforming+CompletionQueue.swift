@@ -1,12 +1,10 @@
 extension RequestOptions {
     private enum CompletionQueueKey: RequestOptionKey { static let defaultValue: DispatchQueue? = nil }
 
-    /// The queue this call's completion runs on, in place of the performer's; `nil` (the default)
-    /// keeps the performer's. A request's own value wins over a layer's
-    /// (``RequestPerforming/completing(on:)``), either over
-    /// ``Session/Configuration-swift.struct/completionQueue``. It applies to everything the call
-    /// delivers on a queue: completion, progress, stream callbacks, answers of layers that respond
-    /// themselves. The `SpyPerformer` of FetchTesting ignores it and stays synchronous.
+    /// The queue this call's completion runs on, in place of the performer's; `nil` (the default) keeps the
+    /// performer's. It wins over a ``RequestPerforming/completing(on:)`` layer, either over
+    /// ``Session/Configuration-swift.struct/completionQueue``, and applies to all the call delivers: completion,
+    /// progress, stream callbacks, answers of layers. The `SpyPerformer` of FetchTesting ignores it.
     public var completionQueue: DispatchQueue? {
         get { self[CompletionQueueKey.self] }
         set { self[CompletionQueueKey.self] = newValue }

@@ -15,10 +15,8 @@ public protocol RequestPerforming: Sendable {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable
 
-    /// The queue this performer calls `request`'s completion on, or `nil` when it calls back where
-    /// it finishes (the spy: before `perform` returns). A layer that answers a call itself (a cache
-    /// hit, a cancelled retry) calls back on the queue its base names, so every completion of a
-    /// stack arrives where the bottom performer's do. Defaults to ``RequestOptions/completionQueue``.
-    /// - Returns: the queue, or `nil` for "call back at once".
+    /// The queue this performer calls `request`'s completion on, or `nil` when it calls back where it finishes (the
+    /// spy: before `perform` returns). A layer answering a call itself (a cache hit) calls back on its base's queue, so
+    /// a stack's completions all arrive where the bottom's do. Defaults to ``RequestOptions/completionQueue``.
     func completionQueue(for request: any Request) -> DispatchQueue?
 }

@@ -1,6 +1,5 @@
 extension Response: CustomStringConvertible, CustomDebugStringConvertible {
-    /// One readable block: the status with the method and URL, the headers, then the start of the
-    /// body, secrets hidden by ``Redaction/default``.
+    /// One readable block: status, method and URL, the headers, the start of the body, hidden by ``Redaction/default``.
     public var description: String { block(bodyLimit: 200, detailed: false) }
 
     /// ``description`` with more of the body (1 KiB), the header fields that were sent

@@ -19,9 +19,8 @@ public struct Response: Sendable {
     /// What a feature or a layer added, by key (see ``ResponseKey``).
     private var added: [ObjectIdentifier: any Sendable] = [:]
 
-    /// Makes a response to `request` (a `GET` of `url` or `http://localhost/` by default; one a
-    /// layer passed down stands for the caller's), sent as `urlRequest` (built from `request`
-    /// when `nil`), from the final `url` (the request's when `nil`).
+    /// Makes a response to `request` (a `GET` of `url` or `http://localhost/` by default; one a layer passed down
+    /// stands for the caller's), sent as `urlRequest` (else built from `request`), from `url` (else the request's).
     public init(
         request: (any Request)? = nil,
         urlRequest: URLRequest? = nil,
@@ -78,8 +77,7 @@ public struct Response: Sendable {
         return charset?[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased()
     }
 
-    /// At most `limit` bytes of the body as text, for error messages and logs, with secret form
-    /// fields and JSON keys hidden by `redaction`.
+    /// At most `limit` bytes of the body as text, for errors and logs, secret form fields and JSON keys hidden.
     public func bodyPreview(limit: Int = 200, redaction: Redaction = .default) -> String {
         redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }

@@ -1,9 +1,7 @@
-/// A response's header fields, converted to a list only when something needs them all; a
-/// lookup by name asks the response. On Linux converting costs more than the rest of a
-/// request's own work: `allHeaderFields` copies and boxes every field on each call.
+/// A response's header fields, made a list only when something needs them all; a lookup by name asks the
+/// response. On Linux `allHeaderFields` copies and boxes every field on each call: more than the rest of a request.
 final class ResponseFields: Sendable {
     private let response: HTTPURLResponse
-    /// The fields as a list, once converted.
     private let converted = Locked<[HTTPHeaders.Field]?>(nil)
 
     init(_ response: HTTPURLResponse) { self.response = response }
@@ -16,10 +14,8 @@ final class ResponseFields: Sendable {
         return !((first | 0x20) == UInt8(ascii: "x") && bytes.dropFirst().first == UInt8(ascii: "-"))
     }
 
-    /// The value of the field `name` (compared without case).
     func value(for name: String) -> String? { response.value(forHTTPHeaderField: name) }
 
-    /// Every field, converted on first use.
     var fields: [HTTPHeaders.Field] {
         converted.withLock { converted in
             if let converted { return converted }

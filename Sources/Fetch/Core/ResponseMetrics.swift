@@ -26,8 +26,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
 
     /// When the call reached the performer that answered it (wall-clock time); `nil` if untimed.
     public var start: Date?
-    /// How long the call waited before its first request went out: for a free slot on its
-    /// origin and for the session's control thread to make its task.
+    /// How long the call waited before its first request went out: for a slot on its origin and a task.
     public var queued: Duration?
     /// From the start of the call to the head of its final response, after any redirects.
     public var timeToFirstByte: Duration?

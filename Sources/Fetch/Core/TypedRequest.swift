@@ -1,7 +1,6 @@
 /// A ``Request`` that names the model it returns in `Output`, so calls need no type annotation.
 public protocol TypedRequest: Request {
-    /// The model the response is parsed into; a `Decodable` model must declare `Parsable`
-    /// (`struct User: Decodable, Parsable`), nothing more.
+    /// The model the response is parsed into; a `Decodable` model need only declare `Parsable`.
     associatedtype Output: Parsable
     /// Turns error responses into the API's own error; `nil` (the default) keeps
     /// ``FetchError/Code-swift.enum/httpStatus``.

@@ -1,40 +1,16 @@
-/// One step of a stack of performers: it performs a call through `next`, the performer below
-/// (zero, one or several times), and calls back once.
+/// One step of a stack of performers: it performs a call through `next` (zero, one or several times), calls back once.
 ///
 /// ``LayeredPerformer`` keeps these rules for every layer:
-/// - **Exactly once**: the first result the layer delivers reaches the caller; later ones
-///   are dropped.
-/// - **Cancellation**: cancelling the call cancels what is in flight through `next` and the
-///   handle the layer returned, and completes the call at once with
-///   ``FetchError/Code-swift.enum/cancelled``.
-/// - **Where results arrive**: a result the layer makes itself (before calling `next`, from a
-///   `Task`, after a wait) is delivered where the performer below calls back
-///   (``LayeredPerformer/completionQueue(for:)``); one passed on from `next`'s completion is
-///   delivered there and then.
-/// - **Attempts**: each call to `next` after the first is a new attempt, built again, so the
-///   enhancers below run again (a refreshed token, a new nonce). A stream whose reader has
-///   its response cannot be sent again (``CallKind/canBeSentAgain``): `next` refuses it with a
-///   ``FetchError/Code-swift.enum/layer`` error naming the layer.
-///
-/// A layer that sends a call once more when it meets a 503:
-///
-/// ```swift
-/// struct ResendOn503: Layer {
-///     func perform(
-///         _ request: any Request, next: any RequestPerforming,
-///         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-///     ) -> any Cancellable {
-///         next.perform(request) { result in
-///             guard case .success(let response) = result, response.status == 503 else {
-///                 return completion(result)
-///             }
-///             next.perform(request, completion: completion)
-///         }
-///     }
-/// }
-///
-/// let api = Session().layered(ResendOn503())
-/// ```
+/// - **Exactly once**: the first result the layer delivers reaches the caller; later ones are dropped.
+/// - **Cancellation**: cancelling the call cancels what is in flight through `next` and the handle the layer
+///   returned, and completes the call at once with ``FetchError/Code-swift.enum/cancelled``.
+/// - **Where results arrive**: a result the layer makes itself (before calling `next`, from a `Task`, after a
+///   wait) is delivered where the performer below calls back (``LayeredPerformer/completionQueue(for:)``); one
+///   passed on from `next`'s completion is delivered there and then.
+/// - **Attempts**: each call to `next` after the first is a new attempt, built again, so the enhancers below run
+///   again (a refreshed token, a new nonce). A stream whose reader has its response cannot be sent again
+///   (``CallKind/canBeSentAgain``): `next` refuses it with a ``FetchError/Code-swift.enum/layer`` error naming
+///   the layer.
 public protocol Layer: Sendable {
     /// The name errors use for this layer; its type name by default.
     var name: String { get }
@@ -58,22 +34,15 @@ extension Layer {
 }
 
 extension RequestPerforming {
-    /// This performer with `layer` above it.
-    ///
-    /// ```swift
-    /// let api = Session().layered(ResendOn503())
-    /// ```
-    /// - Parameter layer: what every call goes through first.
-    /// - Returns: the layered performer.
+    /// This performer with `layer` above it: every call goes through `layer` first.
     public func layered(_ layer: some Layer) -> LayeredPerformer {
         LayeredPerformer(layer: layer, base: self)
     }
 }
 
 extension CallKind {
-    /// Whether a call of this kind may be sent again (a retry, a resend after a refresh):
-    /// not a stream whose reader has its response (``StreamSink/hasStarted``), since nothing
-    /// can replace what it read.
+    /// Whether a call of this kind may be sent again (a retry, a resend after a refresh): not a stream whose reader
+    /// has its response (``StreamSink/hasStarted``), since nothing can replace what it read.
     public var canBeSentAgain: Bool {
         switch self {
         case .plain, .upload, .download: true
@@ -136,8 +105,7 @@ public struct LayeredPerformer: RequestPerforming {
         return run
     }
 
-    /// The queue the performer below names for `request`, or the one a
-    /// ``RequestPerforming/completing(on:)`` layer gives it.
+    /// The queue the performer below names for `request`, or one a ``RequestPerforming/completing(on:)`` layer sets.
     public func completionQueue(for request: any Request) -> DispatchQueue? {
         guard let queueing = parts.queueing else { return base.completionQueue(for: request) }
         return base.completionQueue(for: queueing.queued(request))
@@ -150,18 +118,15 @@ public struct LayeredPerformer: RequestPerforming {
 /// A built-in layer that can tell, before a call starts, that it does nothing for it (logging
 /// with nothing to log): the call then goes straight to the performer below.
 protocol StandingAside: Layer {
-    /// Whether the layer would pass `request` to `next` once, unchanged, and pass on the result.
     func standsAside(for request: any Request) -> Bool
 }
 
-/// A built-in layer that can tell, before a call starts, that it sends it through `next` once
-/// before `perform` returns, returning that call's handle and calling back only from its
-/// completion (an enhancing layer whose enhancers do not wait), so it needs no runner.
+/// A built-in layer that sends a call through `next` once before `perform` returns and calls back only from
+/// that call's completion (an enhancing layer whose enhancers do not wait), so it needs no runner.
 protocol PassingOnce: Layer {
     func passesOnce(_ request: any Request) -> Bool
 }
 
-/// A layer that reads the requests it sends (``RequestPerforming/prepare(_:)``), as a cache
-/// does: the request's own enhancers (``RequestOptions/enhancers``) run before it, so it
-/// sees the fields they add.
+/// A layer that reads the requests it sends (``RequestPerforming/prepare(_:)``), as a cache does: the request's
+/// own enhancers (``RequestOptions/enhancers``) run before it, so it sees the fields they add.
 public protocol PreparingLayer: Layer {}

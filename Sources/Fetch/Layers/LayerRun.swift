@@ -2,8 +2,7 @@
 final class LayerRun: Cancellable, Sendable {
     typealias Completion = @Sendable (Result<Response, any Error>) -> Void
 
-    /// What changes during the call. The first handle and delivering thread are kept in
-    /// place, any others in arrays, so the usual call makes no array.
+    /// What changes during the call; the first handle and delivering thread sit in place, so most calls need no array.
     private struct State: Sendable {
         /// The caller's completion; `nil` once the call has completed.
         var completion: Completion?
@@ -75,8 +74,7 @@ final class LayerRun: Cancellable, Sendable {
         if cancelNow { handle.cancel() }
     }
 
-    /// Completes the call with `result`, the first time only: at once when passed on from
-    /// below, else where the performer below calls back.
+    /// Completes the call with `result`, once: at once when passed on from below, else where the base calls back.
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
         // Taken out through a variable: a closure returned through the generic `withLock`
@@ -139,8 +137,7 @@ final class LayerRun: Cancellable, Sendable {
         return handle
     }
 
-    /// Passes an attempt's `result` to `completion` (the state's when `nil`) while this
-    /// thread counts as delivering from below.
+    /// Passes an attempt's `result` to `completion` (the state's when `nil`) while this thread delivers from below.
     private func deliver(_ result: Result<Response, any Error>, to completion: Completion? = nil) {
         let thread = currentThread()
         var toCall = completion
@@ -155,8 +152,7 @@ final class LayerRun: Cancellable, Sendable {
         state.withLock { $0.endDelivering(on: thread) }
     }
 
-    /// Cancels what is in flight and the layer's own work, and completes the call with
-    /// ``FetchError/Code-swift.enum/cancelled`` unless it has completed.
+    /// Cancels what is in flight and the layer's own work; completes the call as cancelled unless it has completed.
     func cancel() {
         var completion: Completion?
         let handles = state.withLock { state -> [any Cancellable] in

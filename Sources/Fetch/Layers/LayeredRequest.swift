@@ -1,6 +1,5 @@
-/// A request on its way down a stack, as the layers above changed it: a layer copies the
-/// fields into one of these rather than wrapping it. It remembers the caller's request, which
-/// every ``Response`` names. A class, so passing it as `any Request` allocates nothing.
+/// A request on its way down a stack, as the layers above changed it (copied, not wrapped), remembering the caller's
+/// request every ``Response`` names. A class, so passing it as `any Request` allocates nothing.
 final class LayeredRequest: Request {
     /// The request the caller passed to the top of the stack.
     let caller: any Request
@@ -17,13 +16,11 @@ final class LayeredRequest: Request {
     let enhancers: [any Enhancer]
     /// Where a logging layer above hears what each attempt sent; `nil` when none listens.
     let attemptLog: AttemptLog?
-    /// The `URLRequest` of this attempt once a layer built it, or why it does not build:
-    /// layers below reuse it, so each enhancer runs once per attempt.
+    /// This attempt's `URLRequest` once a layer built it (or why not), reused below so each enhancer runs once.
     let built: Result<URLRequest, any Error>?
 
-    /// `request` as a layer passes it on, with `change` made to its options and `added`
-    /// enhancers run after its own. `caller` is given when `request` is one a hook sent in its
-    /// place; `log` defaults to the one `request` or `caller` carries; `built` to none.
+    /// `request` as a layer passes it on, with `change` made to its options and `added` enhancers run after its own;
+    /// `caller` when a hook sent `request` in its place; `log` defaults to the one `request` or `caller` carries.
     init(
         _ request: any Request, for caller: (any Request)? = nil,
         options change: (inout RequestOptions) -> Void = { _ in }, adding added: [any Enhancer] = [],
@@ -85,9 +82,8 @@ final class LayeredRequest: Request {
     }
 }
 
-/// The request the caller passed to the top of the stack (see ``Response/request``). A
-/// function of the existential, not a property, so `request` is handed back in its own box
-/// rather than boxed again for every response.
+/// The request the caller passed to the top of the stack (see ``Response/request``). A function of the existential, not
+/// a property, so `request` is handed back in its own box rather than boxed again for every response.
 package func callersRequest(of request: any Request) -> any Request {
     request.layered?.caller ?? request
 }
@@ -103,8 +99,6 @@ extension Request {
 extension Response {
     /// This response as the answer to `request`, with its caller's request in ``request``:
     /// for a layer that hands one response to several calls (coalescing).
-    /// - Parameter request: the call the response answers.
-    /// - Returns: the response with the caller's request.
     public func answering(_ request: any Request) -> Response {
         var response = self
         response.request = callersRequest(of: request)

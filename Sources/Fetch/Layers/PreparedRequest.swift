@@ -7,17 +7,14 @@
 /// guard let url = prepared.url else { return next.perform(prepared.request, completion: completion) }
 /// ```
 public struct PreparedRequest: Sendable {
-    /// What to pass to the performer below; when the request does not build, it carries why,
-    /// and the performer below fails the call with that error.
+    /// What to pass to the performer below; when the request does not build, it carries why and fails the call below.
     public var request: any Request { carried.map(source.carrying) ?? source }
     /// The `URLRequest` of this attempt; `nil` when the request does not build. Not checked
     /// as `Session` checks it until ``checked()`` (or a layer above) does.
     public let urlRequest: URLRequest?
-    /// The absolute URL the call goes to, also when a ``BaseURL`` below makes it absolute;
-    /// `nil` when the request does not build, or its URL is relative and no base URL below
-    /// resolves it (the call then fails below, naming that URL).
+    /// The absolute URL the call goes to, also when a ``BaseURL`` below makes it absolute; `nil` when the request does
+    /// not build, or its URL is relative and no base URL below resolves it (the call then fails below, naming it).
     public let url: URL?
-    /// The request as the layer got it.
     private let source: any Request
     /// What ``request`` carries; `nil` to pass `source` as it is.
     private let carried: Result<URLRequest, any Error>?
@@ -49,9 +46,8 @@ public struct PreparedRequest: Sendable {
             request, carrying: url == nil ? nil : built, urlRequest: urlRequest, url: url, isChecked: above != nil)
     }
 
-    /// This request checked as `Session` checks it, to send below. When the check fails,
-    /// ``urlRequest`` and ``url`` are `nil` and ``request`` carries the error. A relative URL
-    /// and the header fields are checked by the layer below that makes the URL absolute.
+    /// This request checked as `Session` checks it; when that fails, ``urlRequest`` and ``url`` are `nil` and
+    /// ``request`` carries the error. A relative URL and the fields are checked where the URL is made absolute.
     public func checked() -> PreparedRequest {
         guard !isChecked, let urlRequest, let url else { return self }
         let checked = Result { try source.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
@@ -79,10 +75,7 @@ public struct PreparedRequest: Sendable {
 }
 
 extension RequestPerforming {
-    /// `request` built for this attempt as it goes to this performer: a layer that reads what
-    /// it sends calls `next.prepare(request)`.
-    /// - Parameter request: the call, as the layer got it.
-    /// - Returns: the built request, its absolute URL, and what to pass below.
+    /// `request` built for this attempt as it goes to this performer, for a layer that reads what it sends.
     public func prepare(_ request: any Request) -> PreparedRequest {
         PreparedRequest(request, to: self)
     }

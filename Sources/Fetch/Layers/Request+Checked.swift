@@ -2,12 +2,11 @@ extension Request {
     /// The `URLRequest` this request becomes, checked as `Session` checks every request, so
     /// that a performer of your own (or the spy in FetchTesting) refuses what `Session` does.
     ///
-    /// Checks: the request builds (its body encodes, `adjust` does not throw); the URL is
-    /// http or https with a host; method and header names are tokens and no value holds a
-    /// control character; no caller-set `Content-Length`, `Host`, `Transfer-Encoding` or
-    /// `Connection`; no body on GET or HEAD; every file a streamed body names is readable;
-    /// an upload (``CallKind/upload(_:)``) has a body. A download with a partial download to
-    /// resume gets `Range` and `If-Range` for the rest (see ``PartialDownload``).
+    /// Checks: the request builds (its body encodes, `adjust` does not throw); the URL is http or https with a host;
+    /// method and header names are tokens and no value holds a control character; no caller-set `Content-Length`,
+    /// `Host`, `Transfer-Encoding` or `Connection`; no body on GET or HEAD; every file a streamed body names is
+    /// readable; an upload (``CallKind/upload(_:)``) has a body. A download with a partial download to resume gets
+    /// `Range` and `If-Range` for the rest (see ``PartialDownload``).
     /// - Returns: the `URLRequest`, as ``makeURLRequest()`` builds it.
     /// - Throws: a ``FetchError`` naming the method and URL: ``FetchError/Code-swift.enum/encoding``
     ///   for a body that fails to encode, ``FetchError/Code-swift.enum/file`` for a missing
@@ -16,8 +15,7 @@ extension Request {
         try checked(uncheckedURLRequest())
     }
 
-    /// The `URLRequest` as ``checkedURLRequest()`` builds it, before ``checked(_:)``: for a
-    /// layer that may answer without sending anything (a cache hit).
+    /// The `URLRequest` as ``checkedURLRequest()`` builds it, unchecked: for a layer that may answer it (a cache hit).
     /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
         do {
@@ -77,8 +75,7 @@ extension Request {
         return try checkedURLRequest()
     }
 
-    /// This request for the next attempt (a retry, a resend after a refresh), without the
-    /// last one's `URLRequest`, so that every enhancer runs again.
+    /// This request for the next attempt, without the last one's `URLRequest`, so that every enhancer runs again.
     var forNextAttempt: any Request {
         guard let layered, layered.built != nil else { return self }
         return LayeredRequest(layered)

@@ -1,10 +1,8 @@
 extension Request {
-    /// The method and absolute URL this request is (or would have been) sent with: what an
-    /// error about the call names, wherever in the stack it is made. The URL is resolved
-    /// against the first ``BaseURL`` the request carries, else the first in the enhancing
-    /// layers from `performer` down; one that cannot be resolved (no usable base URL, or one
+    /// The method and absolute URL this request is (or would have been) sent with: what an error about the call names,
+    /// wherever in the stack it is made. The URL is resolved against the first ``BaseURL`` the request carries, else
+    /// the first in the enhancing layers from `performer` down; one that cannot be resolved (no usable base URL, or one
     /// hidden below a performer of your own) is named as the request gives it.
-    /// - Parameter performer: the performer the request is passed to.
     func target(through performer: (any RequestPerforming)? = nil) -> (method: HTTPMethod, url: URL) {
         if case .success(let built)? = layered?.built, let url = built.url {
             // Built above the base URL's layer, the URL may still be relative.
@@ -37,15 +35,13 @@ extension Request {
 }
 
 extension FetchError {
-    /// A ``Code-swift.enum/cancelled`` error for `request`, passed to `performer`, naming
-    /// ``Request/target(through:)``.
+    /// A ``Code-swift.enum/cancelled`` error for `request`, passed to `performer`, naming ``Request/target(through:)``.
     static func cancelled(_ request: any Request, through performer: any RequestPerforming) -> FetchError {
         let (method, url) = request.target(through: performer)
         return FetchError(.cancelled, reason: "cancelled", method: method, url: url)
     }
 
-    /// ``wrapping(_:layer:request:)`` for a layer that passes `request` to `performer`,
-    /// naming ``Request/target(through:)``.
+    /// ``wrapping(_:layer:request:)`` passing `request` to `performer`, naming ``Request/target(through:)``.
     static func wrapping(
         _ error: any Error, layer: String, request: any Request, through performer: any RequestPerforming
     ) -> any Error {
@@ -53,8 +49,7 @@ extension FetchError {
         return wrapping(error, layer: layer, method: method, url: url)
     }
 
-    /// `self` naming ``Request/target(through:)`` where it names no method or URL yet, or
-    /// only a relative URL.
+    /// `self` naming ``Request/target(through:)`` where it names no method or URL yet, or only a relative URL.
     func naming(_ request: any Request, through performer: (any RequestPerforming)? = nil) -> FetchError {
         guard method == nil || url == nil || url?.scheme == nil else { return self }
         let (method, url) = request.target(through: performer)

@@ -26,7 +26,6 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         /// The callers still waiting, in the order they joined.
         @usableFromInline var waiters: [(caller: Int, waiter: Waiter)] = []
         @usableFromInline var joined = 0
-        /// The work's handle, once it started.
         @usableFromInline var work: (any Cancellable)?
 
         @usableFromInline init(id: Int) { self.id = id }
@@ -57,8 +56,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         state.withLock { Self.enter(key, waiter, &$0) }
     }
 
-    /// Joins the flight of `key`, or starts one, unless a flight has succeeded since
-    /// ``succeeded`` was `seen`.
+    /// Joins the flight of `key`, or starts one, unless a flight has succeeded since ``succeeded`` was `seen`.
     /// - Returns: the caller's place; `nil` when a flight has succeeded since.
     @inlinable public func join(_ key: Key, unlessSucceededSince seen: Int, _ waiter: @escaping Waiter) -> Place? {
         state.withLock { seen == $0.succeeded ? Self.enter(key, waiter, &$0) : nil }
@@ -77,8 +75,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         return Place(key: key, flight: add(to: &state.flights[key, default: Flight(id: caller)]), caller: caller)
     }
 
-    /// Keeps the handle of the work `place`'s caller started, so the last caller to leave
-    /// cancels it; cancels it at once when all have left already.
+    /// Keeps the handle of the work `place`'s caller started, for the last caller out; cancels it if none is left.
     @inlinable public func started(_ work: any Cancellable, for place: Place) {
         let isOver: Bool = state.withLock { state in
             guard let index = state.flights.index(forKey: place.key), state.flights.values[index].id == place.flight
@@ -89,8 +86,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         if isOver { work.cancel() }
     }
 
-    /// Ends `place`'s flight with `result`: every caller still in it gets it, in the order
-    /// they joined. Does nothing once that flight is over.
+    /// Ends `place`'s flight with `result`, given to every caller still in it in the order they joined; once only.
     @inlinable public func finish(_ place: Place, with result: Result<Value, any Error>) {
         let (waiters, joined) = state.withLock { state -> ([(caller: Int, waiter: Waiter)], Int) in
             guard let flight = state.flights.removeValue(forKey: place.key) else { return ([], 0) }

@@ -1,6 +1,5 @@
-/// A performer that passes every call to another, its `base`. Conforming lets Fetch find a
-/// ``BaseURL`` below, for the URL errors name and for ``RequestPerforming/prepare(_:)``. By
-/// default it calls back where its base does.
+/// A performer that passes every call to another, its `base`. Conforming lets Fetch find a ``BaseURL`` below, for the
+/// URL errors name and for ``RequestPerforming/prepare(_:)``. By default it calls back where its base does.
 public protocol WrappingPerformer: RequestPerforming {
     /// The performer below this one.
     var base: any RequestPerforming { get }

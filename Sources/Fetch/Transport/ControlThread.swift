@@ -1,10 +1,9 @@
 /// Where a ``Session`` makes, resumes and cancels URLSession tasks while other requests run:
 /// one thread of its own, running jobs in order, from the first job to the session's end.
 ///
-/// In FoundationNetworking 6.3 these wait (`workQueue.sync`) for URLSession's one work queue,
-/// shared by every session and kept busy by a fast transfer. Elsewhere the wait would tie up a
-/// caller's thread, stop the delegate queue draining, or come late on a Dispatch queue while
-/// transfers keep the cores busy.
+/// In FoundationNetworking 6.3 these wait (`workQueue.sync`) for URLSession's one work queue, shared by every session
+/// and kept busy by a fast transfer. Elsewhere the wait would tie up a caller's thread, stop the delegate queue
+/// draining, or come late on a Dispatch queue while transfers keep the cores busy.
 final class ControlThread: @unchecked Sendable {
     // `condition` guards `jobs`, `started` and `stopped`.
     private let condition = NSCondition()

@@ -1,15 +1,12 @@
 /// Elements with a deadline, found by identity, and the time a single timer is armed for.
 ///
-/// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on the owner's
-/// clock, and each change says when the owner must arm its timer. Deadlines are also kept in a
-/// min-heap, so adding, removing and expiring cost O(log n): with thousands of requests
-/// stalled the timer fires once per deadline, and a scan per firing would cost O(n²) under the
-/// owner's lock. A removed element stays in the heap, skipped at the top, until removed ones
-/// outnumber the rest; then the heap is rebuilt.
+/// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on the owner's clock, and each change says
+/// when the owner must arm its timer. Deadlines are kept in a min-heap, so thousands of stalled requests cost
+/// O(log n) each under the owner's lock rather than a scan per firing; a removed element stays in the heap, skipped
+/// at the top, until removed ones outnumber the rest.
 struct DeadlineTable<Element: AnyObject> {
     private var entries: [ObjectIdentifier: (due: UInt64, element: Element)] = [:]
-    /// Every deadline added, earliest at the root; an item counts only while `entries` holds
-    /// its element with the same time.
+    /// Every deadline added, earliest at the root; an item counts only while `entries` holds its element at that time.
     private var heap: [(due: UInt64, id: ObjectIdentifier)] = []
     /// When the owner's timer is armed to fire; `nil` when it is not armed.
     private(set) var armedAt: UInt64?
@@ -33,8 +30,7 @@ struct DeadlineTable<Element: AnyObject> {
         return due
     }
 
-    /// Takes `element` out; does nothing when it is not in the table. The timer stays armed:
-    /// when it fires with nothing due it only re-arms.
+    /// Takes `element` out, if it is in. The timer stays armed: firing with nothing due, it only re-arms.
     mutating func remove(_ element: Element) {
         entries[ObjectIdentifier(element)] = nil
         // A list sorted by time is a min-heap.

@@ -1,6 +1,5 @@
-/// The one timer that enforces the overall deadline of every running request of a ``Session``:
-/// a `DispatchSourceTimer` armed for the earliest deadline in a ``DeadlineTable``, which fails
-/// every request past it and re-arms.
+/// The one timer that enforces the overall deadline of every running request of a ``Session``: a `DispatchSourceTimer`
+/// armed for the earliest deadline in a ``DeadlineTable``, which fails every request past it and re-arms.
 final class DeadlineTimer: @unchecked Sendable {
     // `source` is set once, and re-armed only under the table's lock (a leaf).
     private let table = Locked(DeadlineTable<TaskState>())
@@ -15,8 +14,7 @@ final class DeadlineTimer: @unchecked Sendable {
 
     deinit { source.cancel() }
 
-    /// Fails `state` through ``TaskState/deadlineExpired()`` once `deadline` has passed,
-    /// unless ``remove(_:)`` takes it out first.
+    /// Fails `state` (``TaskState/deadlineExpired()``) after `deadline`, unless ``remove(_:)`` takes it out first.
     func add(_ state: TaskState, after deadline: Duration) {
         let (due, overflow) = DispatchTime.now().uptimeNanoseconds.addingReportingOverflow(deadline.clampedNanoseconds)
         table.withLock { table in

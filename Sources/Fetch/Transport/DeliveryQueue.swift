@@ -1,11 +1,9 @@
-/// The delegate queue of a ``Session``: a serial `OperationQueue` that runs a callback at once
-/// on the adding thread when no other is queued or running, and otherwise queues it, in
-/// order, for ``serial``. It never makes the adding thread wait.
+/// The delegate queue of a ``Session``: a serial `OperationQueue` that runs a callback at once on the adding thread
+/// when no other is queued or running, else queues it, in order, for ``serial``; the adding thread never waits.
 ///
-/// FoundationNetworking adds every callback on its one work queue, shared by every session,
-/// and reads on only once the callback returns, so chunks never pile up here. Callbacks wait
-/// for nothing: not for URLSession (``ControlThread``), a stream's reader (``StreamSink``) or the
-/// redirect policy (on ``serial``). They are closures, not `Operation`s, which cost more on Linux.
+/// FoundationNetworking adds every callback on its one work queue, shared by every session, and reads on only once
+/// it returns, so chunks never pile up. Callbacks wait for nothing: not URLSession (``ControlThread``), a stream's
+/// reader (``StreamSink``) or the redirect policy (on ``serial``). Closures, not `Operation`s, cheaper on Linux.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
     private struct State {

@@ -1,6 +1,5 @@
-/// The scheme, host and port a URL points at, compared without case and with the default
-/// port of http and https filled in: redirects drop credentials when it changes, and a
-/// ``Session`` limits the requests it runs at once per origin.
+/// The scheme, host and port a URL points at, compared without case and with the default port of http and https filled
+/// in: redirects drop credentials when it changes, and a ``Session`` limits the requests it runs at once per origin.
 struct Origin: Hashable, Sendable {
     let scheme: String?
     let host: String?

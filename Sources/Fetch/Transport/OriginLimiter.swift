@@ -1,10 +1,7 @@
 /// Where a request stands in an ``OriginLimiter``.
 enum OriginPlace {
-    /// Not entered yet.
     case new
-    /// Queued behind the requests running on its origin.
     case waiting
-    /// Holding one of its origin's slots.
     case running
     /// Holding a slot, with the head of its response arrived from its origin.
     case responding
@@ -21,33 +18,28 @@ protocol OriginLimited: AnyObject {
     var originAdmitted: ContinuousClock.Instant? { get set }
 }
 
-/// Lets a bounded number of requests run at once per origin and queues the others, first
-/// in, first out. The bound:
-///
-/// - one request per connection (HTTP/1.1; every plain-http origin, since libcurl speaks
-///   HTTP/2 only over TLS): ``quickLimit``, or ``limit`` and one more once the origin is slow,
-///   so only that one waits inside the transport, where waiting counts against the idle timeout;
+/// Lets a bounded number of requests run at once per origin and queues the others, first in, first out. The bound:
+/// - one request per connection (HTTP/1.1; every plain-http origin, since libcurl speaks HTTP/2 only over TLS):
+///   ``quickLimit``, or ``limit`` and one more once the origin is slow, so only that one waits inside the
+///   transport, where waiting counts against the idle timeout;
 /// - multiplexing (HTTP/2): ``multiplexedLimit``;
-/// - an https origin not known to multiplex: as many as URLSession would send, but no more
-///   than keeps an HTTP/1.1 wait inside the transport within half the idle timeout.
+/// - an https origin not known to multiplex: as many as URLSession would send, but no more than keeps an HTTP/1.1
+///   wait inside the transport within half the idle timeout.
 ///
-/// Nothing reports the protocol; the verdict comes from the order in which the delegate
-/// hears heads and ends, on one serial queue. Over HTTP/1.1 a request's end is heard before
-/// the next head on its connection, so a head heard while more than ``limit`` others have a
-/// head and no end proves multiplexing, for the session's life (up to ``rememberedOrigins``).
-/// A request that ends while more than ``limit`` ran, without that proof, makes the origin
-/// one-at-a-time until its line is idle (a server that answers at once leaves no time for
-/// heads to pile up); a later proof still wins.
+/// Nothing reports the protocol; the verdict comes from the order in which the delegate hears heads and ends, on
+/// one serial queue. Over HTTP/1.1 a request's end is heard before the next head on its connection, so a head
+/// heard while more than ``limit`` others have a head and no end proves multiplexing, for the session's life (up
+/// to ``rememberedOrigins``). A request that ends while more than ``limit`` ran, without that proof, makes the
+/// origin one-at-a-time until its line is idle (a server that answers at once leaves no time for heads to pile
+/// up); a later proof still wins.
 ///
 /// A quick origin gets at most 4 because libcurl keeps 4 connections per transfer in progress
 /// (`CURLMOPT_MAXCONNECTS` unset): when the running count dips to 1, the rest are closed.
 ///
-/// Pure bookkeeping: `Session` keeps one under a lock and reports heads and ends. A request
-/// holds the slot of the origin it entered on until it leaves, whatever its redirects, so it
-/// never waits for itself.
+/// Pure bookkeeping: `Session` keeps one under a lock and reports heads and ends. A request holds the slot of the
+/// origin it entered on until it leaves, whatever its redirects, so it never waits for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
-    /// The connections per host given to the transport, and the most requests at once on a
-    /// slow one-per-connection origin; at least 1.
+    /// The connections per host given to the transport; the most requests on a slow HTTP/1.1 origin; at least 1.
     let limit: Int
     /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4.
     let quickLimit: Int
@@ -55,8 +47,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
     let slowHead = Duration.milliseconds(40)
     /// How many slow heads in a row make an origin slow; one quicker head makes it quick.
     let slowHeads = 4
-    /// The most requests at once on a multiplexing or unknown https origin: libcurl's default
-    /// of concurrent streams on one HTTP/2 connection.
+    /// The most requests at once on a multiplexing or unknown https origin: libcurl's HTTP/2 stream default.
     let multiplexedLimit = 100
     /// How long a transfer may wait for bytes; waits inside the transport stay within half.
     let idleTimeout: Duration
@@ -69,22 +60,19 @@ struct OriginLimiter<Waiter: OriginLimited> {
     private var multiplexing: Set<Origin> = []
     private var speeds: [Origin: Speed] = [:]
 
-    /// How soon an origin answered lately.
     private struct Speed {
         var slowInARow = 0
         /// How long after taking its slot its latest head came.
         var latest: Duration
     }
 
-    /// The requests of one origin.
     fileprivate struct Line {
         var running = 0
         /// Running requests whose head arrived from the origin.
         var responding = 0
         /// Whether a request ended with no proof of multiplexing while more than the limit ran.
         var oneAtATime = false
-        /// Waiting requests, oldest first, from `head` on (earlier slots are emptied), so
-        /// letting one in is amortised O(1) even with thousands queued.
+        /// Waiting requests, oldest first, from `head` on, so letting one in is amortised O(1) with thousands queued.
         var queue: [Waiter?] = []
         var head = 0
 
@@ -116,40 +104,33 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// - Parameters:
-    ///   - limit: the connections per host; below 1 counts as 1.
-    ///   - idleTimeout: how long a transfer may wait for bytes.
     init(limit: Int, idleTimeout: Duration = .seconds(30)) {
         self.limit = max(1, limit)
         quickLimit = min(self.limit, 4)
         self.idleTimeout = idleTimeout
     }
 
-    /// The most requests that may run at once on `origin` now.
     func bound(at origin: Origin) -> Int {
         if multiplexing.contains(origin) { return multiplexedLimit }
         if origin.scheme == "https" && lines[origin]?.oneAtATime != true { return unknownBound(at: origin) }
         return isSlow(origin) ? slowBound(at: origin) : quickLimit
     }
 
-    /// One more than ``limit`` while the latest head came within a quarter of the idle
-    /// timeout: the extra request takes the next free connection inside the transport, so
-    /// libcurl never counts a lone transfer in progress, which would close connections past 4.
+    /// One more than ``limit`` while the latest head came within a quarter of the idle timeout: the extra request
+    /// takes the next free connection inside the transport, so libcurl never sees a lone transfer and closes others.
     private func slowBound(at origin: Origin) -> Int {
         guard let latest = speeds[origin]?.latest, latest * 4 <= idleTimeout else { return limit }
         return limit + 1
     }
 
-    /// Were the origin HTTP/1.1, requests past ``limit`` would wait inside the transport one
-    /// response time (latest head, else ``assumedAnswer``) per ``limit`` of them: kept within
-    /// half the idle timeout, and never under twice ``limit``.
+    /// Were the origin HTTP/1.1, requests past ``limit`` would wait inside the transport one response time (latest
+    /// head, else ``assumedAnswer``) per ``limit``: kept within half the idle timeout, never under twice ``limit``.
     private func unknownBound(at origin: Origin) -> Int {
         let answer = speeds[origin]?.latest ?? assumedAnswer
         let responses = idleTimeout / (max(answer, .milliseconds(1)) * 2)
         return Int(min(Double(multiplexedLimit), max(Double(2 * limit), Double(limit) * responses)))
     }
 
-    /// Whether `origin`'s latest ``slowHeads`` heads were each slow.
     func isSlow(_ origin: Origin) -> Bool { (speeds[origin]?.slowInARow ?? 0) >= slowHeads }
 
     /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
@@ -224,7 +205,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// Runs `body` on the line of `origin` and forgets the line once it is idle.
     private mutating func modifyLine<Result>(_ origin: Origin, _ body: (inout Line) -> Result) -> Result {
         // Taken out and put back, so that its queue is not shared while `body` changes it.
         var line = lines.removeValue(forKey: origin) ?? Line()
@@ -232,7 +212,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
         return body(&line)
     }
 
-    /// Every waiting request, oldest first within each origin.
     var waiting: [Waiter] {
         lines.values.flatMap { $0.waiting.compactMap { $0 } }
     }

@@ -1,13 +1,11 @@
 /// How a ``Session`` follows redirects.
 ///
-/// Whatever the policy, Fetch's own rules apply (see <doc:SafetyOnLinux>): credentials and
-/// sensitive headers are dropped when the scheme, host or port changes; 307 and 308 resend
-/// the method and body; 301, 302 and 303 turn a POST into a GET without a body; only http and
-/// https are followed.
+/// Whatever the policy, Fetch's own rules apply (see <doc:SafetyOnLinux>): credentials and sensitive headers are
+/// dropped when the scheme, host or port changes; 307 and 308 resend the method and body; 301, 302 and 303 turn a POST
+/// into a GET without a body; only http and https are followed.
 ///
-/// `decide` runs on the session's delegate thread, one redirect at a time, never on
-/// URLSession's shared work queue: it may wait, even for another request, but the session's
-/// other transfers wait for it meanwhile.
+/// `decide` runs on the session's delegate thread, one redirect at a time, never on URLSession's shared work queue: it
+/// may wait, even for another request, but the session's other transfers wait for it meanwhile.
 public struct RedirectPolicy: Sendable {
     /// One redirect about to be followed.
     public struct Hop: Sendable {

@@ -2,20 +2,17 @@
 enum RedirectStep {
     /// Hand the request back to URLSession, which sends it on the same task.
     case follow(URLRequest)
-    /// Send the request as a new task: URLSession drops the body of a request handed back
-    /// from the redirect delegate (it sends `Content-Length: 0`).
+    /// Send the request as a new task: URLSession drops the body of a request the redirect delegate hands back.
     case resend(URLRequest)
     /// Do not follow: the 3xx response is the result.
     case stop
-    /// Fail the request with this error.
     case fail(FetchError)
 
-    /// Decides a redirect of `current` from `response`, reading `Location` itself: URLSession
-    /// on Linux turns a `file://` location into a path on the same origin. Calls the policy,
-    /// so it must run with no lock held: a policy may do anything, cancel its request too.
-    /// `hop` counts the redirects before this one; `resendsFile` says the body is a file that a
-    /// hop keeping the method sends again; `cookies`, with the redirect's own already stored,
-    /// put the store's cookies for the next URL in the hop the policy sees.
+    /// Decides a redirect of `current` from `response`, reading `Location` itself: URLSession on Linux turns a
+    /// `file://` location into a path on the same origin. Calls the policy, so it must run with no lock held: a policy
+    /// may do anything, cancel its request too. `hop` counts the redirects before this one; `resendsFile` says the body
+    /// is a file that a hop keeping the method sends again; `cookies`, with the redirect's own already stored, put the
+    /// store's cookies for the next URL in the hop the policy sees.
     static func after(
         _ response: HTTPURLResponse, of current: URLRequest, hop: Int, policy: RedirectPolicy,
         sensitiveHeaders: Set<String>, resendsFile: Bool, cookies: CallCookies? = nil

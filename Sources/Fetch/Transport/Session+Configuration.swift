@@ -7,24 +7,15 @@ extension Session {
         /// can set its own with ``RequestOptions/deadline``.
         public var deadline: Duration = .seconds(60)
         /// How long the transfer may wait with no bytes arriving before it fails with
-        /// ``FetchError/Code-swift.enum/timedOut``; 30 s by default, per request with
-        /// ``RequestOptions/idleTimeout``. Rounded up to whole seconds (at least 1 s): URLSession
-        /// on Linux ignores fractions.
+        /// ``FetchError/Code-swift.enum/timedOut``; 30 s by default, per request with ``RequestOptions/idleTimeout``.
+        /// Rounded up to whole seconds (at least 1 s): URLSession on Linux ignores fractions.
         public var idleTimeout: Duration = .seconds(30)
-        /// The largest response body kept in memory, in bytes; 32 MiB by default. A larger
-        /// body fails with ``FetchError/Code-swift.enum/bodyTooLarge`` as soon as it is
-        /// known to be larger, without buffering the rest.
+        /// The largest response body kept in memory, in bytes; 32 MiB by default. A larger body fails with
+        /// ``FetchError/Code-swift.enum/bodyTooLarge`` as soon as it is known to be larger, without buffering the rest.
         public var maximumBodySize: Int = 32 * 1024 * 1024
-        /// The most connections to one host; 6 by default, as a raw URLSession on Linux. Values
-        /// below 1 count as 1.
-        ///
-        /// Requests run at once per origin (scheme, host and port): over HTTP/1.1, at most 4 while
-        /// the origin answers quickly, this many and one more once it is slow; over HTTP/2, up to 100.
-        /// The session learns which from the order responses arrive in (<doc:SafetyOnLinux> has
-        /// the rules). The others wait in line in the order they were made, where waiting does
-        /// not count against the idle timeout; a waiting request can be cancelled, and its
-        /// deadline counts. Redirects never wait for a slot. Raise the limit when one origin must
-        /// serve many slow requests at once; a quick HTTP/1.1 origin still runs 4 at most.
+        /// The most connections to one host; 6 by default, as a raw URLSession on Linux. Values below 1 count as 1.
+        /// Requests an origin cannot run yet wait in line, in order, without counting against the idle timeout (their
+        /// deadline counts); <doc:SafetyOnLinux> has the rules. Raise it when one origin must serve many slow requests.
         public var maximumConnectionsPerHost: Int = 6
         /// How redirects are followed; see ``RedirectPolicy``.
         public var redirectPolicy: RedirectPolicy = .default
@@ -35,17 +26,13 @@ extension Session {
         /// concurrent queue, or a private serial one for a call that ends while no other is in
         /// flight (completions may run side by side either way). Never the transport's queue.
         public var completionQueue: DispatchQueue?
-        /// The `User-Agent` sent unless a request sets its own. A value that cannot be sent (a
-        /// CR, LF or NUL in it) refuses the session: every call fails with
-        /// ``FetchError/Code-swift.enum/invalidRequest``, whatever its request sets.
+        /// The `User-Agent` sent unless a request sets its own. One that cannot be sent (CR, LF or NUL) fails every
+        /// call of the session with ``FetchError/Code-swift.enum/invalidRequest``.
         public var userAgent: String = "Fetch/\(Session.version)"
-        /// A cookie store to read and write cookies with; none by default, so no cookie is kept,
-        /// shared or written under the home folder. For an in-memory store, use
-        /// `URLSessionConfiguration.ephemeral.httpCookieStorage` (`.shared` and group stores
-        /// persist cookies under the home folder on Linux). With a store, the session applies
-        /// RFC 6265 itself on every hop (see <doc:SafetyOnLinux>); a request with
-        /// `httpShouldHandleCookies = false` leaves the store out. Cookies are stored on
-        /// URLSession's thread as responses arrive: prefer an in-memory store to one on disk.
+        /// A cookie store, applied by Fetch itself with RFC 6265 on every hop (see <doc:SafetyOnLinux>); none by
+        /// default. Prefer one in memory (`URLSessionConfiguration.ephemeral.httpCookieStorage`): `.shared` persists
+        /// cookies under the home folder on Linux, written on URLSession's thread. A request with
+        /// `httpShouldHandleCookies = false` leaves the store out.
         public var cookieStorage: HTTPCookieStorage?
         /// A response cache; none by default. FoundationNetworking on Linux (Swift 6.3) stores no
         /// HTTP response in a `URLCache`, so there a session with one fails every request with

@@ -1,7 +1,6 @@
 /// Requests per origin: each runs or waits in line as the ``OriginLimiter`` says.
 extension Session {
-    /// Starts `state`'s deadline, then its first task, or queues it when its origin has no
-    /// free slot. Every request of every kind comes in here.
+    /// Starts `state`'s deadline, then its first task, or queues it when its origin has no free slot (all calls).
     func admit(_ state: TaskState) {
         if let deadline = state.deadline { deadlines.add(state, after: deadline) }
         guard let origin = state.origin else { return control.async { [self] in send(state.urlRequest, for: state) } }
@@ -35,8 +34,7 @@ extension Session {
         }
     }
 
-    /// Cancels every request in flight or queued; each completes with
-    /// ``FetchError/Code-swift.enum/cancelled``.
+    /// Cancels every request in flight or queued; each completes with ``FetchError/Code-swift.enum/cancelled``.
     public func cancelAll() {
         // Form uploads still being encoded stop before they start a task.
         cancelAllCount.withLock { $0 += 1 }

@@ -1,12 +1,10 @@
 extension Session {
-    /// Makes a session over a copy of your own `URLSessionConfiguration`, with Fetch's safety
-    /// settings applied over it; your object is never changed.
+    /// Makes a session over a copy of your `URLSessionConfiguration` with Fetch's safety settings; yours is unchanged.
     ///
-    /// Fetch sets the cookie store and URL cache from `configuration` (none by default, whatever
-    /// yours held), no credential store, the cache policy, the timeouts (a seven-day resource
-    /// timeout: Fetch enforces its own deadline) and the connections per host. The rest is kept,
-    /// such as `protocolClasses` and `httpAdditionalHeaders`, checked like a request's own fields
-    /// (a bad one fails every request with ``FetchError/Code-swift.enum/invalidRequest``).
+    /// Fetch sets the cookie store and URL cache from `configuration` (none by default, whatever yours held), no
+    /// credential store, the cache policy, the timeouts (a seven-day resource timeout: Fetch enforces its own deadline)
+    /// and the connections per host. The rest is kept, such as `protocolClasses` and `httpAdditionalHeaders`, checked
+    /// like a request's own fields (a bad one fails every request with ``FetchError/Code-swift.enum/invalidRequest``).
     ///
     /// A setting FoundationNetworking accepts and then ignores is refused on Linux unless at its
     /// default: `connectionProxyDictionary` (use `http_proxy`, `https_proxy`, `no_proxy`),
@@ -27,10 +25,9 @@ extension Session {
         self.init(configuration: configuration, tasksInFlight: .process, base: copy)
     }
 
-    /// Checks the header fields a `URLSessionConfiguration` adds to every request, which
-    /// URLSession sends as written.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first field that
-    ///   ``HeaderRules`` refuses, or one whose name or value is not text.
+    /// Checks the header fields a `URLSessionConfiguration` adds to every request, which URLSession sends as written.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first field that ``HeaderRules`` refuses,
+    ///   or one whose name or value is not text.
     static func validateAdditionalHeaders(of settings: URLSessionConfiguration) throws {
         for (name, value) in settings.httpAdditionalHeaders ?? [:] {
             guard let name = name as? String, let value = value as? String else {

@@ -1,7 +1,6 @@
 extension Session {
-    /// Fails with ``FetchError/Code-swift.enum/unsupportedSetting`` when `settings` or
-    /// `configuration` asks for something this platform accepts and then ignores; a value
-    /// equal to the default is never refused. <doc:SafetyOnLinux> says what each one does there.
+    /// Fails when `settings` or `configuration` asks for something this platform accepts and ignores; a default
+    /// value is never refused. <doc:SafetyOnLinux> says what each one does there.
     /// - Throws: ``FetchError/Code-swift.enum/unsupportedSetting`` naming every such setting.
     static func refuseUnsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration)
         throws
@@ -14,8 +13,7 @@ extension Session {
                 + (refused.count == 1 ? "this setting" : "these settings") + ": " + refused.joined(separator: "; "))
     }
 
-    /// Each setting this platform cannot honour, named with what to do instead; empty on
-    /// Apple platforms, which honour them all.
+    /// Each setting this platform cannot honour, with what to do instead; empty on Apple platforms, which honour all.
     static func unsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration) -> [String] {
         #if canImport(FoundationNetworking)
         var refused: [String] = []
@@ -51,8 +49,7 @@ extension Session {
 }
 
 #if canImport(FoundationNetworking)
-/// The settings FoundationNetworking marks deprecated: through this protocol they are read
-/// (and, in tests, set) without a deprecation warning.
+/// The settings FoundationNetworking marks deprecated, read (and, in tests, set) here without a warning.
 protocol LinuxIgnoredSettings: AnyObject {
     var httpShouldUsePipelining: Bool { get set }
     var shouldUseExtendedBackgroundIdleMode: Bool { get set }

@@ -1,18 +1,12 @@
 /// The ``RequestPerforming`` that talks HTTP, over one URLSession for its whole life.
 ///
-/// ```swift
-/// let session = Session()
-/// let user = try await session.perform(GetUser(id: 7))
-/// ```
+/// A `Session` handles what a URLSession user otherwise must (see <doc:SafetyOnLinux>): it validates every request,
+/// follows redirects itself without leaking credentials, enforces an overall deadline, bounds bodies in memory,
+/// uses ephemeral storage, and calls each completion exactly once, on
+/// ``Configuration-swift.struct/completionQueue`` when set, else on its own queues, never the main one.
 ///
-/// A `Session` handles what a URLSession user otherwise must (see <doc:SafetyOnLinux>): it
-/// validates every request, follows redirects itself without leaking credentials, enforces
-/// an overall deadline, bounds bodies in memory, uses ephemeral storage, and calls each
-/// completion exactly once, on ``Configuration-swift.struct/completionQueue`` when set, else
-/// on its own queues, never the main one.
-///
-/// It opens at most ``Configuration-swift.struct/maximumConnectionsPerHost`` connections per
-/// host and queues, in order, the requests an origin cannot run yet; see that setting.
+/// It opens at most ``Configuration-swift.struct/maximumConnectionsPerHost`` connections per host and queues, in
+/// order, the requests an origin cannot run yet; see that setting.
 public final class Session: RequestPerforming {
     /// The version of Fetch, sent in the default `User-Agent`.
     public static let version = "0.1.0"
@@ -24,8 +18,7 @@ public final class Session: RequestPerforming {
     let completionQueue: DispatchQueue
     /// Runs a lone request's completion (``LoneCompletionQueue``); `nil` with a configured queue.
     let loneCompletionQueue: LoneCompletionQueue?
-    /// Where tasks are made, resumed and cancelled, except while no task of any session is in
-    /// flight (see `admit`).
+    /// Where tasks are made, resumed and cancelled, except while no task of any session is in flight (see `admit`).
     let control = ControlThread(name: "Fetch.Session.control")
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configuration cannot be used (an unsendable User-Agent or header field, a
@@ -37,8 +30,7 @@ public final class Session: RequestPerforming {
     /// The cookie store, read and written by Fetch's rules; `nil` without one.
     let cookieJar: CookieJar?
 
-    /// Makes a session with its own URLSession and delegate queue.
-    /// - Parameter configuration: the settings; safe defaults when omitted.
+    /// Makes a session with its own URLSession and delegate queue, from `configuration` (safe defaults when omitted).
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, tasksInFlight: .process)
     }
@@ -93,8 +85,7 @@ public final class Session: RequestPerforming {
         control.stop()
     }
 
-    /// Sends `request` and calls `completion` once with the response, whatever its status,
-    /// or a ``FetchError``.
+    /// Sends `request` and calls `completion` once with the response, whatever its status, or a ``FetchError``.
     /// - Returns: a handle whose `cancel()` stops the transfer and completes the call
     ///   with ``FetchError/Code-swift.enum/cancelled``.
     @discardableResult
@@ -137,8 +128,7 @@ public final class Session: RequestPerforming {
                 return
             }
             self.run(request, urlRequest, bodyFile: file, kindHandler: kindHandler, handle, completion)
-            // A cancelAll between the check above and the admission did not see this upload:
-            // it bumped the count before looking, so the count tells.
+            // A cancelAll between the check above and admission missed this upload: it bumps the count first.
             if isCancelled() { handle.cancel() }
         }
         return handle
@@ -161,8 +151,7 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Makes the call's ``TaskState`` and admits it. Only a plain call has the session's
-    /// deadline; a transfer or a stream has only the request's own.
+    /// Makes the call's ``TaskState`` and admits it; a transfer or a stream has no session deadline, only its own.
     private func run(
         _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, kindHandler: (any TaskKindHandler)?,
         _ handle: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -228,8 +217,7 @@ public final class Session: RequestPerforming {
 
 extension Session {
     /// The queue `request`'s completion runs on: its ``RequestOptions/completionQueue``, else
-    /// ``Configuration-swift.struct/completionQueue``, else the session's own. Layers that
-    /// answer a call themselves (a cache hit, a cancel) call back there too.
+    /// ``Configuration-swift.struct/completionQueue``, else the session's own; a layer answering a call uses it too.
     public func completionQueue(for request: any Request) -> DispatchQueue? {
         queue(for: request.options)
     }

@@ -22,8 +22,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         if added { tasksInFlight.add() }
     }
 
-    /// Forgets `task`: it ended, never started, or its request goes on in another task.
-    /// - Returns: the state it carried.
+    /// Forgets `task` (it ended, never started, or its request goes on in another task); returns its state.
     @discardableResult
     func unregister(_ task: URLSessionTask) -> TaskState? {
         let state = states.withLock { $0.removeValue(forKey: task.taskIdentifier) }
@@ -81,9 +80,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // FoundationNetworking asks only about a 401 it has read whole and handed over; left
-        // to its default handling the task never ends (Swift 6.3.1, Basic). Cancelling the
-        // challenge ends it with a cancel error, so the request completes first with the 401.
+        // FoundationNetworking asks only about a 401 it has read whole; left to its default handling the task never
+        // ends (Swift 6.3.1, Basic). Cancelling the challenge ends it, so the request completes first with the 401.
         let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
         if let state = state(for: task) {
             state.challenged(task, answer: answer)

@@ -1,6 +1,5 @@
-/// What a download, an upload or a stream adds to its task: it takes the body that does not
-/// go into memory, reports progress, and turns the task's result into the call's.
-/// ``TaskState`` calls it from the effects of its ``TaskMachine``, never under its lock.
+/// What a download, an upload or a stream adds to its task: it takes the body that skips memory, reports
+/// progress and makes the call's result; ``TaskState`` calls it from its effects, never under its lock.
 protocol TaskKindHandler: AnyObject, Sendable {
     /// Where the call completes: a serial queue that runs progress reports or reader callbacks first.
     var events: DispatchQueue { get }
@@ -12,10 +11,8 @@ protocol TaskKindHandler: AnyObject, Sendable {
     var bodyBytes: Int64 { get }
     /// Takes the head of a response whose body announced `expectedLength` bytes (-1: unknown).
     func open(_ head: Response, expectedLength: Int64) -> BodyOpening
-    /// Takes body bytes.
-    /// - Returns: the error to fail the request with, if any.
+    /// Takes body bytes; returns the error to fail the request with, if any.
     func write(_ data: Data) -> FetchError?
-    /// Takes the count of request body bytes sent.
     func sent(total: Int64, expected: Int64)
     /// Makes ready to send `request` again from the first byte (see ``BodyOpening/startOver``).
     func restart(_ request: inout URLRequest) throws
@@ -28,12 +25,9 @@ protocol TaskKindHandler: AnyObject, Sendable {
 
 /// What a kindHandler makes of the head of a response.
 enum BodyOpening {
-    /// The body is welcome.
     case accepted
-    /// Not for the kindHandler (a status it does not take): the first ``Response/errorBodyLimit``
-    /// bytes are kept for the error.
+    /// Not for the kindHandler (a status it does not take): the first ``Response/errorBodyLimit`` bytes are kept.
     case declined
-    /// The request fails with this error.
     case failed(FetchError)
     /// The partial file cannot be continued: the request is sent again from the first byte.
     case startOver

@@ -1,12 +1,10 @@
 /// The life of one request of a ``Session``, of any kind, as a value: where it stands
 /// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
 ///
-/// Pure bookkeeping: no lock, no I/O, no clock, and of URLSession only opaque task handles.
-/// ``TaskState`` keeps one under its lock and carries out the effects after unlocking, in
-/// order. ``Effect/complete(_:)`` comes only with a move from a live phase to a finished one,
-/// and no event leads out of a finished phase: the completion is asked for exactly once.
+/// Pure bookkeeping: no lock, no I/O, no clock, and of URLSession only opaque task handles. ``TaskState`` keeps one
+/// under its lock and carries out the effects after unlocking, in order. ``Effect/complete(_:)`` comes only with a move
+/// from a live phase to a finished one, and no event leaves a finished phase: the completion comes once.
 struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
-    /// What happens to the body of the request's responses.
     enum Body {
         /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
@@ -15,14 +13,12 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         case handedTo(KindHandler)
     }
 
-    /// Where the request stands. Live phases hold the owner, kept alive while the request
-    /// runs; tasks are compared by identity.
+    /// Where the request stands. Live phases hold the owner, kept alive while it runs; tasks compare by identity.
     enum Phase {
         /// No task carries the request: it waits for a slot on its origin, for its first
         /// task, or for the task of a redirect hop that is sent again (``RedirectStep/resend(_:)``).
         case admitted(Owner)
         case running(Task, Owner)
-        /// URLSession waits for the redirect decision of `Task`; the policy is being asked.
         case awaitingRedirectDecision(Task, Owner)
         /// Finished while URLSession waited for `Task`'s redirect decision: the task is cancelled
         /// only after the decision, as FoundationNetworking crashes ("Received callback for HTTP
@@ -31,23 +27,19 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         case finished
     }
 
-    /// Something that happened to the request.
     enum Event {
         /// `Task` was made to carry the request: its first task, or a resent hop's.
         case started(Task)
         case responded(Task, status: Int, expectedLength: Int64)
-        /// The kindHandler does not take the body of `Task`'s response.
         case declined(Task)
         case received(Task, Data)
         /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
         case sent(Task, total: Int64, expected: Int64)
         /// `Task`'s response cannot continue the partial file: send `URLRequest` from byte 0.
         case startOver(Task, URLRequest)
-        /// URLSession waits for a decision about a redirect `Task` received.
         case redirected(Task)
         /// The redirect of `Task` was decided, with no lock held (the policy may do anything).
         case decided(Task, RedirectStep)
-        /// `Task` ended, with URLSession's error or none.
         case ended(Task, (any Error)?)
         /// The request fails: cancelled, deadline passed, a file write failed.
         case failed(FetchError)
@@ -59,12 +51,10 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         case cancel(Task)
         /// Stop routing `Task`'s callbacks to the request: it carries it no more.
         case forget(Task)
-        /// Ask the redirect policy, without the lock, about the redirect of `from` (after
-        /// `hop` redirects); then send ``Event/decided(_:_:)``.
+        /// Ask the policy, lock-free, about the redirect of `from` after `hop` hops; then ``Event/decided(_:_:)``.
         case decideRedirect(from: URLRequest, hop: Int)
         /// Hand the decision to URLSession: follow `URLRequest`, or `nil` to end with the 3xx.
         case answerRedirect(URLRequest?)
-        /// Send `URLRequest` as a new task of `Owner`'s, carrying the same request.
         case send(URLRequest, Owner)
         /// Hand the head of the response to `KindHandler`, which may fail the request or start it over.
         case open(KindHandler)
@@ -76,7 +66,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         case release(Owner)
     }
 
-    /// How a request ends.
     enum Outcome {
         /// Its task ended without an error, with the body in memory and the request `sent`.
         case received(Data, sent: URLRequest)
@@ -115,8 +104,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         FetchError(code, reason: reason, method: method, url: request.url)
     }
 
-    /// Moves on with `event`.
-    /// - Returns: what to do, in order.
+    /// Moves on with `event`; returns what to do, in order.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .started(let task): start(task)
@@ -145,9 +133,8 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         return [.resume(task)]
     }
 
-    /// Hands the head to the kindHandler, or checks the length a response announces and makes
-    /// room for its body in memory. A response to HEAD, a 204 and a 304 have no body
-    /// whatever their Content-Length says.
+    /// Hands the head to the kindHandler, or checks the announced length and makes room for the body in memory. A
+    /// response to HEAD, a 204 and a 304 have no body whatever their Content-Length says.
     private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
@@ -168,7 +155,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         return []
     }
 
-    /// Hands body bytes of the running task to the kindHandler, or keeps them within the limit.
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
@@ -194,7 +180,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         return [.forget(task), .cancel(task), .send(fresh, owner)]
     }
 
-    /// Asks for the decision about a redirect of the running task.
     private mutating func redirect(_ task: Task) -> [Effect] {
         if case .running(let running, let owner) = phase, running === task {
             phase = .awaitingRedirectDecision(task, owner)
@@ -231,7 +216,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         }
     }
 
-    /// Completes with what the task that ended received, or with its error.
     private mutating func end(_ task: Task, _ failure: (any Error)?) -> [Effect] {
         switch phase {
         case .running(let running, let owner) where running === task,
@@ -249,7 +233,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         }
     }
 
-    /// Finishes the request with `outcome` and stops its task, unless it has finished already.
     private mutating func finish(_ outcome: Outcome) -> [Effect] {
         let effects: [Effect]
         switch phase {

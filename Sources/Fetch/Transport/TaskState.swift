@@ -1,30 +1,23 @@
-/// Everything `Session` tracks for one request, from admission to completion: its
-/// ``TaskMachine``, moved by URLSession, the caller, the deadline timer and the delegate under
-/// this lock alone; the effects run after it is released.
+/// Everything `Session` tracks for one request, from admission to completion: its ``TaskMachine``, moved by URLSession,
+/// the caller, the deadline timer and the delegate under this lock alone; the effects run after it is released.
 final class TaskState: @unchecked Sendable, OriginLimited {
-    // `lock` guards `machine`, `marks` and `heard`; `originPlace` and `originAdmitted` are
-    // guarded by the session's limiter; the `let`s are Sendable.
+    // `lock` guards `machine`, `marks`, `heard`; the limiter `originPlace`, `originAdmitted`; the `let`s are Sendable.
     private let lock = Locked()
     private var machine: Machine
-    /// The metrics known so far, noted where the machine already acts, never per chunk; `nil`
-    /// when the session collects none.
+    /// The metrics known so far, noted where the machine already acts, never per chunk; `nil` when none are collected.
     private var marks: ResponseMetrics?
     /// When the request was admitted, on the monotonic clock (nanoseconds).
     private let admitted = DispatchTime.now().uptimeNanoseconds
-    /// The head of a response as the delegate was handed it, and its task: reading the task's
-    /// own `response` takes a lock of FoundationNetworking's.
+    /// The head of a response as the delegate got it, and its task: `task.response` takes a FoundationNetworking lock.
     private var heard: (task: URLSessionTask, reply: URLResponse)?
-    /// Whether the metrics ask the task for the bytes it sent (another locked read): only
-    /// for a request with a body.
+    /// Whether the metrics ask the task for the bytes it sent (another locked read): only for a request with a body.
     private let asksBytesSent: Bool
     let request: any Request
     /// The request as first sent, which a start-over sends again.
     private let prepared: URLRequest
     /// The origin the request started on: it holds a slot there until it finishes.
     let origin: Origin?
-    /// The overall deadline; `nil` for none.
     let deadline: Duration?
-    /// What a download, an upload or a stream adds to the task; `nil` for a plain call.
     let kindHandler: (any TaskKindHandler)?
     let redirectPolicy: RedirectPolicy
     /// Headers dropped when a redirect changes origin, besides the credentials.
@@ -77,10 +70,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         self.completion = completion
     }
 
-    /// The request as it is sent now: the first one until a redirect.
     var urlRequest: URLRequest { lock.withLock { machine.request } }
 
-    /// Makes a ``FetchError`` that names the request as it is now.
     func error(_ code: FetchError.Code, _ reason: String) -> FetchError {
         lock.withLock { machine.error(code, reason) }
     }
@@ -90,8 +81,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         handle(.failed(error(.cancelled, "cancelled")))
     }
 
-    /// Cancels for the caller: the kindHandler stops first, so a download's file is kept or gone
-    /// before the caller hears of the cancel.
+    /// Cancels for the caller: the kindHandler stops first, so a download's file is settled before the caller hears.
     func cancelByCaller() {
         kindHandler?.stop()
         cancel()
@@ -104,7 +94,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         control.async(answer)
     }
 
-    /// Fails the request because its deadline has passed; called by the ``DeadlineTimer``.
     func deadlineExpired() {
         let what = kindHandler?.uploadsBody == true ? "transfer" : "response"
         let reason = "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"
@@ -188,8 +177,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// Notes what the metrics and the response need of `event`, under the lock.
-    /// - Returns: the head the task that ended received, when it is known.
+    /// Notes what the metrics and the response need of `event`, under the lock; returns the ended task's head if known.
     private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> URLResponse? {
         marks?.redirects = machine.hops
         switch event {
@@ -222,7 +210,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         .nanoseconds(Int64(clamping: max(DispatchTime.now().uptimeNanoseconds, admitted) - admitted))
     }
 
-    /// Hands the head of `task`'s response to `kindHandler`; fails or starts over as it answers.
     private func open(_ kindHandler: any TaskKindHandler, _ reply: URLResponse, from task: URLSessionTask) {
         // A reply that is not HTTP has no body for a kindHandler; the request fails at its end.
         guard let http = reply as? HTTPURLResponse else { return handle(.declined(task)) }
@@ -245,7 +232,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// The metrics of the request ending with `outcome`, from `marks` taken with it.
     private func metrics(_ marks: ResponseMetrics?, _ outcome: Machine.Outcome) -> ResponseMetrics {
         guard var metrics = marks, case .received(let body, _) = outcome else { return ResponseMetrics() }
         metrics.total = sinceAdmission
@@ -254,7 +240,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         return metrics
     }
 
-    /// The result an outcome stands for: a response built from the task's reply, or the error.
     private static func result(
         _ outcome: Machine.Outcome, reply: URLResponse?,
         request: any Request, metrics: ResponseMetrics

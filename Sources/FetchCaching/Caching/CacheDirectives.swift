@@ -1,8 +1,7 @@
 import Fetch
 
-/// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown
-/// ones are ignored, a malformed time is `invalid`, and a repeated one keeps its first value.
-/// `s-maxage` is not read: a private cache ignores it (RFC 9111 section 5.2.2.10).
+/// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown ones ignored, a bad
+/// time `invalid`, a repeat keeping its first value; `s-maxage` unread (section 5.2.2.10: private cache).
 struct CacheDirectives: Equatable {
     /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); a value that is not digits or is
     /// negative is invalid, and the most restrictive reading applies.
@@ -128,8 +127,7 @@ extension Substring {
         return self[first...last]
     }
 
-    /// The field names of a comma-separated list (`Vary`, `Connection`, `no-cache="..."`),
-    /// trimmed and lowercased; empty ones left out.
+    /// The field names of a comma-separated list (`Vary`, `Connection`, `no-cache="..."`), trimmed, lowercased.
     var fieldNames: [String] {
         split(separator: ",").map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
     }

@@ -1,7 +1,6 @@
 import Fetch
 
-/// One GET or HEAD call through a ``CachingLayer``: the request, its storage key and
-/// directives, and what to do with what comes back.
+/// One GET or HEAD call through a ``CachingLayer``: the request, its key and directives, and what comes back.
 struct CacheExchange: Sendable {
     /// The request as this layer passes it on, checked.
     let prepared: PreparedRequest
@@ -9,7 +8,6 @@ struct CacheExchange: Sendable {
     /// The credentials of `urlRequest`, as found when `key` was looked up.
     let partition: CachePartition
     let key: String
-    /// The request's `Cache-Control` directives.
     let directives: CacheDirectives
     let configuration: CacheConfiguration
 
@@ -28,9 +26,8 @@ struct CacheExchange: Sendable {
 
     var request: any Request { prepared.request }
 
-    /// Sends the request through `next`, conditional on the validators of `stale` when it has
-    /// some, else on the entity tags of `variants` (RFC 9111 section 4.3.1); stores what comes
-    /// back and calls `completion` with it.
+    /// Sends the request through `next`, conditional on the validators of `stale` when it has some, else on the entity
+    /// tags of `variants` (RFC 9111 section 4.3.1); stores what comes back and calls `completion` with it.
     func send(
         through next: any RequestPerforming, revalidating stale: CachedResponse?, variants: [CachedResponse] = [],
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void

@@ -1,12 +1,10 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart: each set has a private
-/// cache of its own, and a stored response answers only requests with the same credentials.
-/// Credentials are `Authorization`, `Cookie`, `Proxy-Authorization`,
-/// ``CacheConfiguration/sensitiveHeaders`` and the request's `RequestOptions.sensitiveHeaders`
-/// (names without regard to case, values exactly). A key with credentials ends with the set's
-/// random identifier (see `CacheStorage`), kept by the ``CacheConfiguration`` and its copies,
-/// so only the caches made with it find those entries, while it lives.
+/// The credentials a request carries, as the cache keeps users apart: each set has a private cache of its own.
+/// Credentials are `Authorization`, `Cookie`, `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and
+/// the request's `RequestOptions.sensitiveHeaders` (names without regard to case, values exactly). A key with
+/// credentials ends with the set's random identifier, kept by the ``CacheConfiguration`` and its copies, so only
+/// the caches made with it find those entries, while it lives.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
@@ -14,9 +12,8 @@ struct CachePartition: Hashable, Sendable {
     /// The partition of requests without credentials.
     static let common = CachePartition(identifier: nil)
 
-    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials
-    /// it met, at most `limit`. When full, the set met longest ago leaves: it gets a new
-    /// identifier on its next use, and its stored entries are only missed.
+    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials it met, at most
+    /// `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
     struct Identifiers: Sendable {
         /// How many sets of credentials keep their identifier at once.
         static let limit = 1024
@@ -69,7 +66,6 @@ struct CachePartition: Hashable, Sendable {
     /// The header fields that carry credentials whatever the configuration says.
     private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
-    /// The storage key of `method` on `url` in this partition.
     func key(_ method: HTTPMethod, _ url: URL) -> String {
         CachingLayer.key(method, url, identifier: identifier)
     }

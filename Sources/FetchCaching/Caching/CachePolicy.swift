@@ -7,13 +7,11 @@ public enum CachePolicy: Sendable, Hashable {
     case useCache
     /// Always asks the server, unconditionally, and stores the response when its headers allow.
     case reload
-    /// Uses a stored response even when it is stale, and asks the server only when nothing
-    /// is stored, like `Cache-Control: max-stale` without a limit. A stale response whose
-    /// headers forbid serving it unvalidated (`no-cache`, `must-revalidate`) is revalidated.
+    /// Uses a stored response even when stale, asking the server only when nothing is stored (`max-stale` without a
+    /// limit); one whose headers forbid that (`no-cache`, `must-revalidate`) is revalidated.
     case returnCacheElseLoad
-    /// Uses a stored response, even a stale one, and never asks the server; fails with
-    /// `FetchError.Code-swift.enum.cacheMiss` when nothing usable is stored (nothing, another
-    /// variant, or a stale one that must be revalidated). As `Cache-Control: only-if-cached`.
+    /// Uses a stored response, even a stale one, never asking the server; fails with
+    /// `FetchError.Code-swift.enum.cacheMiss` when nothing usable is stored. As `Cache-Control: only-if-cached`.
     case onlyIfCached
 }
 

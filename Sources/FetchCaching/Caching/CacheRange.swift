@@ -1,12 +1,10 @@
 import Fetch
 
-/// A request's `Range` answered from a stored whole response, as Chrome does: one byte range
-/// (`first-last`, `first-`, `-suffix`: RFC 9110 section 14.1.2) of a fresh `200` without
-/// `Content-Encoding`, as a `206` with `Content-Range`. Anything else goes to the server as
-/// written and is not stored (RFC 9111 section 3.4 lets a cache combine no partial responses).
+/// A request's `Range` answered from a stored whole response, as Chrome does: one byte range (`first-last`, `first-`,
+/// `-suffix`: RFC 9110 section 14.1.2) of a fresh `200` without `Content-Encoding`, as a `206`. Anything else goes to
+/// the server as written and is not stored (RFC 9111 section 3.4: a cache combines no partial responses).
 enum CacheRange {
-    /// The bytes the `Range` value `field` asks for in a body of `count` bytes, or `nil` when
-    /// the cache leaves the request to the server.
+    /// The bytes `Range` value `field` asks for in a body of `count` bytes; `nil` leaves the request to the server.
     static func bytes(_ field: String, count: Int) -> Range<Int>? {
         let text = Substring(field).trimmingSpaces
         guard text.lowercased().hasPrefix("bytes="), count > 0 else { return nil }
@@ -26,8 +24,7 @@ enum CacheRange {
         return start..<min(end, count - 1) + 1
     }
 
-    /// The `206` that answers the `Range` value `field` from `whole`, a hit; `nil` when the
-    /// cache leaves the request to the server.
+    /// The `206` that answers `Range` value `field` from `whole`, a hit; `nil` when the server must answer it.
     static func partial(of whole: Response, _ field: String) -> Response? {
         guard whole.status == 200, !whole.headers.contains("Content-Encoding"),
             let bytes = bytes(field, count: whole.body.count)

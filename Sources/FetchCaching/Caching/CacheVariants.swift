@@ -1,9 +1,8 @@
 import Fetch
 
-/// The responses kept for one method, URL and set of credentials that the server varies
-/// (`Vary`, RFC 9111 section 4.1): at most `limit`, the first under the storage key, the
-/// others under it, a space and `#1`, `#2` or `#3`. All vary on the same fields; one that
-/// varies on others, or on none, replaces them all.
+/// The responses kept for one method, URL and set of credentials that the server varies (`Vary`, RFC 9111 section 4.1):
+/// at most `limit`, the first under the storage key, the others under it, a space and `#1`, `#2` or `#3`. All vary on
+/// the same fields; one that varies on others, or on none, replaces them all.
 enum CacheVariants {
     /// How many variants of one URL are kept.
     static let limit = 4
@@ -12,9 +11,8 @@ enum CacheVariants {
         slot == 0 ? key : "\(key) #\(slot)"
     }
 
-    /// The variants stored under `key` besides `first`, the one under the key itself, which
-    /// the caller read already. There are none when `first` varies on nothing: storing it
-    /// replaced them all.
+    /// The variants stored under `key` besides `first`, the one under the key itself, which the caller read already.
+    /// There are none when `first` varies on nothing: storing it replaced them all.
     static func others(of key: String, first: CachedResponse?, in storage: any CacheStorage) -> [CachedResponse] {
         if let first, first.varying.isEmpty { return [] }
         return (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }

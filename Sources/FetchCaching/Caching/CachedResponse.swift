@@ -1,8 +1,7 @@
 import Fetch
 
-/// A response as a ``CacheStorage`` keeps it, and as a storage of your own writes and reads
-/// it back. Its fields are read-only: the header fields a cache needs are parsed once, when
-/// it is made, so a hit parses nothing.
+/// A response as a ``CacheStorage`` keeps it, and as a storage of your own writes and reads it back. Its fields are
+/// read-only: the header fields a cache needs are parsed once, when it is made, so a hit parses nothing.
 public struct CachedResponse: Sendable {
     /// One immutable object, so a hit copies one reference out of storage, not a dozen fields.
     private let stored: Stored
@@ -44,8 +43,7 @@ public struct CachedResponse: Sendable {
     var ageValue: Double { stored.ageValue }
     /// Its header fields without those its `no-cache="..."` names (RFC 9111 section 5.2.2.4).
     var servedHeaders: HTTPHeaders { stored.servedHeaders }
-    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them; the last
-    /// ones made are reused by the hits of the same second.
+    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them; reused within the same second.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
 
     private struct Fields: Sendable {

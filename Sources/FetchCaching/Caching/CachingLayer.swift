@@ -1,28 +1,18 @@
 import Fetch
 
-/// A private HTTP cache (RFC 9111) as a layer: it answers GET and HEAD calls from stored
-/// responses while they are fresh, revalidates stale ones with a conditional request, and
-/// stores what the server allows. Made by `RequestPerforming.caching(_:)`; the Caching
-/// article has the rules. Put it below the enhancers that set credentials and the fields a
-/// server varies on.
+/// A private HTTP cache (RFC 9111) as a layer: it answers GET and HEAD calls from stored responses while they are
+/// fresh, revalidates stale ones with a conditional request, and stores what the server allows. Made by
+/// `RequestPerforming.caching(_:)`; the Caching article has the rules. Put it below the enhancers that set
+/// credentials and the fields a server varies on: a stored response answers only the same credentials.
 ///
-/// - **Credentials**: a stored response answers only requests with the same credentials
-///   (`Authorization`, `Cookie`, `Proxy-Authorization`, the sensitive headers); storage keys
-///   name them by a random identifier, never in clear.
-/// - **Served fresh** on the queue the performer below calls back on
-///   (`RequestPerforming.completionQueue(for:)`), or before `perform` returns when it names
-///   none (the spy); nothing goes below.
-/// - **Passed through**: downloads, uploads and streams, calls with a body or their own
-///   conditional header, requests that do not build, and a `Range` no fresh `200` answers.
-/// - **Relative URLs** are keyed as the `BaseURL` that applies (also in a layer below) makes
-///   them; one that no base URL resolves is never cached.
+/// A fresh hit is served on the queue the performer below calls back on (`RequestPerforming.completionQueue(for:)`),
+/// or before `perform` returns when it names none; nothing goes below. A relative URL is keyed as the `BaseURL`
+/// that applies (also in a layer below) makes it; one that no base URL resolves is never cached.
 public struct CachingLayer: PreparingLayer {
     /// Storage, clock and heuristics.
     public let configuration: CacheConfiguration
 
-    /// A cache with `configuration`.
-    /// - Parameter configuration: storage (a 10 MiB ``MemoryCacheStorage`` by default),
-    ///   clock and heuristics.
+    /// A cache with `configuration`: storage (a 10 MiB ``MemoryCacheStorage`` by default), clock and heuristics.
     public init(_ configuration: CacheConfiguration = CacheConfiguration()) {
         self.configuration = configuration
     }
@@ -164,8 +154,7 @@ public struct CachingLayer: PreparingLayer {
         }
     }
 
-    /// The storage key of `method` on `url`: the method, a space, the URL without its fragment,
-    /// and, when there is one, a space and `identifier`.
+    /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.
     static func key(_ method: HTTPMethod, _ url: URL, identifier: String? = nil) -> String {
         var text = url.absoluteString
         // Searched as bytes: walking Characters costs more than the rest of a hit.
@@ -193,10 +182,8 @@ public struct CachingLayer: PreparingLayer {
 }
 
 extension RequestPerforming {
-    /// This performer behind a private HTTP cache (RFC 9111), in memory by default.
-    /// - Parameter configuration: storage (a 10 MiB ``MemoryCacheStorage`` by default),
-    ///   clock and heuristics.
-    /// - Returns: the caching performer.
+    /// This performer behind a private HTTP cache (RFC 9111) with `configuration`: storage (a 10 MiB
+    /// ``MemoryCacheStorage`` by default), clock and heuristics.
     public func caching(_ configuration: CacheConfiguration = CacheConfiguration()) -> LayeredPerformer {
         layered(CachingLayer(configuration))
     }

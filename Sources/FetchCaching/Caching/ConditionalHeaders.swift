@@ -1,8 +1,7 @@
 import Fetch
 
-/// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1):
-/// `If-None-Match` with its `ETag`, `If-Modified-Since` with its `Last-Modified`; or on the
-/// entity tags of several stored variants, in one `If-None-Match`.
+/// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1): `If-None-Match` with its
+/// `ETag`, `If-Modified-Since` with its `Last-Modified`; or on several variants' tags in one `If-None-Match`.
 struct ConditionalHeaders: Enhancer {
     /// The `If-None-Match` value.
     let entityTag: String?

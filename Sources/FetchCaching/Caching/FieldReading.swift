@@ -1,7 +1,6 @@
 import Fetch
 
-/// A header field or directive as a cache reads it: absent, a value, or present without a
-/// valid one (read in the most restrictive way).
+/// A header field or directive as a cache reads it: absent, a value, or invalid (read most restrictively).
 enum FieldReading<Value: Equatable & Sendable>: Equatable, Sendable {
     case absent
     /// Present with a valid value.
@@ -9,7 +8,6 @@ enum FieldReading<Value: Equatable & Sendable>: Equatable, Sendable {
     /// Present without a valid value, or repeated with values that disagree.
     case invalid
 
-    /// The value, when there is a valid one.
     var valid: Value? {
         if case .value(let value) = self { value } else { nil }
     }

@@ -1,8 +1,7 @@
 import Fetch
 
-/// A ``CacheStorage`` in memory, bounded in bytes by each response's ``CachedResponse/cost``:
-/// the least recently used responses go first, one larger than the whole capacity is not
-/// stored, and nothing is written to disk.
+/// A ``CacheStorage`` in memory, bounded in bytes by each response's ``CachedResponse/cost``: the least recently used
+/// responses go first, one larger than the whole capacity is not stored, and nothing is written to disk.
 public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     // `lock` guards `entries`, `newest`, `oldest`, `used` and every `Node`'s links, so their
     // accesses skip the run-time exclusivity check a hit would otherwise pay on each one.

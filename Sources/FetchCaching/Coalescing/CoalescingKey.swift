@@ -10,8 +10,7 @@ struct CoalescingKey: Hashable, Sendable {
     /// Computed once: a key is hashed each time its flight is joined, started and ended.
     private let digest: Int
 
-    /// Whether `request` may share: a plain GET or HEAD without a body (another kind's body
-    /// goes to each caller's own file or reader).
+    /// Whether `request` may share: a plain GET or HEAD without a body (other kinds' bodies go to each caller).
     static func mayShare(_ request: any Request) -> Bool {
         switch request.options.kind {
         case .plain: break

@@ -1,20 +1,15 @@
 import Fetch
 
-/// A performer that lets identical GET and HEAD calls in flight at the same time share one
-/// request. Made by `RequestPerforming.coalescing(ignoringHeaders:)`.
+/// A performer that lets identical GET and HEAD calls in flight at the same time share one request. Made by
+/// `RequestPerforming.coalescing(ignoringHeaders:)`; the Caching article has the rules.
 ///
-/// Identical means the same method, absolute URL and header fields as they would be sent,
-/// except those in `ignoringHeaders`. Any other call (a body, another kind or method, a
-/// relative URL no base URL resolves) goes straight below. The first call sends the request
-/// with its own options; each caller gets the result with its own request in
-/// `Response.request`, and `ResponseMetrics.shared` set when it went to several.
+/// Identical means the same method, absolute URL and header fields as they would be sent, except those in
+/// `ignoringHeaders`; any other call (a body, another kind or method, a relative URL no base URL resolves) goes
+/// straight below. The first call sends the request with its own options. Cancelling one caller completes it with
+/// `FetchError.Code-swift.enum.cancelled` and leaves the shared request to the others; the last caller's cancel
+/// cancels it. Every completion runs exactly once.
 ///
-/// Cancelling one caller completes it with `FetchError.Code-swift.enum.cancelled` and leaves
-/// the shared request to the others; the last caller's cancel cancels it. Every completion
-/// runs exactly once.
-///
-/// A performer that wraps another rather than a `Layer`: a shared request belongs to no one
-/// call, so cancelling the call that sent it must not cancel it.
+/// A performer that wraps another, not a `Layer`: a shared request is no one call's, so its sender's cancel spares it.
 public struct CoalescingPerformer: WrappingPerformer {
     /// The performer the shared requests go to.
     public let base: any RequestPerforming
@@ -26,9 +21,6 @@ public struct CoalescingPerformer: WrappingPerformer {
     private typealias SharedResult = (result: Result<Response, any Error>, queue: DispatchQueue?)
 
     /// Wraps `base`; copies of the performer share their calls in flight.
-    /// - Parameters:
-    ///   - base: the performer the shared requests go to.
-    ///   - ignoredHeaders: header names that do not make calls different.
     public init(base: any RequestPerforming, ignoringHeaders ignoredHeaders: Set<String> = []) {
         self.base = base
         self.ignoredHeaders = Set(ignoredHeaders.map { $0.lowercased() })
@@ -59,8 +51,7 @@ public struct CoalescingPerformer: WrappingPerformer {
                 own = .success(answer)
             case .success((.failure(let error), _)), .failure(let error): own = .failure(error)
             }
-            // It arrives where the performer below calls back for the sent request; a joiner
-            // whose own queue differs gets it there.
+            // It arrives where the base calls back for the sent request; a joiner with another queue gets it there.
             guard joined > 1, let queue = base.completionQueue(for: request), case .success(let arrival) = shared,
                 queue !== arrival.queue
             else { return completion(own) }
@@ -99,11 +90,8 @@ public struct CoalescingPerformer: WrappingPerformer {
 }
 
 extension RequestPerforming {
-    /// This performer, letting identical GET and HEAD calls in flight at the same time
-    /// share one request (see ``CoalescingPerformer``).
-    /// - Parameter ignoringHeaders: header names that do not make calls different (a
-    ///   request ID).
-    /// - Returns: the coalescing performer.
+    /// This performer, letting identical GET and HEAD calls in flight at the same time share one request (see
+    /// ``CoalescingPerformer``); header names in `ignoringHeaders` (a request ID) do not make calls different.
     public func coalescing(ignoringHeaders: Set<String> = []) -> CoalescingPerformer {
         CoalescingPerformer(base: self, ignoringHeaders: ignoringHeaders)
     }

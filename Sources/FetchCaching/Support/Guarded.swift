@@ -1,7 +1,6 @@
 import Fetch
 
-/// A value whose every read and write happens under a lock. Copies share one state and one
-/// lock. `Guarded<Void>` is a plain lock.
+/// A value whose every read and write happens under a lock; copies share both. `Guarded<Void>` is a plain lock.
 struct Guarded<State: Sendable>: @unchecked Sendable {
     /// Holds the state; its lock guards `state`, which is only touched inside `withLock`.
     private final class Box: @unchecked Sendable {

@@ -29,8 +29,7 @@ extension StringProtocol {
 }
 
 extension URL {
-    /// Whether `other` is on the same origin: scheme, host and port, compared without case,
-    /// with the scheme's default port filled in.
+    /// Whether `other` has the same origin: scheme, host and port, without case, with default ports filled in.
     func isSameOrigin(as other: URL) -> Bool {
         func origin(_ url: URL) -> (String, String, Int?)? {
             guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }

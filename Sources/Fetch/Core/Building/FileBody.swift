@@ -1,5 +1,4 @@
-/// File operations for bodies and downloads, each failure turned into a
-/// ``FetchError/Code-swift.enum/file`` error that names the file.
+/// File operations for bodies and downloads; each failure is a ``FetchError/Code-swift.enum/file`` naming the file.
 enum FileBody {
     /// The size of the regular file at `url`, or `nil` when it is missing or not a regular file.
     static func size(of url: URL) -> Int64? {
@@ -11,7 +10,6 @@ enum FileBody {
     }
 
     /// Checks that `url` names a readable regular file.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` saying what is wrong.
     static func checkReadable(_ url: URL) throws {
         guard url.isFileURL else { throw FetchError(.file, reason: "\(url.absoluteString) is not a file URL") }
         guard size(of: url) != nil else {
@@ -22,8 +20,6 @@ enum FileBody {
         }
     }
 
-    /// Opens `url` for reading.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened.
     static func open(_ url: URL) throws -> FileHandle {
         try checkReadable(url)
         do { return try FileHandle(forReadingFrom: url) } catch {
@@ -31,8 +27,6 @@ enum FileBody {
         }
     }
 
-    /// Reads the whole file at `url` into memory.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be read.
     static func read(_ url: URL) throws -> Data {
         try checkReadable(url)
         do { return try Data(contentsOf: url) } catch {
@@ -41,7 +35,6 @@ enum FileBody {
     }
 
     /// Creates a new, empty file at `url` (failing if one exists) and opens it for writing.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be created.
     static func create(_ url: URL) throws -> FileHandle {
         let folder = url.deletingLastPathComponent()
         var isFolder: ObjCBool = false

@@ -78,7 +78,6 @@ package enum HeaderRules {
         }
     }
 
-    /// Checks that `url` is an http or https URL with a host and a port in range.
     private static func validate(_ url: URL, _ fail: (String) -> FetchError) throws {
         guard url.scheme != nil else {
             throw fail(
@@ -93,10 +92,9 @@ package enum HeaderRules {
         if let port = url.port, !(1...65535).contains(port) { throw fail("port \(port) is out of range") }
     }
 
-    /// Whether `text`, a URL, plainly passes `validate(_:_:)`: `http://` or `https://` (any
-    /// case), then a host of letters, digits, `.`, `-` and `_`, an optional port of 1 to 5 digits
-    /// within 1...65535, then the end, `/`, `?` or `#`. Read from the text, which costs less than
-    /// Foundation's component getters; any other URL is checked through them.
+    /// Whether `text`, a URL, plainly passes `validate(_:_:)`: `http://` or `https://` (any case), then a host of
+    /// letters, digits, `.`, `-` and `_`, an optional port of 1 to 5 digits within 1...65535, then the end, `/`, `?` or
+    /// `#`. Read from the text, cheaper than Foundation's component getters; any other URL is checked through them.
     static func isPlainHTTP(_ text: String) -> Bool {
         var bytes = text.utf8.makeIterator()
         for expected in "http".utf8 {

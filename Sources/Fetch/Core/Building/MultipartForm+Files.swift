@@ -16,8 +16,7 @@ extension MultipartForm {
         return total
     }
 
-    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`
-    /// between chunks; the file is removed on any error.
+    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`; removed on any error.
     /// - Returns: the number of bytes written.
     /// - Throws: what ``encoded()`` throws, ``FetchError/Code-swift.enum/file`` for a file that cannot
     ///   be written, ``FetchError/Code-swift.enum/cancelled`` when `isCancelled` turns true.
@@ -42,8 +41,7 @@ extension MultipartForm {
         return written
     }
 
-    /// Copies a file part through `write` in chunks, failing if the part holds the boundary
-    /// (searched across chunk edges).
+    /// Copies a file part through `write` in chunks, failing if it holds the boundary (even across chunk edges).
     func copy(_ url: URL, of part: Part, chunkSize: Int, delimiter: Data, into write: (Data) throws -> Void) throws {
         let input = try FileBody.open(url)
         defer { try? input.close() }

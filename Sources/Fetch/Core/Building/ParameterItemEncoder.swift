@@ -70,8 +70,7 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
         mutating func superEncoder() -> any Encoder { child(for: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { child(for: key) }
 
-        /// The encoder of the value for `key`: top-level fields are named by their key, nested
-        /// ones as `parent[key]`.
+        /// The encoder of the value for `key`: top-level fields are named by their key, nested ones as `parent[key]`.
         private func child(for key: Key) -> ParameterItemEncoder {
             let name = encoder.name.map { "\($0)[\(key.stringValue)]" } ?? key.stringValue
             return encoder.child(name, at: codingPath + [key])

@@ -17,8 +17,7 @@ public enum QueryEncoder {
         return fields.map { encoded($0.0) + "=" + encoded($0.1) }.joined(separator: "&")
     }
 
-    /// The query string for `items`: `name=value` pairs joined by `&`; an item with a `nil`
-    /// value is sent as its name alone.
+    /// The query string for `items`: `name=value` pairs joined by `&`; an item with a `nil` value is its name alone.
     public static func query(_ items: [URLQueryItem]) -> String {
         items.map { item in
             let name = encode(item.name)

@@ -18,8 +18,7 @@ extension RequestBody {
         return nil
     }
 
-    /// Checks, as `Session` does before sending, that every file the body streams from is a
-    /// readable regular file.
+    /// Checks, as `Session` does before sending, that every file the body streams from is a readable regular file.
     /// - Throws: ``FetchError/Code-swift.enum/file`` naming the first one that is not.
     public func checkFiles() throws {
         switch source {
@@ -35,8 +34,7 @@ extension RequestBody {
     /// Whether the body is streamed from files when sent (a file, or a form with file parts).
     public var isStreamed: Bool { fileURL != nil || streamedForm != nil }
 
-    /// The body's length in bytes when known without encoding it; `nil` for a body encoded when
-    /// sent (JSON) or a file whose size cannot be read.
+    /// The body's length in bytes if known without encoding it; `nil` for JSON or a file whose size is unreadable.
     public var knownLength: Int64? {
         switch source {
         case .data(let data): return Int64(data.count)

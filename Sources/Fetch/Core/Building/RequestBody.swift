@@ -52,8 +52,7 @@ public struct RequestBody: Sendable {
         RequestBody(source: .encoded { _ in try FetchError.encoding("the body", encode) }, contentType: contentType)
     }
 
-    /// The bytes of the body, encoded with `coders` (the defaults when `nil`); a streamed body
-    /// (``isStreamed``) is read into memory whole.
+    /// The bytes of the body, encoded with `coders` (the defaults when `nil`); a streamed body is read whole.
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` when the body cannot be encoded,
     ///   ``FetchError/Code-swift.enum/file`` when its file cannot be read.
     public func encoded(with coders: Coders? = nil) throws -> Data {

@@ -31,9 +31,8 @@ extension Array: Parsable where Element: Decodable & Parsable {
 }
 
 extension Response {
-    /// Decodes the body as JSON with `decoder` or, when `nil`, the first of: the request's
-    /// ``RequestOptions/coders`` decoder, the type's ``JSONDecoderProviding/decoder``, the stack's
-    /// (``coders``), a plain `JSONDecoder`.
+    /// Decodes the body as JSON with `decoder` or, when `nil`, the first of: the request's ``RequestOptions/coders``
+    /// decoder, the type's ``JSONDecoderProviding/decoder``, the stack's (``coders``), a plain `JSONDecoder`.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` unless the status is 2xx; for an empty or
     ///   undecodable body, ``FetchError/Code-swift.enum/decoding`` naming the type and key path.
     public func decode<Value: Decodable>(_ type: Value.Type, using decoder: JSONDecoder? = nil) throws -> Value {

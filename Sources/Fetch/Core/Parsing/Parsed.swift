@@ -1,5 +1,4 @@
-/// A model together with the response it was parsed from, as `parsed(_:)` on
-/// ``RequestPerforming`` returns it.
+/// A model together with the response it was parsed from, as `parsed(_:)` on ``RequestPerforming`` returns it.
 public struct Parsed<Value: Sendable>: Sendable {
     /// The model.
     public let value: Value

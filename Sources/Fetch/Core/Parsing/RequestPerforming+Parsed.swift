@@ -15,7 +15,6 @@ extension RequestPerforming {
     }
 
     /// Performs a ``TypedRequest``; calls `completion` once with its `Output` and the response, or an error.
-    /// - Returns: a handle that cancels the request.
     @discardableResult
     public func parsed<Typed: TypedRequest>(
         _ request: Typed, completion: @escaping @Sendable (Result<Parsed<Typed.Output>, any Error>) -> Void

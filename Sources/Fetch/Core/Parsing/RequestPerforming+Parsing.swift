@@ -1,8 +1,6 @@
 extension RequestPerforming {
-    /// Performs `request`, parses the response as `type` (asking `errorParser` first about a non-2xx
-    /// response) and calls `completion` once. Parsing runs on the performer's completion queue,
-    /// never on the transport's.
-    /// - Returns: a handle that cancels the request.
+    /// Performs `request`, parses the response as `type` (asking `errorParser` first about a non-2xx response) and
+    /// calls `completion` once. Parsing runs on the performer's completion queue, never on the transport's.
     @discardableResult
     public func perform<Output: Parsable>(
         _ request: any Request,
@@ -19,7 +17,6 @@ extension RequestPerforming {
     }
 
     /// Performs a ``TypedRequest`` and parses the response as its `Output`, with its `errorParser`.
-    /// - Returns: a handle that cancels the request.
     @discardableResult
     public func perform<Typed: TypedRequest>(
         _ request: Typed,
@@ -28,10 +25,8 @@ extension RequestPerforming {
         perform(request, as: Typed.Output.self, errorParser: request.errorParser, completion: completion)
     }
 
-    /// Performs `request`, decodes the JSON body as `type` with `decoder` (asking `errorParser`
-    /// first about a non-2xx response) and calls `completion` once: for `Decodable` types that are
-    /// not ``Parsable`` or need a decoder for this call only.
-    /// - Returns: a handle that cancels the request.
+    /// Performs `request`, decodes the JSON body as `type` with `decoder` (asking `errorParser` first about a non-2xx
+    /// response) and calls `completion` once: for non-``Parsable`` `Decodable` types, or a decoder for one call.
     @discardableResult
     public func perform<Output: Decodable & Sendable>(
         _ request: any Request,

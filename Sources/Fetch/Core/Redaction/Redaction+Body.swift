@@ -1,10 +1,8 @@
 extension Redaction {
-    /// Hides the values of secret form fields and JSON keys (see ``hides(name:)``) in `body`, for logs
-    /// and cURL descriptions. It is read as JSON when `contentType` names JSON, or is absent or
-    /// `text/plain` and the body starts with `{` or `[`; as a form when `contentType` says so, or is
-    /// absent and the body looks like `name=value&...`; any other body is returned as it is. JSON is
-    /// scanned as text, so spacing and order stay and a body cut short is still redacted.
-    /// - Returns: the body with secret values replaced by ``replacement``.
+    /// Hides the values of secret form fields and JSON keys (see ``hides(name:)``) in `body`, for logs and cURL
+    /// descriptions. It is read as JSON when `contentType` names JSON, or is absent or `text/plain` and the body starts
+    /// with `{` or `[`; as a form when `contentType` says so, or is absent and the body looks like `name=value&...`;
+    /// any other body is returned as it is. JSON is scanned as text, so a body cut short is still redacted.
     public func body(_ body: Data, contentType: String?) -> Data {
         guard !body.isEmpty else { return body }
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -19,8 +17,7 @@ extension Redaction {
         return Data(redactingPairs(text[...]).utf8)
     }
 
-    /// `name=value&...` pairs (a query or a form) with the value replaced wherever the
-    /// decoded name is secret.
+    /// `name=value&...` pairs (a query or a form) with the value replaced wherever the decoded name is secret.
     func redactingPairs(_ pairs: Substring) -> String {
         pairs.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
@@ -44,9 +41,8 @@ extension Redaction {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// `json` with the value of every secret key replaced by the replacement as a JSON string.
-    /// Scans bytes: a string followed by `:` is a key; the value after a secret key (a
-    /// string, a number, a literal, or a whole object or array) is skipped.
+    /// `json` with the value of every secret key replaced by the replacement as a JSON string. Scans bytes: a string
+    /// followed by `:` is a key; the value after a secret key (string, number, literal, object or array) is skipped.
     private func redactingJSON(_ json: Data) -> Data {
         let bytes = [UInt8](json)
         var output: [UInt8] = []

@@ -5,8 +5,7 @@ extension Duration {
         self / .seconds(1)
     }
 
-    /// The duration in whole nanoseconds: 0 when negative, and at most `Int64.max` (about
-    /// 292 years) however long the duration.
+    /// The duration in whole nanoseconds: 0 when negative, at most `Int64.max` (about 292 years) however long.
     var clampedNanoseconds: UInt64 {
         if self <= .zero { return 0 }
         if self >= .nanoseconds(Int64.max) { return UInt64(Int64.max) }

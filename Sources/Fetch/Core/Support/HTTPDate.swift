@@ -1,9 +1,8 @@
 /// Reads the dates of HTTP fields, in UTC, with plain arithmetic (no formatter or calendar).
 /// A two-digit year of 70 to 99 is 19xx, one of 0 to 69 is 20xx.
 ///
-/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate
-///   (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime
-///   (`Sun Nov  6 08:49:37 1994`).
+/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
+///   (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`).
 /// - `parseCookieDate(_:)`: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm
 ///   (FoundationNetworking's parser reads `01-Jan-99` as the year 98).
 public enum HTTPDate {
@@ -59,7 +58,6 @@ public enum HTTPDate {
         return date(year: fullYear(year), month: month, day: day, clock, leapSecond: false)
     }
 
-    /// `year` with a two-digit year (0 to 99) made whole.
     private static func fullYear(_ year: Int) -> Int {
         switch year {
         case 70...99: year + 1900
@@ -88,8 +86,7 @@ public enum HTTPDate {
         token.allSatisfy(isDigit) ? leadingNumber(token, digits: 1...4) : nil
     }
 
-    /// The time that starts `token`, `hh:mm:ss` with `digits` digits in each part, and what
-    /// follows it (a non-digit first, if anything).
+    /// The `hh:mm:ss` time (`digits` digits a part) that starts `token`, and what follows it (a non-digit first).
     private static func time(_ token: Token, digits: ClosedRange<Int>) -> (time: Time, rest: Token)? {
         let fields = token.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
         guard fields.count == 3, fields[0].allSatisfy(isDigit), fields[1].allSatisfy(isDigit),
@@ -117,7 +114,6 @@ public enum HTTPDate {
             timeIntervalSince1970: TimeInterval(days * 86_400 + clock.hour * 3_600 + clock.minute * 60 + clock.second))
     }
 
-    /// How many days `month` has in `year` (Gregorian).
     static func daysIn(_ month: Int, of year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28

@@ -1,11 +1,9 @@
-/// A value whose every read and write happens under a lock: the package's one lock, shaped like
-/// `Synchronization.Mutex` (which needs newer Apple systems than the package's minimums). A class
-/// keeping its mutable state in one `Sendable` struct behind a `Locked` is `Sendable` with no
-/// `@unchecked`; `Locked<Void>` is a plain lock, for a class that stays `@unchecked Sendable` and
-/// says what the lock guards.
+/// A value whose every read and write happens under a lock: the package's one lock, shaped like `Synchronization.Mutex`
+/// (which needs newer Apple systems than the package's minimums). A class keeping its mutable state in one `Sendable`
+/// struct behind a `Locked` is `Sendable` with no `@unchecked`; `Locked<Void>` is a plain lock, for a class that stays
+/// `@unchecked Sendable` and says what the lock guards.
 @usableFromInline package final class Locked<State: Sendable>: @unchecked Sendable {
-    // `mutex` guards `state`, touched only inside `withLock`; a raw mutex, not an `NSLock`, so a
-    // lock is not one more object to make and free.
+    // `mutex` guards `state`, touched only in `withLock`; a raw mutex, not an `NSLock`: no object to make and free.
     @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     // With the mutex held, no run-time exclusivity check is needed.
     @usableFromInline @exclusivity(unchecked) var state: State

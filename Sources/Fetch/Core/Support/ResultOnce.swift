@@ -1,8 +1,7 @@
-/// A result that is set once and handed to everyone who waits for it: the package's one bridge
-/// from a completion callback to its waiters, callbacks or async tasks alike. The first
-/// ``finish(_:)`` wins, so a callback that fires twice never resumes a continuation twice. Every
-/// waiter gets the result exactly once, outside the lock, on the thread that finishes (or, for one
-/// that comes after, the thread that waits).
+/// A result that is set once and handed to everyone who waits for it: the package's one bridge from a completion
+/// callback to its waiters, callbacks or async tasks alike. The first ``finish(_:)`` wins, so a callback that fires
+/// twice never resumes a continuation twice. Every waiter gets the result exactly once, outside the lock, on the thread
+/// that finishes (or, for one that comes after, the thread that waits).
 package final class ResultOnce<Value: Sendable>: Sendable {
     /// What a waiter is called with.
     package typealias Waiter = @Sendable (Result<Value, any Error>) -> Void
@@ -20,8 +19,7 @@ package final class ResultOnce<Value: Sendable>: Sendable {
     /// The result once it is set, `nil` before.
     package var result: Result<Value, any Error>? { state.withLock { $0.result } }
 
-    /// Sets the result and hands it to every waiter, the first time only.
-    /// - Returns: whether this call set it.
+    /// Sets the result and hands it to every waiter, the first time only; returns whether this call set it.
     @discardableResult
     package func finish(_ result: Result<Value, any Error>) -> Bool {
         let waiters: [Waiter]? = state.withLock { state in
@@ -54,8 +52,7 @@ package final class ResultOnce<Value: Sendable>: Sendable {
         }
     }
 
-    /// Waits for the result; cancelling the waiting `Task` cancels `work`, which is expected
-    /// to finish this with its cancellation.
+    /// Waits for the result; cancelling the waiting `Task` cancels `work`, which should finish this as cancelled.
     /// - Throws: the error it was set with.
     package func value(cancelling work: any Cancellable) async throws -> Value {
         try await withTaskCancellationHandler {

@@ -1,7 +1,6 @@
-/// The `Cookie` field of one call, on each of its hops: the field the caller set, as written
-/// (its names win over the store's), then the store's cookies for the hop's own URL, as
-/// RFC 6265 says. A redirect to another origin drops the caller's field for the rest of the
-/// call, as it drops every credential (see ``RedirectPolicy``).
+/// The `Cookie` field of one call, on each of its hops: the field the caller set, as written (its names win over the
+/// store's), then the store's cookies for the hop's own URL, as RFC 6265 says. A redirect to another origin drops the
+/// caller's field for the rest of the call, as it drops every credential (see ``RedirectPolicy``).
 final class CallCookies: Sendable {
     let jar: CookieJar
     /// The `Cookie` field the caller set, while the call stays on its first origin.

@@ -1,6 +1,5 @@
-/// A session's cookie store, read and written by Fetch's own rules (RFC 6265) rather than
-/// URLSession's: FoundationNetworking's `cookies(for:)` matches on the host only (ignoring
-/// `Secure` and `Path`), and adds no cookie to the redirects a session delegate follows.
+/// A session's cookie store, read and written by Fetch's RFC 6265 rules: FoundationNetworking's `cookies(for:)`
+/// matches on the host only (ignoring `Secure`, `Path`) and adds no cookie to the redirects a delegate follows.
 struct CookieJar: Sendable {
     let storage: HTTPCookieStorage
     /// The time every expiry is measured against.
@@ -36,8 +35,7 @@ struct CookieJar: Sendable {
         }
     }
 
-    /// The cookies that go with a request to `url`, in the order they are sent; removes the
-    /// expired ones from the store on the way.
+    /// The cookies that go with a request to `url`, in sending order; removes the expired ones from the store.
     func cookies(for url: URL) -> [CookieRecord] {
         let now = clock()
         var live: [CookieRecord] = []

@@ -1,6 +1,5 @@
 extension CookieRecord {
-    /// FoundationNetworking sets it to the moment the `HTTPCookie` is made, whatever the
-    /// properties say.
+    /// FoundationNetworking sets it to the moment the `HTTPCookie` is made, whatever the properties say.
     static let createdKey = HTTPCookiePropertyKey("Created")
     /// The property `HTTPCookie.isHTTPOnly` reads.
     static let httpOnlyKey = HTTPCookiePropertyKey("HttpOnly")

@@ -14,8 +14,7 @@ extension CookieRecord {
             && !name.contains("=")
     }
 
-    /// In the order §5.4 asks: longer paths first, then earlier creation (then by name, so
-    /// that the order never depends on the store's).
+    /// In §5.4's order: longer paths first, then earlier creation, then name (never the store's order).
     static func sent(to url: URL, from records: [CookieRecord], at now: Date) -> [CookieRecord] {
         guard let host = CookieRules.canonicalHost(of: url) else { return [] }
         let path = CookieRules.requestPath(of: url)

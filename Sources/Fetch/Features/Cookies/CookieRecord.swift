@@ -26,13 +26,11 @@ struct CookieRecord: Equatable, Sendable {
 
 // In an extension, so that the memberwise initializer stays.
 extension CookieRecord {
-    /// The cookie that `cookie`, received from `url` at `now`, stores (§5.3); `nil` when its
-    /// `Domain` does not match the host or is a public suffix, or the URL has no host. An
-    /// expired record is returned: storing it removes the cookie it replaces.
+    /// The cookie that `cookie`, received from `url` at `now`, stores (§5.3); `nil` when its `Domain` does not match
+    /// the host or is a public suffix, or without a host. An expired one is returned: storing it removes the old.
     ///
-    /// Any `Domain` that domain-matches the host makes a domain cookie, also one equal to the
-    /// host (§5.3 step 6); only a public suffix or an IP address equal to the host (step 5),
-    /// or no `Domain`, makes a host-only cookie.
+    /// Any `Domain` that domain-matches the host makes a domain cookie, also one equal to the host (§5.3 step 6); only
+    /// a public suffix or an IP address equal to the host (step 5), or no `Domain`, makes a host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {
         guard let host = CookieRules.canonicalHost(of: url) else { return nil }
         // Max-Age wins over Expires; zero or less expires the cookie at once.

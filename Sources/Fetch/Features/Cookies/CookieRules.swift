@@ -18,8 +18,7 @@ enum CookieRules {
             }
     }
 
-    /// §5.1.3: `host` is `domain`, or a name (not an IP address) ending with `.` and
-    /// `domain`. Both are canonical.
+    /// §5.1.3: `host` is `domain`, or a name (not an IP address) ending with `.` and `domain`. Both are canonical.
     static func domainMatches(_ host: String, _ domain: String) -> Bool {
         if host == domain { return true }
         guard host.hasSuffix(domain), !isIPAddress(host) else { return false }
@@ -45,8 +44,7 @@ enum CookieRules {
         return String(path[..<slash])
     }
 
-    /// §5.1.4: the cookie path is the request path, or a prefix of it that ends with `/` or
-    /// is followed by `/`.
+    /// §5.1.4: the cookie path is the request path, or a prefix of it that ends with `/` or is followed by `/`.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         if requestPath == cookiePath { return true }
         guard requestPath.hasPrefix(cookiePath) else { return false }

@@ -2,9 +2,8 @@ extension SetCookie {
     /// The set-cookie strings of one field value: URLSession joins repeated `Set-Cookie`
     /// fields with `", "`, and commas also appear inside `Expires` dates and values.
     ///
-    /// Only `", "` followed by a `name=value` pair (an `=` before the next `;`) starts a new
-    /// cookie. A value that itself holds `", "` followed by `x=y` is split there: once
-    /// URLSession has joined them, separate fields cannot be told apart from it.
+    /// Only `", "` followed by a `name=value` pair (an `=` before the next `;`) starts a new cookie, so a value
+    /// holding `", x=y"` is split there: once URLSession joined the fields, nothing tells them apart.
     static func split(folded value: String) -> [String] {
         var strings: [String] = []
         for piece in value.components(separatedBy: ", ") {

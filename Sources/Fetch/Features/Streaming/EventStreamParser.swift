@@ -1,6 +1,5 @@
-/// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive,
-/// following the WHATWG HTML standard's "interpreting an event stream" (a byte order mark
-/// and line ends split across pieces included).
+/// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive, following the WHATWG HTML
+/// standard's "interpreting an event stream" (a byte order mark and line ends split across pieces included).
 ///
 /// Text is decoded as UTF-8, invalid bytes becoming U+FFFD. A malformed field is ignored,
 /// never an error. A line longer than ``maximumLineLength`` without its end, or one event's
@@ -25,9 +24,6 @@ public struct EventStreamParser: Sendable {
     private var reconnectionTime: Int?
 
     /// Makes a parser for one stream.
-    /// - Parameters:
-    ///   - maximumLineLength: the longest line held without its end, in bytes.
-    ///   - maximumEventSize: the most data one event may gather, in bytes.
     public init(maximumLineLength: Int = defaultLimit, maximumEventSize: Int = defaultLimit) {
         lines = LineSplitter(endings: .sse, maximumLength: maximumLineLength)
         self.maximumEventSize = maximumEventSize

@@ -2,8 +2,7 @@
 /// `perform`, so every layer applies (retry and refresh only until ``StreamSink/hasStarted``);
 /// caching and coalescing pass a stream through.
 extension RequestPerforming {
-    /// Sends `request` and returns as soon as the head of a response has arrived; cancelling
-    /// the calling `Task` while it waits cancels the call.
+    /// Sends `request` and returns once the head of a response arrives; cancelling the waiting `Task` cancels the call.
     /// - Parameters:
     ///   - request: what to send.
     ///   - acceptingAnyStatus: deliver any status; by default a status other than 2xx throws
@@ -12,7 +11,6 @@ extension RequestPerforming {
     ///   - spillLimit: unread bytes kept past that in a temporary file (256 MiB by default; 0 for
     ///     none); past both, the loop reads what was kept, then throws ``FetchError/Code-swift.enum/bodyTooLarge``.
     ///   - maximumLineLength: the longest line, or one event's data, held before its end (1 MiB by default).
-    /// - Returns: the stream, with its ``ResponseStream/response``.
     /// - Throws: a ``FetchError`` (or a layer's error) when no response head could be had.
     public func stream(
         _ request: any Request, acceptingAnyStatus: Bool = false, bufferSize: Int = StreamSink.defaultBufferSize,
@@ -39,13 +37,11 @@ extension RequestPerforming {
         }
     }
 
-    /// Sends `request` and hands its body to `onChunk` piece by piece as it arrives, then
-    /// calls `completion` once.
+    /// Sends `request` and hands its body to `onChunk` piece by piece as it arrives, then calls `completion` once.
     ///
-    /// Callbacks run one at a time, in order: with ``Session`` on its completion queue, over
-    /// a spy all before this returns. `completion` gets the response (its body empty) or the
-    /// error that ended the stream, after the pieces before it; a reader too far behind gets
-    /// ``FetchError/Code-swift.enum/bodyTooLarge`` after the pieces kept.
+    /// Callbacks run one at a time, in order: with ``Session`` on its completion queue, over a spy all before this
+    /// returns. `completion` gets the response (its body empty) or the error that ended the stream, after the pieces
+    /// before it; a reader too far behind gets ``FetchError/Code-swift.enum/bodyTooLarge`` after the pieces kept.
     /// - Parameters:
     ///   - request: what to send.
     ///   - acceptingAnyStatus: deliver any status; by default a status other than 2xx

@@ -1,10 +1,9 @@
 /// A response whose body is read as it arrives: its head (``response``) at once, then its
 /// body as raw ``chunks``, as ``lines`` or as Server-Sent ``events``.
 ///
-/// Read one view, once: they share the body. Leaving the loop early, cancelling the reading
-/// `Task`, calling ``cancel()`` or letting go of the stream (a view counts as a reference)
-/// ends the transfer like a cancelled call. A failure after the body started is thrown by
-/// the loop after the chunks that arrived before it.
+/// Read one view, once: they share the body. Leaving the loop early, cancelling the reading `Task`, calling
+/// ``cancel()`` or letting go of the stream (a view counts as a reference) ends the transfer like a cancelled call. A
+/// failure after the body started is thrown by the loop after the chunks that arrived before it.
 public final class ResponseStream: Sendable {
     /// The head of the response: status, headers, final URL; its body is empty.
     public let response: Response
@@ -25,8 +24,7 @@ public final class ResponseStream: Sendable {
         sink.cancel()
     }
 
-    /// Ends the transfer; a loop reading the stream then throws
-    /// ``FetchError/Code-swift.enum/cancelled``.
+    /// Ends the transfer; a loop reading the stream then throws ``FetchError/Code-swift.enum/cancelled``.
     public func cancel() { sink.cancel() }
 
     /// The body as it arrives, in the pieces the network delivered.
@@ -39,13 +37,11 @@ public final class ResponseStream: Sendable {
     /// The body as Server-Sent Events (see ``EventStreamParser``).
     public var events: Events { Events(stream: self) }
 
-    /// Ends the transfer when the reader cannot go on.
     func failing(_ error: any Error) -> any Error {
         sink.cancel()
         return named(error)
     }
 
-    /// - Throws: the error that ended the stream, naming the request's method and URL.
     func nextChunk() async throws -> Data? {
         do { return try await sink.next() } catch { throw named(error) }
     }

@@ -1,5 +1,4 @@
-/// One event of a Server-Sent Events stream (`text/event-stream`), as the WHATWG HTML
-/// standard defines it.
+/// One event of a Server-Sent Events stream (`text/event-stream`), as the WHATWG HTML standard defines it.
 public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// The event type: the last `event:` field of the event, `"message"` when it had none.
     public var type: String

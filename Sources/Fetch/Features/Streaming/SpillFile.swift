@@ -1,6 +1,5 @@
-/// The temporary file where a stream keeps what its reader has not taken once its memory
-/// buffer is full. Unlinked at once, while open, so nothing is left on disk however the
-/// stream or the process ends. Called only under its ``StreamSink``'s `io` lock.
+/// The temporary file where a stream keeps what its reader has not taken once its memory buffer is full. Unlinked
+/// at once, while open, so nothing is left on disk; used only under its ``StreamSink``'s `io` lock.
 final class SpillFile: Sendable {
     private let file: FileHandle
 

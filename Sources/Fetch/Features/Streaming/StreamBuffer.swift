@@ -50,7 +50,6 @@ struct StreamBuffer: Sendable, Equatable {
 
     var unread: Int { memoryBytes + fileWritten - fileRead + gathered.count }
 
-    /// Whether anything is in the file or gathered for it.
     var isSpilling: Bool { fileWritten > fileRead || !gathered.isEmpty }
 
     mutating func append(_ data: Data) -> Arrival {

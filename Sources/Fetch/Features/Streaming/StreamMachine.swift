@@ -1,5 +1,4 @@
-/// The life of a streamed body as a value: its ``Phase``, the ``Event``s that move it and the
-/// ``Effect``s its owner carries out.
+/// The life of a streamed body as a value: its ``Phase``, the ``Event``s that move it, the ``Effect``s to carry out.
 ///
 /// Pure bookkeeping: no lock, no I/O. A ``StreamSink`` keeps one behind `Locked` and carries
 /// out the effects after unlocking. A reader (a `Waiter`) takes one chunk at a time.
@@ -7,13 +6,10 @@
 /// The end is a phase (``Phase/ending(_:)``), not a `ResultOnce` like the head: it must reach
 /// the reader after the last chunk kept, so ``Event/take(_:)`` reaches it only once nothing is kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
-    /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
 
     enum Phase: Sendable {
-        /// No head accepted yet.
         case awaitingHead
-        /// A head was accepted: the body goes to the reader.
         case streaming
         /// The call ended, or the sink ended it: the reader takes what is kept, then this end.
         case ending(Result<Response, any Error>)
@@ -31,23 +27,18 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case spillFailed(any Error)
         /// A read of the spill file failed (`nil` when the file was lost): the waiter takes again.
         case readFailed((any Error)?, for: Waiter)
-        /// The call ended with this result.
         case finished(Result<Response, any Error>)
-        /// The reader stopped.
         case cancelled
-        /// The reader asks for the next chunk.
         case take(Waiter)
     }
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// The head, or the error the stream ended with before one.
         case head(Result<Response, any Error>)
         /// Answers a reader's wait: the chunk, `nil` at the end, or the error.
         case hand(Waiter, Result<Data?, any Error>)
         case spill(Data, at: Int)
-        /// Reads the spill file for the waiter, emptying it after when `thenEmpty`;
-        /// ``Event/readFailed(_:for:)`` when that fails.
+        /// Reads the spill file for the waiter, emptied after if `thenEmpty`; ``Event/readFailed(_:for:)`` on failure.
         case read(at: Int, count: Int, thenEmpty: Bool, for: Waiter)
         case dropSpill
         case stopCall
@@ -56,7 +47,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     }
 
     private(set) var phase = Phase.awaitingHead
-    /// The head the reader got, once one was accepted.
     private(set) var head: Response?
     /// Whether the reader stopped: what is kept was dropped, and what arrives is ignored.
     private(set) var stoppedByReader = false

@@ -21,8 +21,7 @@ extension StreamSink: TaskKindHandler {
     /// The sink stops itself when its reader cancels.
     func stop() {}
 
-    /// A delivered body shorter than its `Content-Length` is an error; an error after bytes
-    /// were delivered says how many.
+    /// A delivered body shorter than its `Content-Length` is an error; an error after bytes were delivered counts them.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {

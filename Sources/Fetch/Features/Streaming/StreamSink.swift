@@ -1,10 +1,9 @@
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///
-/// A performer that streams reads it from ``RequestOptions/kind`` (``CallKind/stream(_:)``), calls
-/// ``open(_:)`` with the head of each response, then ``receive(_:)`` with each piece of the body,
-/// and completes the call with an empty body. A performer that does not stream needs to do
-/// nothing: the response it completes with is delivered as the head and one chunk.
+/// A performer that streams reads it from ``RequestOptions/kind`` (``CallKind/stream(_:)``), calls ``open(_:)`` with
+/// the head of each response, then ``receive(_:)`` with each piece of the body, and completes the call with an empty
+/// body. A performer that does not stream needs to do nothing: its response is delivered as the head and one chunk.
 ///
 /// The sink never makes the performer wait: unread bytes stay in memory up to ``bufferSize``,
 /// then in an unlinked temporary file up to ``spillLimit``. A reader further behind gets every
@@ -74,8 +73,7 @@ public final class StreamSink: Sendable {
     /// layers deliver a later failure as it is rather than sending the request again.
     public var hasStarted: Bool { machine.withLock { $0.head != nil } }
 
-    /// Takes the head of a response (its body is ignored); layers that check responses check
-    /// it here, and a head they refuse is not delivered.
+    /// Takes the head of a response (its body is ignored), which layers check here; a head they refuse goes nowhere.
     /// - Returns: whether to hand the body to ``receive(_:)`` (a 2xx status, or any when the
     ///   caller accepts any); otherwise the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     @discardableResult
@@ -95,14 +93,12 @@ public final class StreamSink: Sendable {
         return step(.opened(bodiless))
     }
 
-    /// Takes the next piece of the body, never waiting for the reader; ignored once the
-    /// reader has stopped or the stream has ended.
+    /// Takes the next piece of the body, never waiting for the reader; ignored once the reader or the stream ended.
     public func receive(_ data: Data) {
         step(.received(data))
     }
 
-    /// Adds a check for every head offered from now on.
-    /// - Returns: the number that removes it.
+    /// Adds a check for every head offered from now on; returns the number that removes it.
     func addHeadCheck(_ check: @escaping HeadCheck) -> Int {
         machine.withLock { $0.addCheck(check) }
     }
@@ -125,8 +121,7 @@ public final class StreamSink: Sendable {
         step(.finished(result))
     }
 
-    /// Stops the stream for its reader: drops what is unread, ignores what still arrives
-    /// and cancels the call.
+    /// Stops the stream for its reader: drops what is unread, ignores what still arrives and cancels the call.
     func cancel() {
         step(.cancelled)
     }
@@ -164,9 +159,8 @@ public final class StreamSink: Sendable {
 
     // MARK: Carrying out
 
-    /// Moves the machine with `event`: the spill file's effects run under the `io` lock,
-    /// the rest with no lock held.
-    /// - Returns: whether the machine did anything.
+    /// Moves the machine with `event`: the spill file's effects run under the `io` lock, the rest with no lock held.
+    /// Returns whether the machine did anything.
     @discardableResult
     private func step(_ event: Machine.Event) -> Bool {
         let effects = io.withLock { spill in
@@ -211,8 +205,7 @@ public final class StreamSink: Sendable {
             case .hand(let waiter, let result): waiter(result)
             case .stopCall: stopCall.cancel()
             case .releaseCall:
-                // Nothing is left to cancel, and the handle holds the call's state, whose
-                // completion holds this sink.
+                // Nothing is left to cancel, and the handle holds the call's state, whose completion holds this sink.
                 stopCall.release()
             case .spill, .read, .dropSpill: break
             }
@@ -222,8 +215,7 @@ public final class StreamSink: Sendable {
 
     // MARK: The push reader
 
-    /// Asks for the push reader's next chunk, answered on its queue; a chunk handed over as
-    /// the reader stopped is not delivered after the stop.
+    /// Asks for the push reader's next chunk, answered on its queue; none is delivered after the reader stopped.
     private func pushNext(
         _ onChunk: @escaping @Sendable (Data) -> Void,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void

@@ -5,7 +5,6 @@ extension DownloadDestination {
     /// - Parameters:
     ///   - data: the whole body.
     ///   - request: the request answered; names a temporary file's extension.
-    /// - Returns: the file written.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
     ///   not be replaced, cannot be written, or another download to it is under way.
     public func write(_ data: Data, for request: any Request) throws -> URL {
@@ -32,8 +31,7 @@ extension DownloadDestination {
         return PartialDownload.existing(for: staged.finalURL) != nil
     }
 
-    /// Writes a performer's answer to a download: the whole body, or the rest of a partial
-    /// download for a 206 to Fetch's `Range`.
+    /// Writes a performer's answer to a download: the whole body, or the rest of it for a 206 to Fetch's `Range`.
     /// - Returns: the file, its size, and whether a 416 said the partial file was whole.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status with no body for the
     ///   file; ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`
@@ -47,8 +45,7 @@ extension DownloadDestination {
         return (url, transfer.bodyBytes, settled.status != response.status)
     }
 
-    /// A download that has taken the head of `response` and `body`; closed, its file
-    /// deleted, when either fails it.
+    /// A download that has taken the head of `response` and `body`; closed, its file deleted, when either fails it.
     private static func transfer(
         _ body: Data, of response: Response, length: Int64?, to destination: DownloadDestination,
         for request: any Request

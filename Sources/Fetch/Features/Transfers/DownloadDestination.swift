@@ -1,14 +1,7 @@
 /// Where a download is written.
 ///
-/// ```swift
-/// let report = try await session.download(request, to: .file(reportURL))   // must not exist yet
-/// let fresh = try await session.download(request, to: .file(reportURL, replacingExisting: true))
-/// let scratch = try await session.download(request, to: .temporaryFile)    // yours to move or delete
-/// ```
-///
-/// The body is written to a partial file beside the destination and moved into place only
-/// when the whole body has arrived with a 2xx status, so the destination never holds half a
-/// file or an error page.
+/// The body is written to a partial file beside the destination and moved into place only when the whole body has
+/// arrived with a 2xx status, so the destination never holds half a file or an error page.
 public struct DownloadDestination: Sendable {
     enum Kind: Sendable {
         case file(URL, replacing: Bool)
@@ -19,9 +12,8 @@ public struct DownloadDestination: Sendable {
 
     let kind: Kind
 
-    /// The file at `url`. An existing file fails the download with
-    /// ``FetchError/Code-swift.enum/file`` before anything is sent, unless `replacingExisting`:
-    /// then it is replaced atomically once the body is complete.
+    /// The file at `url`. An existing file fails the download with ``FetchError/Code-swift.enum/file`` before anything
+    /// is sent, unless `replacingExisting`: then it is replaced atomically once the body is complete.
     public static func file(_ url: URL, replacingExisting: Bool = false) -> DownloadDestination {
         DownloadDestination(kind: .file(url, replacing: replacingExisting))
     }

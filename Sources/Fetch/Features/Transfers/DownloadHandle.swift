@@ -1,9 +1,7 @@
-/// The handle of a download started with
-/// ``RequestPerforming/download(_:to:progress:completion:)``: cancel it, throwing away what
-/// it received, or keeping that for a later resume.
+/// The handle of a download started with ``RequestPerforming/download(_:to:progress:completion:)``: cancel it, throwing
+/// away what it received, or keeping that for a later resume.
 ///
-/// Either way the download ends at once: its completion runs with
-/// ``FetchError/Code-swift.enum/cancelled`` and nothing more is written to disk.
+/// Either way it ends at once, completing with ``FetchError/Code-swift.enum/cancelled``; nothing more is written.
 public final class DownloadHandle: Cancellable {
     private let call = CancellationHandle()
     /// Read by the performer that writes the file, through ``TransferOptions``.
@@ -14,9 +12,8 @@ public final class DownloadHandle: Cancellable {
     /// Cancels the download and deletes what it received.
     public func cancel() { call.cancel() }
 
-    /// Cancels the download and keeps what it received, so that the next download to the
-    /// same destination resumes (see ``PartialDownload``). Only a `.file` destination whose
-    /// server sent a strong validator can be resumed; otherwise this is ``cancel()``.
+    /// Cancels the download and keeps what it received, so the next download to the same destination resumes (see
+    /// ``PartialDownload``); only a `.file` whose server sent a strong validator can resume, else this is ``cancel()``.
     public func cancelKeepingPartial() {
         keepsPartial.withLock { $0 = true }
         call.cancel()

@@ -14,8 +14,7 @@ public struct DownloadedFile: Sendable {
     /// The HTTP status of the response.
     public var status: Int { response.status }
 
-    /// The file a performer wrote (``Response/fileURL``), or the body it answered with in
-    /// memory, written to `destination` by the same rules.
+    /// The file a performer wrote (``Response/fileURL``), or its body in memory written to `destination` the same way.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status other than 2xx;
     ///   ``FetchError/Code-swift.enum/file`` when the body cannot be written;
     ///   ``FetchError/Code-swift.enum/badServerResponse`` when it cannot continue a partial download.

@@ -1,11 +1,9 @@
-/// The exclusive lock (`flock`) a download holds on its partial file, taken with a little
-/// patience.
+/// The exclusive lock (`flock`) a download holds on its partial file, taken with a little patience.
 ///
-/// A process started anywhere in this one holds a copy of every open descriptor from its
-/// fork until its `exec` (Foundation's `Process` on Linux closes them one by one in the
-/// child), and with it the lock of a download that has just closed its file, for a moment.
-/// So a lock held elsewhere is tried again every millisecond, up to ``retries`` times,
-/// before a download is refused as another under way.
+/// A process started anywhere in this one holds a copy of every open descriptor from its fork until its `exec`
+/// (Foundation's `Process` on Linux closes them one by one in the child), and with it the lock of a download that has
+/// just closed its file, for a moment. So a lock held elsewhere is tried again every millisecond, up to ``retries``
+/// times, before a download is refused as another under way.
 enum FileLock {
     static let retries = 50
 

@@ -1,10 +1,8 @@
-/// What a download that stopped before its end left next to its destination, for the next
-/// download to the same destination to resume.
+/// What a download that stopped early left next to its destination, for the next download there to resume.
 ///
-/// A download keeps its partial file (`<destination>.fetchpart`, with a record in
-/// `<destination>.fetchpart.json`) when it fails with one of ``resumableCodes`` or is
-/// cancelled with ``DownloadHandle/cancelKeepingPartial()``, and only when the server gave
-/// a strong validator (see <doc:TransferringFiles>). Any other end deletes it.
+/// A download keeps its partial file (`<destination>.fetchpart`, with a record in `<destination>.fetchpart.json`) when
+/// it fails with one of ``resumableCodes`` or is cancelled with ``DownloadHandle/cancelKeepingPartial()``, and only
+/// when the server gave a strong validator (see <doc:TransferringFiles>). Any other end deletes it.
 public struct PartialDownload: Sendable, Hashable {
     /// The destination the download was writing to.
     public let destination: URL
@@ -15,8 +13,7 @@ public struct PartialDownload: Sendable, Hashable {
     /// The whole body's size, when the server announced it.
     public let expectedBytes: Int64?
 
-    /// The failures after which a download keeps its partial file. A retry policy retries
-    /// the same codes by default, and each retry resumes.
+    /// Failures after which a download keeps its partial file; retry policies retry them by default, resuming it.
     public static let resumableCodes: Set<FetchError.Code> = [
         .connectionLost, .timedOut, .notConnected, .cannotConnect,
     ]

@@ -1,10 +1,8 @@
-/// What Fetch keeps about a partial download besides its bytes, in
-/// `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`.
+/// What a partial download keeps in `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`.
 ///
-/// Written only for a response that can be resumed: a strong `ETag` (or, without one, a
-/// `Last-Modified` at least 60 seconds older than its `Date`, RFC 9110 section 8.8.2.2) and
-/// no `Content-Encoding` (a range of a compressed representation does not match the decoded
-/// bytes on disk). Without a record the partial file is never resumed.
+/// Written only for a response that can be resumed: a strong `ETag` (or, without one, a `Last-Modified` at least 60
+/// seconds older than its `Date`, RFC 9110 section 8.8.2.2) and no `Content-Encoding` (a range of a compressed
+/// representation does not match the decoded bytes on disk). Without a record the partial file is never resumed.
 struct PartialRecord: Codable, Hashable, Sendable {
     /// The URL of the request, as first sent (before redirects).
     var url: String
@@ -39,8 +37,7 @@ struct PartialRecord: Codable, Hashable, Sendable {
         !tag.hasPrefix("W/") && !tag.hasPrefix("w/") && !tag.contains(where: { $0.isNewline })
     }
 
-    /// RFC 9110 section 8.8.2.2: a `Last-Modified` at least 60 seconds before the response's
-    /// `Date` is a strong validator.
+    /// RFC 9110 section 8.8.2.2: a `Last-Modified` at least 60 seconds before the response's `Date` is strong.
     static func isStrong(_ lastModified: String, sentAt date: String?) -> Bool {
         guard let date, let sent = HTTPDate.parse(date), let modified = HTTPDate.parse(lastModified) else {
             return false

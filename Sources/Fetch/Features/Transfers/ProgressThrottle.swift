@@ -1,5 +1,4 @@
-/// Passes on at most one progress report per `interval`, so a fast transfer does not flood
-/// the caller.
+/// Passes on at most one progress report per `interval`, so a fast transfer does not flood the caller.
 struct ProgressThrottle: Sendable {
     /// In nanoseconds (50 ms: 20 reports a second).
     let interval: UInt64

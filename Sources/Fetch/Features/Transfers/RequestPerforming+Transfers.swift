@@ -8,9 +8,8 @@ extension RequestPerforming {
     /// (its `response` holds the head and the first bytes of the error body) and leaves no
     /// file. Layers see the response before it becomes a file, so retry and refresh act on it.
     ///
-    /// A download that fails with one of ``PartialDownload/resumableCodes``, or is cancelled
-    /// with ``DownloadHandle/cancelKeepingPartial()``, keeps what it received when the server
-    /// allows, for a retry or the next download to the same `.file` to resume.
+    /// A download that fails with one of ``PartialDownload/resumableCodes``, or is cancelled with
+    /// ``DownloadHandle/cancelKeepingPartial()``, keeps what it received when the server allows, to resume.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
@@ -51,7 +50,6 @@ extension RequestPerforming {
     ///   - request: what to send; it must have a body.
     ///   - progress: the bytes sent so far, as for a download; `nil` for none.
     ///   - completion: called once with the response or an error.
-    /// - Returns: a handle that cancels the upload.
     @discardableResult
     public func upload(
         _ request: any Request,
@@ -83,8 +81,7 @@ extension RequestPerforming {
 
     /// Sends `request` and its body, reporting progress, and returns the response whatever
     /// its status; cancelling the calling `Task` cancels the upload.
-    /// - Throws: a ``FetchError``; ``FetchError/Code-swift.enum/file`` when a file of the
-    ///   body cannot be read.
+    /// - Throws: a ``FetchError``; ``FetchError/Code-swift.enum/file`` when a file of the body cannot be read.
     public func upload(
         _ request: any Request,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -94,16 +91,14 @@ extension RequestPerforming {
         }.value
     }
 
-    /// Starts downloading the body of `request` into `destination`.
-    /// - Returns: the transfer, already started: its progress and its value.
+    /// Starts downloading the body of `request` into `destination`; the transfer has its progress and its value.
     public func downloading(_ request: any Request, to destination: DownloadDestination) -> Transfer<DownloadedFile> {
         Transfer.start { progress, completion, dropped in
             download(request.noting(dropped), to: destination, progress: progress, completion: completion)
         }
     }
 
-    /// Starts sending `request` and its body.
-    /// - Returns: the transfer, already started: its progress and the response.
+    /// Starts sending `request` and its body; the transfer has its progress and the response.
     public func uploading(_ request: any Request) -> Transfer<Response> {
         Transfer.start { progress, completion, dropped in
             upload(request.noting(dropped), progress: progress, completion: completion)

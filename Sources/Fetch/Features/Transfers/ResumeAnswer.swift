@@ -50,8 +50,7 @@ enum ResumeAnswer: Hashable, Sendable {
         if let contentLength, contentLength != count {
             throw mismatch("with Content-Range \"\(text)\" but \(contentLength) bytes", point)
         }
-        // A range of a compressed representation, or of another version of the resource,
-        // does not continue the bytes on disk.
+        // A range of a compressed representation, or of another version, does not continue the bytes on disk.
         guard PartialRecord.isIdentity(headers) else { return .startOver }
         if let tag = headers.first("ETag"), let kept = point.record.etag, tag != kept { return .startOver }
         let length = range.length ?? point.record.length

@@ -1,9 +1,8 @@
 /// A download in progress on disk: its partial file next to the destination, moved into
 /// place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``.
 ///
-/// The partial file is locked (`flock`) while a download writes it, so a second download to
-/// the same destination fails rather than mixing its bytes in. Its I/O runs under its own
-/// lock, a leaf, and finds the file gone once it ended: no byte is written after the end.
+/// The partial file is locked (`flock`) while a download writes it, so a second download there fails rather than
+/// mix its bytes in. Its I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
 final class StagedDownload: Sendable {
     let finalURL: URL
     let files: PartialFiles
@@ -12,8 +11,7 @@ final class StagedDownload: Sendable {
     let requestURL: URL?
     /// Set when this attempt's request asks for the rest of the partial file.
     let resume: ResumePoint?
-    /// The open, locked partial file and the bytes gathered for its next write; `nil` once
-    /// moved into place, kept or deleted.
+    /// The open, locked partial file and the bytes gathered for its next write; `nil` once moved, kept or deleted.
     private let file: Locked<(handle: FileHandle, gathered: Data)?>
 
     /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
@@ -36,8 +34,7 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Cuts the partial file to `offset` bytes (0 for a fresh body) and writes `record`
-    /// beside it, or removes it when `nil`.
+    /// Cuts the partial file to `offset` bytes (0 for a fresh body) and writes `record` beside it, or removes it.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file or the record cannot be written.
     func begin(at offset: Int64, record: PartialRecord?) throws {
         try withFile { file in
@@ -72,10 +69,8 @@ final class StagedDownload: Sendable {
 
     /// Writes out what is gathered and moves the file to the destination, removing the record.
     /// - Parameter length: the whole body's length, checked against the file's when given.
-    /// - Returns: the destination.
-    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have
-    ///   `length` bytes; ``FetchError/Code-swift.enum/file`` when it cannot be written or
-    ///   moved. The partial files are then deleted.
+    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have `length` bytes;
+    ///   ``FetchError/Code-swift.enum/file`` when it cannot be written or moved. The partial files are then deleted.
     func commit(length: Int64? = nil) throws -> URL {
         try file.withLock { file in
             guard var open = file else {
@@ -103,8 +98,7 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Ends the partial file, once: kept for a resume when `keeping` (deleted when writing
-    /// it out fails), otherwise deleted with its record.
+    /// Ends the partial file, once: kept for a resume when `keeping` (unless writing it out fails), else deleted.
     func end(keeping: Bool) {
         file.withLock { file in
             guard let open = file else { return }
@@ -163,8 +157,7 @@ final class StagedDownload: Sendable {
             throw FetchError(.file, reason: "the folder \(folder.path) does not exist")
         }
         let path = files.bytesURL.path
-        // A download that ends deletes the file it holds; the one opened here must be the one
-        // the name still points to once locked.
+        // A download that ends deletes its file; the one opened here must be the one the name points to once locked.
         for _ in 0..<3 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {

@@ -1,10 +1,8 @@
-/// A transfer under way, for async callers: its progress as an `AsyncSequence`, and its
-/// result. It starts when it is made.
+/// A transfer under way, for async callers: its progress as an `AsyncSequence`, and its result. It starts at once.
 ///
-/// A consumer of ``progress`` that falls behind gets the newest 100 reports, so the last one
-/// is always delivered. Letting go of the transfer (its ``progress`` counts as a reference)
-/// before it ends cancels it: a download's partial file is deleted, and the call's log line
-/// says the transfer was dropped.
+/// A consumer of ``progress`` that falls behind gets the newest 100 reports, so the last one is always delivered.
+/// Letting go of the transfer (its ``progress`` counts as a reference) before it ends cancels it: a download's partial
+/// file is deleted, and the call's log line says the transfer was dropped.
 public final class Transfer<Value: Sendable>: Cancellable, Sendable {
     private let outcome = ResultOnce<Value>()
     private let bytes = Locked<Int64>(0)
@@ -29,8 +27,7 @@ public final class Transfer<Value: Sendable>: Cancellable, Sendable {
         continuation.finish()
     }
 
-    /// Starts a transfer through `start`, which gets the callbacks and the
-    /// ``RequestOptions/droppedHandle`` to pass on, and returns the call's handle.
+    /// Starts a transfer through `start`, given the callbacks and ``RequestOptions/droppedHandle``; returns its handle.
     static func start(
         _ start: (
             _ progress: @escaping @Sendable (TransferProgress) -> Void,
@@ -93,8 +90,7 @@ extension Transfer {
 }
 
 extension Transfer where Value == DownloadedFile {
-    /// Cancels the download and keeps what it received for a resume; see
-    /// ``DownloadHandle/cancelKeepingPartial()``.
+    /// Cancels the download and keeps what it received for a resume; see ``DownloadHandle/cancelKeepingPartial()``.
     public func cancelKeepingPartial() {
         guard let download = call.withLock({ $0 }) as? DownloadHandle else { return cancel() }
         download.cancelKeepingPartial()

@@ -32,7 +32,6 @@ struct TransferMachine: Sendable {
         case restarted
         /// The caller cancelled, asking to keep the partial file or not.
         case stop(keeping: Bool)
-        /// The call's task ended with a response of `status`.
         case settle(status: Int)
         /// The call ended; keep the partial file when asked and it can be resumed.
         case close(keepingPartial: Bool)
@@ -40,13 +39,11 @@ struct TransferMachine: Sendable {
 
     /// What the owner must do, in the order given.
     enum Effect: Sendable {
-        /// Cut the partial file to `offset` and write `record` beside it (remove it when
-        /// `nil`); send ``Event/writeFailed`` when that fails.
+        /// Cut the partial file to `offset` and write `record` (or remove it); ``Event/writeFailed`` when that fails.
         case begin(offset: Int64, record: PartialRecord?)
         /// The head cannot continue the partial file: send the request again from the first byte.
         case startOver
         case fail(FetchError)
-        /// The body of this response is not for the file.
         case decline
         case write(Data)
         case report(TransferProgress)

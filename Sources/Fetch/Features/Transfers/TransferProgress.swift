@@ -5,8 +5,7 @@
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// Bytes sent or received so far.
     public var completedBytes: Int64
-    /// The body's size for uploads, the announced `Content-Length` for downloads; `nil`
-    /// while unknown (a chunked response).
+    /// The body's size for uploads, the announced `Content-Length` for downloads; `nil` while unknown (chunked).
     public var expectedBytes: Int64?
     /// Set on the last report of a successful transfer.
     public var isFinished: Bool

@@ -1,7 +1,6 @@
-/// What `Session` tracks for one transfer besides its ``TaskState``: progress, a download's
-/// file (written by a data task: URLSession's download tasks on Linux leave an unnamed
-/// partial file behind on cancellation), the temporary file a form is uploaded from. It
-/// carries out its ``TransferMachine``'s effects; file I/O never runs under the machine's lock.
+/// What `Session` tracks for one transfer besides its ``TaskState``: progress, a download's file (written by a data
+/// task: URLSession's download tasks on Linux leave an unnamed partial file behind on cancellation), the temporary file
+/// a form is uploaded from. It carries out its ``TransferMachine``'s effects; file I/O never runs under its lock.
 final class TransferState: TaskKindHandler, Sendable {
     private let machine: Locked<TransferMachine>
     /// `nil` for an upload.
@@ -47,14 +46,12 @@ final class TransferState: TaskKindHandler, Sendable {
     var uploadsBody: Bool { true }
     var bodyBytes: Int64 { machine.withLock { $0.received } }
 
-    /// A 2xx body goes to the file (after the kept bytes, for a 206 that continues them),
-    /// another is declined; see ``ResumeAnswer``.
+    /// A 2xx body goes to the file (after the kept bytes, for a 206 that continues them), another is declined.
     func open(_ head: Response, expectedLength: Int64) -> BodyOpening {
         let length = expectedLength >= 0 ? expectedLength : nil
         return carryOut(.responded(status: head.status, headers: head.headers, length: length))
     }
 
-    /// - Returns: the error of a failed write.
     func write(_ data: Data) -> FetchError? {
         guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
             return nil
@@ -66,8 +63,7 @@ final class TransferState: TaskKindHandler, Sendable {
         carryOut(.sent(total: total, expected: expected, now: DispatchTime.now().uptimeNanoseconds))
     }
 
-    /// Deletes a partial file that cannot be resumed and opens a fresh one, for `urlRequest`
-    /// without `Range` and `If-Range`.
+    /// Deletes a partial file that cannot be resumed and opens a fresh one; `urlRequest` loses `Range`, `If-Range`.
     func restart(_ urlRequest: inout URLRequest) throws {
         urlRequest.setValue(nil, forHTTPHeaderField: "Range")
         urlRequest.setValue(nil, forHTTPHeaderField: "If-Range")
@@ -82,8 +78,7 @@ final class TransferState: TaskKindHandler, Sendable {
         carryOut(.stop(keeping: keepsPartial?.withLock { $0 } ?? false))
     }
 
-    /// Settles the call and closes the transfer; the completion follows the last progress
-    /// report on ``events``.
+    /// Settles the call and closes the transfer; the completion follows the last progress report on ``events``.
     func finish(
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
@@ -99,9 +94,8 @@ final class TransferState: TaskKindHandler, Sendable {
 
     /// The call's response from the task's.
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the file cannot be written or moved;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file lacks the length
-    ///   its `Content-Range` announced; ``FetchError/Code-swift.enum/cancelled`` when the
-    ///   caller cancelled first.
+    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file lacks the length its `Content-Range`
+    ///   announced; ``FetchError/Code-swift.enum/cancelled`` when the caller cancelled first.
     func settle(_ response: Response) throws -> Response {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
@@ -162,8 +156,7 @@ final class TransferState: TaskKindHandler, Sendable {
         return .failed(error as? FetchError ?? FetchError(.file, reason: "\(error)", underlying: error))
     }
 
-    /// A report that runs once the transfer has ended is dropped, unless it is the last, so
-    /// that no report follows the completion.
+    /// A report that runs once the transfer has ended is dropped, unless it is the last: none follows the completion.
     private func deliver(_ report: TransferProgress) {
         guard let progress else { return }
         events.async { [machine] in

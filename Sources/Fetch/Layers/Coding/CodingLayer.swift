@@ -1,7 +1,6 @@
-/// Gives every call a stack's ``Coders``; made by ``RequestPerforming/coding(with:)``. On the
-/// way down it fills in the coders a request leaves unset (its ``RequestOptions/coders`` win
-/// one by one); on the way up it puts them in ``Response/coders``, so its place in the stack
-/// does not matter.
+/// Gives every call a stack's ``Coders``; made by ``RequestPerforming/coding(with:)``. On the way down it fills in
+/// the coders a request leaves unset (its ``RequestOptions/coders`` win one by one); on the way up it puts them in
+/// ``Response/coders``, so its place in the stack does not matter.
 struct CodingLayer: PassingOnce {
     let coders: Coders
 
@@ -24,9 +23,7 @@ struct CodingLayer: PassingOnce {
 }
 
 extension RequestPerforming {
-    /// This performer, encoding bodies and queries and decoding models with `coders`
-    /// unless a request or a model names its own (see ``Coders``).
-    /// - Returns: the coding performer.
+    /// This performer, encoding and decoding with `coders` unless a request or a model names its own (see ``Coders``).
     public func coding(with coders: Coders) -> LayeredPerformer {
         layered(CodingLayer(coders: coders))
     }

@@ -1,7 +1,6 @@
-/// Gives every call a completion queue (``RequestOptions/completionQueue``) unless it names
-/// its own; made by ``RequestPerforming/completing(on:)``. Its place in the stack does not
-/// matter: over `Session`, every completion of the call runs on the queue, a cache hit's
-/// included; over the spy of FetchTesting, calls still complete before `perform` returns.
+/// Gives every call a completion queue (``RequestOptions/completionQueue``) unless it names its own; made by
+/// ``RequestPerforming/completing(on:)``. Its place in the stack does not matter: over `Session`, every completion
+/// of the call runs on the queue, a cache hit's included.
 struct CompletionQueueLayer: PassingOnce {
     /// The queue given to calls that name none.
     let queue: DispatchQueue
@@ -23,13 +22,11 @@ struct CompletionQueueLayer: PassingOnce {
 }
 
 extension RequestPerforming {
-    /// This performer, calling back on `queue` unless a call names its own
-    /// (``RequestOptions/completionQueue``).
+    /// This performer, calling back on `queue` unless a call names its own (``RequestOptions/completionQueue``).
     ///
     /// ```swift
     /// let api = Session().caching().completing(on: .main)   // for a UI that reads results on main
     /// ```
-    /// - Returns: the performer.
     public func completing(on queue: DispatchQueue) -> LayeredPerformer {
         layered(CompletionQueueLayer(queue: queue))
     }

@@ -1,9 +1,8 @@
 /// Puts a base URL in front of every relative request URL.
 ///
-/// Exactly one `/` joins the paths (`/v1` and `/users/7` give `/v1/users/7`, unlike RFC 3986
-/// resolution, which would drop `v1`); the request's query and fragment are kept, and a URL
-/// that has a scheme is left as it is. A request can name another base with
-/// ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
+/// Exactly one `/` joins the paths (`/v1` and `/users/7` give `/v1/users/7`, unlike RFC 3986 resolution, which would
+/// drop `v1`); the request's query and fragment are kept, and a URL that has a scheme is left as it is. A request can
+/// name another base with ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
 /// ``EnhancerPriority/high``, so other enhancers see the full URL.
 public struct BaseURL: Enhancer, RequestOnlyEnhancer {
     private let prefix: Result<String, FetchError>

@@ -1,6 +1,5 @@
-/// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request,
-/// except one that sets its own `Authorization` or ``RequestOptions/skipsAuthentication``.
-/// A user name holding `:` fails every call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// Sends `Authorization: Basic <base64 of user:password>` (RFC 7617) with every request, except one that sets its
+/// own or ``RequestOptions/skipsAuthentication``. A user name with `:` fails every call as `invalidRequest`.
 public struct BasicAuth: Enhancer, RequestOnlyEnhancer {
     private let credentials: Result<String, FetchError>
 

@@ -1,7 +1,6 @@
-/// Sends `Authorization: Bearer <token>` with every request. With no token (`nil`) the
-/// request goes without one; a request that sets its own `Authorization`, or sets
-/// ``RequestOptions/skipsAuthentication``, is left alone. A token holding CR, LF or NUL
-/// fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
+/// Sends `Authorization: Bearer <token>` with every request. With no token (`nil`) the request goes without one; a
+/// request that sets its own `Authorization`, or sets ``RequestOptions/skipsAuthentication``, is left alone. A token
+/// holding CR, LF or NUL fails the call with ``FetchError/Code-swift.enum/invalidRequest``.
 public struct BearerToken: Enhancer, RequestOnlyEnhancer {
     private let token: @Sendable () throws -> String?
 
@@ -25,8 +24,7 @@ public struct BearerToken: Enhancer, RequestOnlyEnhancer {
 extension RequestOptions {
     private enum SkipsAuthenticationKey: RequestOptionKey { static let defaultValue = false }
 
-    /// Whether authentication enhancers (``BearerToken``, ``BasicAuth``) leave this
-    /// request alone, for calls such as logging in; `false` by default.
+    /// Whether authentication enhancers (``BearerToken``, ``BasicAuth``) skip this request; `false` by default.
     public var skipsAuthentication: Bool {
         get { self[SkipsAuthenticationKey.self] }
         set { self[SkipsAuthenticationKey.self] = newValue }

@@ -1,9 +1,8 @@
 /// Fails every response with a body whose media type is not an accepted one, with
 /// ``FetchError/Code-swift.enum/badServerResponse`` (the error carries the response).
 ///
-/// A response without a body (a 204, a 304, an answer to HEAD) passes; a download's body is
-/// checked too, and a stream's head before the reader gets any of it. Media types are compared
-/// without case and without parameters such as `charset`.
+/// A response without a body (a 204, a 304, an answer to HEAD) passes; a download's body is checked too, and a stream's
+/// head before the reader gets any of it. Media types are compared without case or parameters (`charset`).
 public struct ContentTypeVerifier: Enhancer {
     /// The accepted media types, lowercased.
     public let mediaTypes: Set<String>

@@ -1,6 +1,5 @@
-/// Where an ``Enhancer`` runs among the others: a value (higher runs first on the outgoing
-/// request, equal ones in the order given) or a place just before or just after another
-/// enhancer's type (``normal`` when no enhancer of that type is in the list).
+/// Where an ``Enhancer`` runs among the others: a value (higher runs first on the outgoing request, equal ones in
+/// order) or a place just before or after another enhancer's type (``normal`` when none of that type is listed).
 public struct EnhancerPriority: Sendable, Hashable, CustomStringConvertible {
     enum Placement: Hashable {
         case value(Int)

@@ -6,8 +6,6 @@ struct EnhancingLayer: PassingOnce {
     let enhancers: [any Enhancer]
     /// Whether one of `enhancers` is an ``AsyncEnhancer``.
     private let waits: Bool
-
-    /// Whether one of `enhancers` is not a `RequestOnlyEnhancer`.
     private let readsResponses: Bool
 
     /// Sorts `enhancers` by priority, once.
@@ -56,9 +54,8 @@ struct EnhancingLayer: PassingOnce {
         return CancellationHandle { task.cancel() }
     }
 
-    /// Sends `request` through `next`, enhanced by `ordered` (without its own when `dropOwn`),
-    /// and passes what comes back through `ordered` in reverse: a refused download's file is
-    /// deleted, and a stream's head is checked before its reader gets any of the body.
+    /// Sends `request` through `next`, enhanced by `ordered` (without its own when `dropOwn`), and passes what comes
+    /// back through `ordered` in reverse: a refused download's file is deleted, a stream's head checked first.
     private func send(
         _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool, through next: any RequestPerforming,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -116,29 +113,23 @@ struct EnhancingLayer: PassingOnce {
 }
 
 extension RequestPerforming {
-    /// This performer with `enhancers` applied to every request and response.
-    /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
-    /// - Returns: the enhancing performer.
+    /// This performer with `enhancers`, run in ``Enhancer/priority`` order, applied to every request and response.
     public func enhanced(by enhancers: any Enhancer...) -> LayeredPerformer {
         layered(EnhancingLayer(enhancers))
     }
 
-    /// This performer with `enhancers` applied to every request and response.
-    /// - Parameter enhancers: the enhancers, run in ``Enhancer/priority`` order.
-    /// - Returns: the enhancing performer.
+    /// This performer with `enhancers`, run in ``Enhancer/priority`` order, applied to every request and response.
     public func enhanced(by enhancers: [any Enhancer]) -> LayeredPerformer {
         layered(EnhancingLayer(enhancers))
     }
 }
 
-/// A built-in enhancer that changes requests only (its `enhance(_ response:)` does nothing),
-/// so a layer of only these passes responses on untouched.
+/// A built-in enhancer that changes requests only, so a layer of only these passes responses on untouched.
 protocol RequestOnlyEnhancer: Enhancer {}
 
 extension RequestPerforming {
-    /// Sends `request` through an empty enhancing layer over this performer when `options`
-    /// hold enhancers (``RequestOptions/enhancers``) that no layer above ran; `nil` when none.
-    /// The layers that build a request and the bottom performers call this first.
+    /// Sends `request` through an empty enhancing layer over this performer when `options` hold enhancers
+    /// (``RequestOptions/enhancers``) that no layer above ran, else `nil`; request-building layers call this first.
     package func performingOwnEnhancers(
         of request: any Request, _ options: RequestOptions,
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void

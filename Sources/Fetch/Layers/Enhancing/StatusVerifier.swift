@@ -1,5 +1,4 @@
-/// Fails every response whose status is not an accepted one with
-/// ``FetchError/Code-swift.enum/httpStatus`` (the error carries the response).
+/// Fails every response whose status is not accepted with ``FetchError/Code-swift.enum/httpStatus``, which carries it.
 ///
 /// ```swift
 /// Session().enhanced(by: StatusVerifier(200..<300))

@@ -5,11 +5,10 @@ extension URLRequest {
         allHTTPHeaderFields?.field(named: name)?.value
     }
 
-    /// Sets the header `name` to `value` after checking the value: on Linux `setValue`
-    /// silently drops a value holding CR or LF. The name, and whether the transport owns it,
-    /// are checked with the finished request (``Request/checkedURLRequest()``). A name spelled
-    /// as `setValue` stores it (`Content-Type`) is set in the fields directly: on Linux
-    /// `setValue` capitalizes the name and scans the value again.
+    /// Sets the header `name` to `value` after checking the value: on Linux `setValue` silently drops a value holding
+    /// CR or LF. The name, and whether the transport owns it, are checked with the finished request
+    /// (``Request/checkedURLRequest()``). A name spelled as `setValue` stores it (`Content-Type`) is set in the fields
+    /// directly: on Linux `setValue` capitalizes the name and scans the value again.
     /// - Parameter replacing: whether to replace a value the request already has.
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
@@ -23,8 +22,7 @@ extension URLRequest {
         allHTTPHeaderFields = fields
     }
 
-    /// Whether `name` is words of ASCII letters joined by `-`, each an uppercase letter then
-    /// lowercase ones: what `capitalized` leaves as it is.
+    /// Whether `name` is `-`-joined ASCII words, each capitalized: what `capitalized` leaves as it is.
     private static func isCapitalized(_ name: String) -> Bool {
         var startsWord = true
         for byte in name.utf8 {

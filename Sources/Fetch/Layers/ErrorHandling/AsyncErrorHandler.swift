@@ -6,8 +6,7 @@ public enum AsyncErrorHandlingResult: Sendable {
     case replace(any Error)
     /// Lets the error through unchanged.
     case pass
-    /// Sends the call again, once, through the layers below; what that attempt delivers
-    /// reaches the caller as it is.
+    /// Sends the call again, once, through the layers below; what that attempt delivers reaches the caller as it is.
     case retry
 }
 

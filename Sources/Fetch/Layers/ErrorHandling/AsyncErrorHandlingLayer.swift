@@ -1,8 +1,6 @@
-/// Hands each failed call to an ``AsyncErrorHandler`` and waits for its answer; made by
-/// ``RequestPerforming/handlingErrors(with:)``. The handler runs in a `Task`, so a call it
-/// handles completes after `perform` returns, even over a spy. Cancelling the call while it
-/// runs completes it at once with ``FetchError/Code-swift.enum/cancelled`` and cancels the
-/// `Task` (and a retry it asked for). A handler that throws fails the call with an error naming it.
+/// Hands each failed call to an ``AsyncErrorHandler``, in a `Task`, and waits for its answer; made by
+/// ``RequestPerforming/handlingErrors(with:)``. Cancelling the call while it runs completes it at once with
+/// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task` (and a retry it asked for).
 struct AsyncErrorHandlingLayer: Layer {
     let handler: any AsyncErrorHandler
 
@@ -41,9 +39,8 @@ struct AsyncErrorHandlingLayer: Layer {
 }
 
 extension RequestPerforming {
-    /// This performer with failed calls handed to `handler`, which may wait before it
-    /// recovers, replaces the error, lets it through or sends the call again once.
-    /// - Returns: the error-handling performer.
+    /// This performer with failed calls handed to `handler`, which may wait before it recovers, replaces the error,
+    /// lets it through or sends the call again once.
     public func handlingErrors(with handler: any AsyncErrorHandler) -> LayeredPerformer {
         layered(AsyncErrorHandlingLayer(handler: handler))
     }

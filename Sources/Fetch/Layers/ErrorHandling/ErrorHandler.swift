@@ -8,9 +8,8 @@ public enum ErrorHandlingResult: Sendable {
     case pass
 }
 
-/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``,
-/// where the first handler that handles an error wins): says whether it handles an error,
-/// then handles it.
+/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``, where the first handler
+/// that handles an error wins): says whether it handles an error, then handles it.
 public protocol ErrorHandler: Sendable {
     /// The name errors and presenters use for this handler; its type name by default.
     var name: String { get }
@@ -36,8 +35,7 @@ extension ErrorHandlingResult {
         }
     }
 
-    /// What the caller of `request` gets when this outcome handled `error`, the error of
-    /// `result`, and the error a presenter shows, if any.
+    /// What the caller of `request` gets when this outcome handled `error` (from `result`), and the error to show.
     func applied(
         to result: Result<Response, any Error>, failingWith error: any Error, for request: any Request
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
@@ -46,8 +44,7 @@ extension ErrorHandlingResult {
             switch request.options.kind {
             case .plain, .upload, .download: break
             case .stream(let sink):
-                // The reader has the head and perhaps part of the body: no response can stand
-                // in for the rest, so the failure is delivered as it is.
+                // The reader has the head and perhaps some body: no response can replace the rest.
                 if sink.hasStarted { return (result, error) }
             }
             response.request = callersRequest(of: request)

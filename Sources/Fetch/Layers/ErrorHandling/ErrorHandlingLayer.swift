@@ -1,10 +1,6 @@
-/// Passes every failed call through a chain of ``ErrorHandler``s and reports calls to a
-/// ``RequestPresenting``; made by ``RequestPerforming/handlingErrors(_:presenter:)``. A call
-/// fails here on an error or a 4xx or 5xx status (seen by the handlers and the presenter as
-/// ``FetchError/Code-swift.enum/httpStatus``, but delivered unchanged when they let it pass).
-/// The request's ``RequestOptions/errorOverride`` is asked first, then the first handler that
-/// handles the error wins. A handler that throws fails the call with an error naming it, and
-/// the presenter hears ``RequestPresenting/handlerFailed(_:handler:for:)``.
+/// Passes every failed call through a chain of ``ErrorHandler``s and reports calls to a ``RequestPresenting``
+/// (``RequestPerforming/handlingErrors(_:presenter:)``); ``RequestOptions/errorOverride`` goes first. A 4xx or
+/// 5xx response is seen as ``FetchError/Code-swift.enum/httpStatus`` but delivered unchanged when let pass.
 struct ErrorHandlingLayer: Layer {
     let handlers: [any ErrorHandler]
     let presenter: (any RequestPresenting)?
@@ -59,9 +55,8 @@ struct ErrorHandlingLayer: Layer {
 }
 
 extension RequestPerforming {
-    /// This performer with failed calls passed through `handlers`, in order, the first that
-    /// handles an error winning, and calls reported to `presenter` (none by default).
-    /// - Returns: the error-handling performer.
+    /// This performer with failed calls passed through `handlers`, in order, the first that handles an error winning,
+    /// and calls reported to `presenter` (none by default).
     public func handlingErrors(
         _ handlers: [any ErrorHandler], presenter: (any RequestPresenting)? = nil
     ) -> LayeredPerformer {

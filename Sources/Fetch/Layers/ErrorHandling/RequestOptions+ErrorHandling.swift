@@ -6,9 +6,8 @@ extension RequestOptions {
     private enum PresentsErrorsKey: RequestOptionKey { static let defaultValue = true }
     private enum ShowsLoadingKey: RequestOptionKey { static let defaultValue = true }
 
-    /// A handler for this call only, run before the chain of
-    /// ``RequestPerforming/handlingErrors(_:presenter:)``: a result stops the chain, `nil`
-    /// lets the chain run.
+    /// A handler for this call only, run before the chain of ``RequestPerforming/handlingErrors(_:presenter:)``: a
+    /// result stops the chain, `nil` lets the chain run.
     ///
     /// ```swift
     /// let quiet = request.with(\.errorOverride) { error, _ in .replace(Silent(error)) }

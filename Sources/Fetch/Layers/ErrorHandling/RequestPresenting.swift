@@ -9,13 +9,11 @@ public protocol RequestPresenting: Sendable {
     func loadingStarted(for request: any Request)
     /// A call ended, whatever its outcome; called before ``show(_:for:)``.
     func loadingEnded(for request: any Request)
-    /// A call ended in `error` after the handlers (a handler's thrown error included), other
-    /// than a cancellation, unless ``RequestOptions/presentsErrors`` is off. A 4xx or 5xx
-    /// response the handlers let through comes here as its
-    /// ``FetchError/Code-swift.enum/httpStatus`` error.
+    /// A call ended in `error` after the handlers (a handler's thrown error included), other than a cancellation,
+    /// unless ``RequestOptions/presentsErrors`` is off. A 4xx or 5xx response the handlers let through comes here as
+    /// its ``FetchError/Code-swift.enum/httpStatus`` error.
     func show(_ error: any Error, for request: any Request)
-    /// The handler `handler` threw `error` while handling the call's error; comes before
-    /// ``loadingEnded(for:)``.
+    /// The handler `handler` threw `error` while handling the call's error; comes before ``loadingEnded(for:)``.
     func handlerFailed(_ error: any Error, handler: String, for request: any Request)
 }
 

@@ -1,5 +1,4 @@
-/// Handles responses with given HTTP statuses (400 and above), such as 401 or 503, listed
-/// (`401, 403`) or as a range (`500..<600`).
+/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`).
 ///
 /// The closure gets the ``Response`` with the status (the failed call's ``FetchError/response``:
 /// one delivered as it came, a verifier's, or the 401 before a failed refresh) and the request
@@ -18,8 +17,7 @@ public struct StatusErrorHandler: ErrorHandler {
         self.init(statuses, handle: handle)
     }
 
-    /// Handles responses whose status is in `statuses`: a range (`500..<600`, `500...599`) or
-    /// any other sequence.
+    /// Handles responses whose status is in `statuses`: a range (`500..<600`, `500...599`) or any other sequence.
     public init(
         _ statuses: some Sequence<Int>,
         handle: @escaping @Sendable (_ response: Response, _ request: any Request) throws -> ErrorHandlingResult

@@ -1,7 +1,5 @@
-/// Runs pre-request hooks in order, each on the previous one's output, and post-request hooks
-/// in order on every response (errors pass them by); made by ``RequestPerforming/hooking(pre:post:)``.
-/// A hook that throws fails the call with an error naming it (a pre-request one before
-/// anything is sent). The caller gets its own request in ``Response/request``.
+/// Runs pre-request hooks in order, each on the previous one's output, and post-request hooks on every response;
+/// made by ``RequestPerforming/hooking(pre:post:)``. The caller gets its own request in ``Response/request``.
 struct HookLayer: Layer {
     let pre: [PreRequestHook]
     let post: [PostRequestHook]
@@ -67,9 +65,8 @@ struct HookLayer: Layer {
             method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
     }
 
-    /// The kind of the request a post-request hook sends in place of `response`: plain after
-    /// a plain call or an upload; a download's goes to the same destination (the replaced
-    /// file deleted), a stream's to the same reader while it has no response.
+    /// The kind of the request a post-request hook sends for `response`: plain after a plain call or an upload; a
+    /// download's goes to the same destination (the replaced file deleted), a stream's to its reader before a head.
     private static func kind(ofNextAfter response: Response, for request: any Request) -> CallKind {
         let kind = request.options.kind
         switch kind {
@@ -85,7 +82,6 @@ struct HookLayer: Layer {
 
 extension RequestPerforming {
     /// This performer with `pre` hooks run on every request and `post` hooks on every response.
-    /// - Returns: the hooking performer.
     public func hooking(pre: [PreRequestHook] = [], post: [PostRequestHook] = []) -> LayeredPerformer {
         layered(HookLayer(pre: pre, post: post))
     }

@@ -1,5 +1,4 @@
-/// Looks at each response before the caller gets it and decides what happens next; used by
-/// ``RequestPerforming/hooking(pre:post:)``.
+/// Sees each response before the caller does and decides what happens next (``RequestPerforming/hooking(pre:post:)``).
 public struct PostRequestHook: Sendable {
     /// What happens after a post-request hook.
     public enum Decision: Sendable {
@@ -15,8 +14,7 @@ public struct PostRequestHook: Sendable {
     public let name: String
     private let body: @Sendable (Response, any Request) throws -> Decision
 
-    /// Makes a hook named `name` in errors; `decide` gets the response and the caller's
-    /// original request, and may throw to fail the call.
+    /// Makes a hook named `name` in errors; `decide` gets the response and the caller's request, and may throw.
     public init(
         _ name: String = "PostRequestHook",
         decide: @escaping @Sendable (_ response: Response, _ original: any Request) throws -> Decision

@@ -1,18 +1,16 @@
 /// Counts the calls in flight and says when a performer turns busy or idle.
 ///
-/// `onChange(true)` comes when the first call starts, `onChange(false)` when the last ends,
-/// one at a time and never under the counter's lock, so `onChange` may read the counter, start
-/// a call, or wait for another thread. A report runs on the thread that made the change,
-/// before that call's start or end returns; changes made meanwhile on other threads are
-/// reported right after by the reporting thread, and a busy-idle-busy flicker in between is
-/// no change. Hop to the main queue for UI work.
+/// `onChange(true)` comes when the first call starts, `onChange(false)` when the last ends, one at a time and never
+/// under the counter's lock, so `onChange` may read the counter, start a call, or wait for another thread. A report
+/// runs on the thread that made the change, before that call's start or end returns; changes made meanwhile on other
+/// threads are reported right after by the reporting thread, and a busy-idle-busy flicker in between is no change. Hop
+/// to the main queue for UI work.
 public final class ActivityCounter: ActivityReporting, Sendable {
     /// Never locked while `onChange` runs.
     private struct State {
         var active = 0
         /// The last state handed to `onChange`.
         var reported = false
-        /// Whether a thread is delivering reports.
         var isReporting = false
     }
 
@@ -53,8 +51,7 @@ public final class ActivityCounter: ActivityReporting, Sendable {
         while let busy = nextReport() { onChange(busy) }
     }
 
-    /// The state to report next, or `nil` (and the reporting role given up) when the last
-    /// report matches the count.
+    /// The state to report next, or `nil` (and the reporting role given up) when the last report matches the count.
     private func nextReport() -> Bool? {
         state.withLock { state in
             let busy = state.active > 0

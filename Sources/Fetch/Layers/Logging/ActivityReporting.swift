@@ -1,7 +1,6 @@
 /// Hears when calls start and end (activity indicators, metrics, tracing); attach one with
-/// ``RequestPerforming/reportingActivity(to:)``. ``requestStarted(_:)`` and
-/// ``requestEnded(_:result:)`` are called exactly once each per call, in that order, also
-/// when it is cancelled.
+/// ``RequestPerforming/reportingActivity(to:)``. ``requestStarted(_:)`` and ``requestEnded(_:result:)`` are called
+/// exactly once each per call, in that order, also when it is cancelled.
 public protocol ActivityReporting: Sendable {
     /// A call started.
     func requestStarted(_ request: any Request)
@@ -9,8 +8,7 @@ public protocol ActivityReporting: Sendable {
     func requestEnded(_ request: any Request, result: Result<Response, any Error>)
 }
 
-/// The layer that reports every call's start and end to an ``ActivityReporting``. Made by
-/// ``RequestPerforming/reportingActivity(to:)``.
+/// Reports every call's start and end to an ``ActivityReporting``; see ``RequestPerforming/reportingActivity(to:)``.
 struct ActivityReportingLayer: Layer {
     let reporter: any ActivityReporting
 
@@ -28,7 +26,6 @@ struct ActivityReportingLayer: Layer {
 
 extension RequestPerforming {
     /// This performer, reporting every call's start and end to `reporter`.
-    /// - Returns: the reporting performer.
     public func reportingActivity(to reporter: any ActivityReporting) -> LayeredPerformer {
         layered(ActivityReportingLayer(reporter: reporter))
     }

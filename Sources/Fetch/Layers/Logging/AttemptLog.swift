@@ -1,10 +1,7 @@
-/// What one logged call really sent, attempt by attempt: each attempt's `URLRequest` (after
-/// every layer, so with the absolute URL) and, where a layer saw it, the attempt's own result.
-/// The logging layer passes it down with the call (``LayeredRequest/attemptLog``). A request
-/// built at the bottom records itself; a layer that does not deliver an attempt's result as it
-/// came (retry, refresh, a hook, an error handler) records it first, and an error handler that
-/// replaces it calls ``replaced(_:)``. A request built again before its attempt has a result
-/// counts as the same attempt.
+/// What one logged call really sent, attempt by attempt: each attempt's `URLRequest` (after every layer) and, where
+/// a layer saw it, the attempt's own result. A layer that does not deliver an attempt's result as it came (retry,
+/// refresh, a hook, an error handler) records it first; an error handler that replaces it calls ``replaced(_:)``.
+/// A request built again before its attempt has a result counts as the same attempt.
 final class AttemptLog: Sendable {
     struct Attempt {
         var sent: URLRequest

@@ -21,8 +21,7 @@ public struct LogEvent: Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// How a logging layer logs: what, with which values hidden, and where to. The sink is one
-/// closure, so bridging to any logger takes one line.
+/// How a logging layer logs: what, with which values hidden, and where to (one closure, so any logger fits).
 public struct LogConfiguration: Sendable {
     /// What to write about each call; a request can replace it with ``RequestOptions/logOptions``.
     public var options: LogOptions

@@ -149,8 +149,7 @@ struct LogFormatter {
         redaction.body(body, contentType: contentType).preview(limit: configuration.bodyLimit)
     }
 
-    /// The summary line for what was `sent`; while nothing was, for the call as `error` or
-    /// the request names it.
+    /// The summary line for what was `sent`; while nothing was, for the call as `error` or the request names it.
     private func summary(
         of sent: URLRequest?, naming error: FetchError? = nil, for request: any Request, outcome: String,
         duration: Duration?

@@ -29,9 +29,8 @@ public struct LogOptions: OptionSet, Sendable, Hashable {
     /// bytes, redirects, retries, refreshes, cache. Not part of any preset.
     public static let metrics = LogOptions(rawValue: 1 << 9)
 
-    /// A line for each attempt that another followed (a retry, the resend after a refresh, a
-    /// request a post-request hook sent), written when the next one is sent:
-    /// `GET https://api.example.com/jobs -> 503 (attempt 1, sent again)`. Not part of any preset.
+    /// A line for each attempt that another followed (a retry, a resend after a refresh, a hook's request), written
+    /// when the next is sent: `GET https://api.example.com/jobs -> 503 (attempt 1, sent again)`. In no preset.
     public static let attempts = LogOptions(rawValue: 1 << 10)
 
     /// Method, URL, status and time: one line per call.

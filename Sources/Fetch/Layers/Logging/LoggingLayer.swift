@@ -1,11 +1,6 @@
 /// Writes one entry per call to a ``LogConfiguration``'s sink when the call ends; made by
-/// ``RequestPerforming/logging(_:)``.
-/// The entry describes the last attempt's `URLRequest` (after every layer below, so with the
-/// absolute URL) and what came back, redacted; a ``FetchError`` carrying a response is
-/// described from that response, and an error a handler below replaced is named with what
-/// came. ``LogOptions/attempts`` logs every attempt that another followed when the next is
-/// sent. A download's body is logged as written to a file, a stream's as streamed (neither is
-/// read back). A call with no options to log costs only the options lookup.
+/// ``RequestPerforming/logging(_:)``. The entry describes the last attempt's `URLRequest` and what came back,
+/// redacted; a download's body is logged as written to a file, a stream's as streamed (neither is read back).
 struct LoggingLayer: StandingAside {
     let configuration: LogConfiguration
 
@@ -35,7 +30,6 @@ struct LoggingLayer: StandingAside {
 
 extension RequestPerforming {
     /// This performer, logging every call as `configuration` says.
-    /// - Returns: the logging performer.
     public func logging(_ configuration: LogConfiguration) -> LayeredPerformer {
         layered(LoggingLayer(configuration: configuration))
     }

@@ -36,10 +36,9 @@ extension URLRequest {
 }
 
 extension Request {
-    /// A `curl` command that sends this request as built here, with sensitive values hidden by
-    /// `redaction`; layers such as enhancers are not applied (for what was sent, use
-    /// `response.urlRequest.curlDescription()`). `baseURL` completes a relative URL as
-    /// `BaseURL` does; without it, a comment says the URL is relative.
+    /// A `curl` command that sends this request as built here, with sensitive values hidden by `redaction`; layers such
+    /// as enhancers are not applied (for what was sent, use `response.urlRequest.curlDescription()`). `baseURL`
+    /// completes a relative URL as `BaseURL` does; without it, a comment says the URL is relative.
     /// - Throws: what building the request throws, or ``FetchError/Code-swift.enum/invalidRequest``
     ///   for a base URL that is not usable.
     public func curlDescription(baseURL: URL? = nil, redaction: Redaction = .default) throws -> String {

@@ -1,14 +1,10 @@
-/// Runs its ``RefreshHandler``'s refresh after a failure the handler recognizes (a 401), then
-/// sends the call once more; made by ``RequestPerforming/refreshing(with:)``.
-/// One refresh serves every call that needs it at the same time, and a call sent before a
-/// refresh succeeded that fails afterwards is resent without another. A resent call that
-/// fails again is delivered as it is. When the refresh fails, every waiting call fails as
-/// `refreshFailed` says. Cancelling a waiting call completes it with
-/// ``FetchError/Code-swift.enum/cancelled`` and leaves the refresh to the others.
+/// Runs its ``RefreshHandler``'s refresh after a failure the handler recognizes (a 401), then sends the call once
+/// more; made by ``RequestPerforming/refreshing(with:)``. One refresh serves every call that needs it at the same
+/// time, and a call sent before a refresh succeeded that fails afterwards is resent without another. Cancelling a
+/// waiting call completes it with ``FetchError/Code-swift.enum/cancelled`` and leaves the refresh to the others.
 struct RefreshLayer: Layer {
     let handler: any RefreshHandler
-    /// The handler's runs, one at a time (under one key) for every call that needs one;
-    /// copies of the performer share them.
+    /// The handler's runs, one at a time (under one key) for every call that needs one; shared by copies.
     let runs = SingleFlight<Int, Void>()
 
     func perform(
@@ -52,10 +48,8 @@ struct RefreshLayer: Layer {
 }
 
 extension RequestPerforming {
-    /// This performer, running `handler`'s refresh after a failure it recognizes (a 401) and
-    /// then sending the call once more. Put it above the enhancers that apply the new
-    /// credentials, so the resent request goes through them again.
-    /// - Returns: the refreshing performer.
+    /// This performer, running `handler`'s refresh after a failure it recognizes (a 401) and then sending the call
+    /// once more. Put it above the enhancers that apply the new credentials, so the resent request goes through them.
     public func refreshing(with handler: any RefreshHandler) -> LayeredPerformer {
         layered(RefreshLayer(handler: handler))
     }

@@ -1,13 +1,11 @@
-/// Refreshes credentials after a response with an authentication status (401 by default).
-/// The refresh must put the new ones where the enhancers read them (the store initializer
-/// does): the resent call is built again, through the enhancers below the refresh layer.
+/// Refreshes credentials after a response with an authentication status (401 by default). The refresh must put them
+/// where the enhancers read them (as the store initializer does): the resent call goes through them again.
 public struct RefreshTokenHandler: RefreshHandler {
     /// The statuses that start a refresh.
     public let statuses: Set<Int>
     private let refresh: @Sendable (@escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
 
-    /// Refreshes with `refresh`, which calls `done` once when finished, after a response with
-    /// one of `statuses` (401 by default).
+    /// Refreshes with `refresh`, which calls `done` once, after a response with one of `statuses` (401 by default).
     public init(
         statuses: Set<Int> = [401],
         refresh: @escaping @Sendable (_ done: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
@@ -16,11 +14,9 @@ public struct RefreshTokenHandler: RefreshHandler {
         self.refresh = refresh
     }
 
-    /// Refreshes by storing the token `newToken` returns in `store`, where ``BearerToken``
-    /// reads it, after a response with one of `statuses` (401 by default); an error fails
-    /// every waiting call. The refresh runs in a `Task`, so a call that needs it completes
-    /// after `perform` returns, even over a spy; for tests that assert on the next line, use
-    /// ``init(statuses:refresh:)``.
+    /// Refreshes by storing the token `newToken` returns in `store`, where ``BearerToken`` reads it, after a response
+    /// with one of `statuses` (401 by default); an error fails every waiting call. The refresh runs in a `Task`, so its
+    /// call completes after `perform` returns, even over a spy (tests asserting at once: ``init(statuses:refresh:)``).
     public init(
         _ store: TokenStore, statuses: Set<Int> = [401], newToken: @escaping @Sendable () async throws -> String
     ) {

@@ -1,5 +1,4 @@
-/// How long to wait before each retry: before retry `n` (1 for the first),
-/// `min(maximum, initial × multiplierⁿ⁻¹)`, then jittered.
+/// How long to wait before retry `n` (1 for the first): `min(maximum, initial × multiplierⁿ⁻¹)`, then jittered.
 public struct Backoff: Sendable {
     /// The delay before the first retry.
     public var initial: Duration
@@ -31,8 +30,7 @@ public struct Backoff: Sendable {
         Backoff(initial: initial, multiplier: multiplier, maximum: maximum, jitter: jitter)
     }
 
-    /// The delay before retry `retry` (1 for the first retry); never negative, and never
-    /// more than `Int64.max` seconds, however large ``maximum`` is.
+    /// The delay before retry `retry` (1 for the first): never negative, at most `Int64.max` seconds.
     public func delay(beforeRetry retry: Int) -> Duration {
         let exponent = Double(max(0, retry - 1))
         // `Duration / Duration` reads any duration; `components` would trap beyond Int64.max seconds.
@@ -55,8 +53,7 @@ public struct Jitter: Sendable {
     /// Full jitter: a uniformly random delay between zero and the computed one.
     public static let full = Jitter(random: { Double.random(in: 0..<1) })
 
-    /// Full jitter with your own random source, for tests: the delay is the computed one times
-    /// what `random` returns, clamped to `0...1`.
+    /// Full jitter from your own random source, for tests: the computed delay times `random()`, clamped to `0...1`.
     public static func full(random: @escaping @Sendable () -> Double) -> Jitter { Jitter(random: random) }
 
     func apply(_ seconds: Double) -> Double {

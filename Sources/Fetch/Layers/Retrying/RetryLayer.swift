@@ -15,7 +15,6 @@ struct RetryLayer: Layer {
         return wait
     }
 
-    /// Sends attempt `number` through `next` and decides on its result.
     private func send(
         _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
@@ -51,14 +50,12 @@ struct RetryLayer: Layer {
 extension RequestPerforming {
     /// This performer, trying calls again as `policy` decides.
     ///
-    /// The caller gets the last attempt's result; cancelling the call cancels the attempt in
-    /// flight or the wait. Every response says how many attempts came before it
-    /// (``ResponseMetrics/retries``).
+    /// The caller gets the last attempt's result; cancelling the call cancels the attempt in flight or the wait.
+    /// Every response says how many attempts came before it (``ResponseMetrics/retries``).
     /// - Parameters:
     ///   - policy: decides after each attempt.
     ///   - scheduler: waits between attempts; real time on a Dispatch queue by default,
     ///     an `ImmediateScheduler` or `ManualScheduler` from FetchTesting in tests.
-    /// - Returns: the retrying performer.
     public func retrying(_ policy: RetryPolicy, scheduler: any Scheduler = DispatchQueueScheduler())
         -> LayeredPerformer
     {

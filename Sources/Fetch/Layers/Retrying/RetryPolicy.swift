@@ -6,11 +6,10 @@
 /// Session().retrying(RetryPolicy { attempt in attempt.number < 2 ? .retry : .stop })
 /// ```
 ///
-/// The built-in policies retry errors whose code is in ``retryableCodes`` and responses whose
-/// status is in ``retryableStatuses`` (after their `Retry-After` delay, or not at all past
-/// ``maximumRetryAfter``; a ``FetchError`` carrying a ``FetchError/response`` counts as that
-/// response), up to ``maxAttempts`` attempts in all, and only for methods in
-/// ``retryableMethods`` unless the request sets ``RequestOptions/isRetryable``.
+/// The built-in policies retry errors whose code is in ``retryableCodes`` and responses whose status is in
+/// ``retryableStatuses`` (after their `Retry-After` delay, or not at all past ``maximumRetryAfter``; a ``FetchError``
+/// carrying a ``FetchError/response`` counts as that response), up to ``maxAttempts`` attempts in all, and only for
+/// methods in ``retryableMethods`` unless the request sets ``RequestOptions/isRetryable``.
 public struct RetryPolicy: Sendable {
     /// One finished attempt.
     public struct Attempt: Sendable {
@@ -59,8 +58,7 @@ public struct RetryPolicy: Sendable {
     public var now: @Sendable () -> Date = { Date() }
     private let custom: (@Sendable (Attempt) -> Decision)?
 
-    /// Makes a built-in policy: at most `maxAttempts` attempts in all, `backoff` before each
-    /// retry, and a shared `budget` if any.
+    /// Makes a built-in policy: at most `maxAttempts` attempts, `backoff` before each retry, a shared `budget` if any.
     public init(maxAttempts: Int, backoff: Backoff, budget: RetryBudget? = nil) {
         self.maxAttempts = maxAttempts
         self.backoff = backoff
@@ -68,8 +66,7 @@ public struct RetryPolicy: Sendable {
         custom = nil
     }
 
-    /// Makes a policy that decides with `decide` alone; ``maxAttempts`` and the other
-    /// properties are not consulted (the budget, when set, still is).
+    /// Makes a policy that decides with `decide` alone; of the other properties only a set budget is consulted.
     public init(budget: RetryBudget? = nil, decide: @escaping @Sendable (Attempt) -> Decision) {
         maxAttempts = .max
         backoff = .constant(.zero)
@@ -103,8 +100,7 @@ public struct RetryPolicy: Sendable {
         switch attempt.result {
         case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
-            // A status a layer below turned into an error (StatusVerifier, for one) counts
-            // as that response; the error's code still counts too.
+            // A status a layer below made an error (StatusVerifier) counts as that response, and the code too.
             if let response = (error as? FetchError)?.response {
                 let decision = decide(after: response, attempt)
                 if decision != .stop { return decision }
@@ -126,8 +122,7 @@ public struct RetryPolicy: Sendable {
         return asked <= maximumRetryAfter ? .retryAfter(asked) : .stop
     }
 
-    /// Whether `request` may be retried: its ``RequestOptions/isRetryable`` when set,
-    /// otherwise whether its method is in ``retryableMethods``.
+    /// Whether `request` may be retried: its ``RequestOptions/isRetryable``, else ``retryableMethods``.
     public func allowsRetry(of request: any Request) -> Bool {
         request.options.isRetryable ?? retryableMethods.contains(request.method)
     }
