@@ -119,7 +119,7 @@ public final class Session: RequestPerforming {
         let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
         DispatchQueue.global(qos: .utility).async {
             do {
-                _ = try form.writeEncoded(to: file, isCancelled: isCancelled)
+                try form.writeEncoded(to: file, isCancelled: isCancelled)
                 if isCancelled() { throw FetchError.cancelled() }
             } catch {
                 let named = (error as? FetchError)?.naming(request) ?? error

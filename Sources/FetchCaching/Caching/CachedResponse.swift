@@ -41,9 +41,8 @@ public struct CachedResponse: Sendable {
     var expires: FieldReading<Date> { stored.expires }
     /// Its `Age` in seconds: 0 when absent or malformed.
     var ageValue: Double { stored.ageValue }
-    /// Its header fields without those its `no-cache="..."` names (RFC 9111 section 5.2.2.4).
-    var servedHeaders: HTTPHeaders { stored.servedHeaders }
-    /// Its `servedHeaders` with `Age` set to `age` seconds, as a hit serves them; reused within the same second.
+    /// Its header fields without those its `no-cache="..."` names (RFC 9111 section 5.2.2.4), with
+    /// `Age` set to `age` seconds, as a hit serves them; reused within the same second.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
 
     private struct Fields: Sendable {

@@ -17,12 +17,10 @@ extension MultipartForm {
     }
 
     /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`; removed on any error.
-    /// - Returns: the number of bytes written.
     /// - Throws: what ``encoded()`` throws, ``FetchError/Code-swift.enum/file`` for a file that cannot
     ///   be written, ``FetchError/Code-swift.enum/cancelled`` when `isCancelled` turns true.
-    func writeEncoded(to url: URL, isCancelled: () -> Bool) throws -> Int64 {
+    func writeEncoded(to url: URL, isCancelled: () -> Bool) throws {
         let output = try FileBody.create(url)
-        var written: Int64 = 0
         do {
             defer { try? output.close() }
             try encode { piece in
@@ -32,13 +30,11 @@ extension MultipartForm {
                         .file, reason: "could not write the form to \(url.path): \(error)", underlying: error
                     )
                 }
-                written += Int64(piece.count)
             }
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw error
         }
-        return written
     }
 
     /// Copies a file part through `write` in chunks, failing if it holds the boundary (even across chunk edges).

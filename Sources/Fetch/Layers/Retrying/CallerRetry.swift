@@ -52,16 +52,7 @@ extension RequestPerforming {
         scheduler: any Scheduler = DispatchQueueScheduler(),
         completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
     ) -> any Cancellable {
-        performRetryable(request, scheduler: scheduler, through: self, completion: completion)
-    }
-
-    /// `performer` is this performer as the caller holds it (a layer passes its `base`):
-    /// each attempt goes to it, and it resolves the URL a cancellation names.
-    func performRetryable(
-        _ request: any Request, scheduler: any Scheduler, through performer: any RequestPerforming,
-        completion: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
-    ) -> any Cancellable {
-        let loop = RetryLoop(request: request, through: performer, scheduler: scheduler, report: completion)
+        let loop = RetryLoop(request: request, through: self, scheduler: scheduler, report: completion)
         loop.start()
         // Weakly: while the loop can still act, the attempt, the wait or a `CallerRetry`
         // holds it; a handle kept after the end must not keep the caller's completion alive.

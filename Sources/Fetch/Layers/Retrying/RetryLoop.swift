@@ -84,8 +84,7 @@ final class RetryLoop: Cancellable, Sendable {
         inFlight?.cancel()
         guard let unreported else { return }
         let cancelled = Result<Response, any Error>.failure(FetchError.cancelled(request, through: performer))
-        guard let queue = performer.completionQueue(for: request) else { return deliver(cancelled, of: unreported) }
-        queue.async { self.deliver(cancelled, of: unreported) }
+        performer.callBack({ self.deliver($0, of: unreported) }, with: cancelled, for: request)
     }
 
     /// Starts attempt `number`, the wait first when `delay` is not `nil`, if attempt

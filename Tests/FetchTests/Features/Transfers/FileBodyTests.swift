@@ -95,7 +95,7 @@ struct FileBodyTests {
         let target = folder.file("form.multipart")
         // When it is written while cancelled
         // Then it fails as cancelled and leaves no file
-        #expect { _ = try form.writeEncoded(to: target, isCancelled: { true }) } throws: {
+        #expect { try form.writeEncoded(to: target, isCancelled: { true }) } throws: {
             ($0 as? FetchError)?.code == .cancelled
         }
         #expect(try folder.contents() == ["c.txt"])
