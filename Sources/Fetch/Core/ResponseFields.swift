@@ -16,6 +16,10 @@ final class ResponseFields: Sendable {
 
     func value(for name: String) -> String? { response.value(forHTTPHeaderField: name) }
 
+    /// The list, once something made it: a lookup then reads it rather than asking the response,
+    /// which lowercases every field's name on every lookup.
+    var madeFields: [HTTPHeaders.Field]? { converted.withLock { $0 } }
+
     var fields: [HTTPHeaders.Field] {
         converted.withLock { converted in
             if let converted { return converted }

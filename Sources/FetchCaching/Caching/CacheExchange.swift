@@ -131,13 +131,15 @@ struct CacheExchange: Sendable {
         var delivered = response
         delivered.metrics.cache = .miss
         guard response.status != 304 else { return delivered }
+        // First: it reads every field once, and the lookups below then read that list.
+        let storable = CacheRules.storable(response.headers)
         let refusal = CacheRules.refusal(
             toStore: response, for: urlRequest, requestDirectives: directives,
             sentInPartition: isInPartition(response.urlRequest))
         if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
             CacheVariants.store(
                 CachedResponse(
-                    status: response.status, headers: CacheRules.storable(response.headers), body: response.body,
+                    status: response.status, headers: storable, body: response.body,
                     url: response.url, sentRequest: response.urlRequest, varying: varying,
                     requestTime: requestTime, responseTime: responseTime
                 ), under: key, in: configuration.storage)

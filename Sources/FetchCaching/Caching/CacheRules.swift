@@ -129,12 +129,17 @@ enum CacheRules {
 
     /// `headers` without the hop-by-hop fields and those `Connection` names.
     static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
-        let named = Set(headers.values(for: "Connection").flatMap { Substring($0).fieldNames })
-        guard
-            headers.contains(where: { hopByHop.contains($0.name.lowercased()) || named.contains($0.name.lowercased()) })
-        else { return headers }
-        return HTTPHeaders(
-            headers.filter { !hopByHop.contains($0.name.lowercased()) && !named.contains($0.name.lowercased()) }
-                .map { ($0.name, $0.value) })
+        // `keep-alive` and `close`, the usual values, name no field that is not dropped already.
+        let named = headers.values(for: "Connection").flatMap { value in
+            value.equalsIgnoringASCIICase("keep-alive") || value.equalsIgnoringASCIICase("close")
+                ? [] : Substring(value).fieldNames
+        }
+        // Compared without case byte by byte: lowercasing each name costs more than the rest.
+        func dropped(_ name: String) -> Bool {
+            hopByHop.contains { name.equalsIgnoringASCIICase($0) }
+                || named.contains { name.equalsIgnoringASCIICase($0) }
+        }
+        guard headers.contains(where: { dropped($0.name) }) else { return headers }
+        return HTTPHeaders(headers.filter { !dropped($0.name) }.map { ($0.name, $0.value) })
     }
 }
