@@ -29,8 +29,10 @@ struct EnhancingLayer: PassingOnce {
     ) -> any Cancellable {
         let own = request.options.enhancers
         let ordered = own.isEmpty ? enhancers : EnhancerOrder.sorted(enhancers + own)
+        // Enhancers that only change requests leave what comes back as it is.
+        let readsResponses = self.readsResponses || !own.isEmpty && Self.readResponses(own)
         guard waits || own.contains(where: { $0 is any AsyncEnhancer }) else {
-            return send(request, with: ordered, dropOwn: !own.isEmpty, through: next, completion)
+            return send(request, with: ordered, dropOwn: !own.isEmpty, readsResponses, through: next, completion)
         }
         // Async enhancers are prepared in order in a `Task`, then replaced by what they return.
         let task = Task {
@@ -49,7 +51,7 @@ struct EnhancingLayer: PassingOnce {
                         .failure(FetchError.wrapping(error, layer: enhancer.name, request: request, through: stack)))
                 }
             }
-            _ = send(request, with: prepared, dropOwn: !own.isEmpty, through: next, completion)
+            _ = send(request, with: prepared, dropOwn: !own.isEmpty, readsResponses, through: next, completion)
         }
         return CancellationHandle { task.cancel() }
     }
@@ -57,15 +59,15 @@ struct EnhancingLayer: PassingOnce {
     /// Sends `request` through `next`, enhanced by `ordered` (without its own when `dropOwn`), and passes what comes
     /// back through `ordered` in reverse: a refused download's file is deleted, a stream's head checked first.
     private func send(
-        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool, through next: any RequestPerforming,
+        _ request: any Request, with ordered: [any Enhancer], dropOwn: Bool, _ readsResponses: Bool,
+        through next: any RequestPerforming,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         // Built above for this attempt (by coalescing or a cache): extended, not built again.
         let outgoing = LayeredRequest(
             request, options: { if dropOwn { $0.enhancers = [] } }, adding: ordered,
             built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
-        // Enhancers that only change requests leave what comes back as it is.
-        guard readsResponses || ordered.count > enhancers.count && Self.readResponses(ordered) else {
+        guard readsResponses else {
             return next.perform(outgoing, completion: completion)
         }
         switch outgoing.options.kind {
