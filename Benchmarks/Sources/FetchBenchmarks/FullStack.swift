@@ -58,6 +58,14 @@ enum FullStack {
             .logging(loggingOff)
     }
 
+    /// The layers most apps put over `base` when they need no cache, outermost first: logging
+    /// (off), retry, and `BearerToken` and `Accept.json` in one enhancing layer.
+    static func plain(over base: any RequestPerforming) -> any RequestPerforming {
+        base.enhanced(by: BearerToken(TokenStore("abc123")), Accept.json)
+            .retrying(retryPolicy, scheduler: ImmediateScheduler())
+            .logging(loggingOff)
+    }
+
     /// Each layer of ``make(over:)`` alone over a spy; the enhancers also one by one.
     static let layers: [Layer] = [
         Layer(name: "BaseURL", takesRelativeURL: true) { $0.enhanced(by: BaseURL(baseURL)) },
@@ -72,6 +80,11 @@ enum FullStack {
         Layer(name: "error handlers", takesRelativeURL: false) { $0.handlingErrors(errorHandlers()) },
         Layer(name: "hooks", takesRelativeURL: false) { $0.hooking(pre: preHooks, post: postHooks) },
         Layer(name: "logging off", takesRelativeURL: false) { $0.logging(loggingOff) },
+        Layer(
+            name: "bearer token, Accept, retry and logging (3 layers, 2 enhancers)", takesRelativeURL: false, count: 3
+        ) {
+            plain(over: $0)
+        },
         Layer(name: "the README's recommended stack (6 layers, 2 enhancers)", takesRelativeURL: true, count: 7) {
             recommended(over: $0)
         },

@@ -25,16 +25,20 @@ struct FetchClient: LoadClient {
     let request: any Request
     let expectedSize: Int
 
-    /// - Parameter layered: whether calls go through ``FullStack/recommended(over:)``, with
+    /// - Parameter side: `.fetchStack` sends calls through ``FullStack/recommended(over:)``, with
     ///   the path relative to its base URL and the cache told to reload (the raw client's
-    ///   requests are never answered from a cache, nor made conditional).
+    ///   requests are never answered from a cache, nor made conditional); `.fetchLayers` through
+    ///   ``FullStack/plain(over:)``; any other side straight to `Session`.
     init(
         url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration,
-        layered: Bool = false
+        side: Side = .fetch
     ) {
         let session = Session(configuration: configuration)
         let basic = BasicRequest(url: url, method: HTTPMethod(rawValue: method), body: body.map { .data($0) })
-        if layered {
+        if side == .fetchLayers {
+            performer = FullStack.plain(over: session)
+            request = basic
+        } else if side == .fetchStack {
             var base = URLComponents(url: url, resolvingAgainstBaseURL: false)!
             base.path = "/"
             performer = FullStack.recommended(over: session, baseURL: base.url!.absoluteString)

@@ -11,10 +11,10 @@ enum LoadRound {
         let url = server.url(workload.path)
         let client: any LoadClient =
             switch side {
-            case .fetch, .fetchStack:
+            case .fetch, .fetchStack, .fetchLayers:
                 FetchClient(
                     url: url, method: workload.method, body: body,
-                    expectedSize: workload.expectedSize, configuration: configuration, layered: side == .fetchStack)
+                    expectedSize: workload.expectedSize, configuration: configuration, side: side)
             case .raw, .rawHop:
                 RawClient(
                     url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,

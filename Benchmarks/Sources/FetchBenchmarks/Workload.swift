@@ -18,12 +18,16 @@ enum Side: String, Codable, Sendable, CaseIterable {
     /// Fetch's `Session` under the README's recommended stack of layers (explore only; see
     /// ``FullStack/recommended(over:)``).
     case fetchStack = "fetch-stack"
+    /// Fetch's `Session` under the layers most apps add and no cache: a bearer token, `Accept`,
+    /// retry and logging (explore only; see ``FullStack/plain(over:)``).
+    case fetchLayers = "fetch-layers"
 
     /// The column title in the report.
     var title: String {
         switch self {
         case .fetch: "Fetch"
         case .fetchStack: "Fetch (recommended stack)"
+        case .fetchLayers: "Fetch (layers, no cache)"
         case .raw: "URLSession"
         default: "URLSession (\(rawValue.dropFirst(4)))"
         }
