@@ -41,13 +41,10 @@ final class ControlThread: @unchecked Sendable {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
             let batch = jobs
             jobs = []
             condition.unlock()
+            if batch.isEmpty { return }
             for job in batch { job() }
         }
     }

@@ -26,7 +26,6 @@ final class DeadlineTimer: @unchecked Sendable {
         table.withLock { $0.remove(state) }
     }
 
-    /// Arms the timer to fire at `time`; called under the table's lock.
     private func arm(at time: UInt64) {
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: time), leeway: .milliseconds(1))
     }

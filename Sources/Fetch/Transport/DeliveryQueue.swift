@@ -15,7 +15,6 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
     /// Where queued callbacks run, one at a time, in the order they came.
     let serial = DispatchQueue(label: "Fetch.Session.delegate")
 
-    /// Marks ``serial``, so that code can tell it runs a queued callback.
     private static let serialKey = DispatchSpecificKey<Bool>()
 
     override init() {

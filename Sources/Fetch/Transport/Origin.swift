@@ -5,7 +5,6 @@ struct Origin: Hashable, Sendable {
     let host: String?
     let port: Int?
 
-    /// The origin of `url`; `nil` when there is no URL.
     init?(_ url: URL?) {
         guard let url else { return nil }
         let scheme = url.scheme?.lowercased()

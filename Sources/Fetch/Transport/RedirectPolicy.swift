@@ -1,8 +1,7 @@
 /// How a ``Session`` follows redirects.
 ///
-/// Whatever the policy, Fetch's own rules apply (see <doc:SafetyOnLinux>): credentials and sensitive headers are
-/// dropped when the scheme, host or port changes; 307 and 308 resend the method and body; 301, 302 and 303 turn a POST
-/// into a GET without a body; only http and https are followed.
+/// Whatever the policy, Fetch's own rules apply, as <doc:SafetyOnLinux> lists them: credentials dropped across
+/// origins, the method and body rules of RFC 9110, http and https only.
 ///
 /// `decide` runs on the session's delegate thread, one redirect at a time, never on URLSession's shared work queue: it
 /// may wait, even for another request, but the session's other transfers wait for it meanwhile.

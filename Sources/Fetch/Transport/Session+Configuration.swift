@@ -30,9 +30,7 @@ extension Session {
         /// call of the session with ``FetchError/Code-swift.enum/invalidRequest``.
         public var userAgent: String = "Fetch/\(Session.version)"
         /// A cookie store, applied by Fetch itself with RFC 6265 on every hop (see <doc:SafetyOnLinux>); none by
-        /// default. Prefer one in memory (`URLSessionConfiguration.ephemeral.httpCookieStorage`): `.shared` persists
-        /// cookies under the home folder on Linux, written on URLSession's thread. A request with
-        /// `httpShouldHandleCookies = false` leaves the store out.
+        /// default. Prefer one in memory (`URLSessionConfiguration.ephemeral.httpCookieStorage`) to `.shared`.
         public var cookieStorage: HTTPCookieStorage?
         /// A response cache; none by default. FoundationNetworking on Linux (Swift 6.3) stores no
         /// HTTP response in a `URLCache`, so there a session with one fails every request with

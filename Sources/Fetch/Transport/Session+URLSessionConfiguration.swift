@@ -1,15 +1,9 @@
 extension Session {
     /// Makes a session over a copy of your `URLSessionConfiguration` with Fetch's safety settings; yours is unchanged.
     ///
-    /// Fetch sets the cookie store and URL cache from `configuration` (none by default, whatever yours held), no
-    /// credential store, the cache policy, the timeouts (a seven-day resource timeout: Fetch enforces its own deadline)
-    /// and the connections per host. The rest is kept, such as `protocolClasses` and `httpAdditionalHeaders`, checked
-    /// like a request's own fields (a bad one fails every request with ``FetchError/Code-swift.enum/invalidRequest``).
-    ///
-    /// A setting FoundationNetworking accepts and then ignores is refused on Linux unless at its
-    /// default: `connectionProxyDictionary` (use `http_proxy`, `https_proxy`, `no_proxy`),
-    /// ``Configuration-swift.struct/urlCache`` and the others <doc:SafetyOnLinux> lists. Apple
-    /// platforms refuse nothing.
+    /// <doc:SafetyOnLinux> lists what Fetch keeps, replaces and, on Linux only, refuses. A field of
+    /// `httpAdditionalHeaders` that a request could not send fails every request with
+    /// ``FetchError/Code-swift.enum/invalidRequest``.
     /// - Parameters:
     ///   - urlSessionConfiguration: the transport settings to start from.
     ///   - configuration: Fetch's settings; safe defaults when omitted.

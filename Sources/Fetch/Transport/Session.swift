@@ -27,7 +27,6 @@ public final class Session: RequestPerforming {
     let deadlines = DeadlineTimer()
     /// Bumped by ``cancelAll()``: a form upload still being encoded stops when it changes.
     let cancelAllCount = Locked(0)
-    /// The cookie store, read and written by Fetch's rules; `nil` without one.
     let cookieJar: CookieJar?
 
     /// Makes a session with its own URLSession and delegate queue, from `configuration` (safe defaults when omitted).

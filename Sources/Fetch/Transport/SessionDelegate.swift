@@ -7,8 +7,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     /// Counts the entries of the table, together with the other sessions'.
     let tasksInFlight: TasksInFlight
 
-    /// A delegate whose tasks count in `tasksInFlight`: every session's, by default.
-    init(tasksInFlight: TasksInFlight = .process) {
+    init(tasksInFlight: TasksInFlight) {
         self.tasksInFlight = tasksInFlight
     }
 

@@ -75,7 +75,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     private(set) var phase: Phase
     /// The request as it is sent now: the first one until a redirect.
     private(set) var request: URLRequest
-    /// How many redirects were followed.
     private(set) var hops = 0
     let disposition: Body
     /// The body kept in memory so far; emptied once the request finishes.
@@ -83,7 +82,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     /// Whether the kindHandler declined the body of the current response.
     private(set) var declined = false
 
-    /// A request just admitted by `owner`, which it keeps alive until it finishes.
     init(owner: Owner, request: URLRequest, body: Body) {
         phase = .admitted(owner)
         self.request = request

@@ -20,9 +20,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     let deadline: Duration?
     let kindHandler: (any TaskKindHandler)?
     let redirectPolicy: RedirectPolicy
-    /// Headers dropped when a redirect changes origin, besides the credentials.
     let sensitiveHeaders: Set<String>
-    /// The call's cookies on each hop; `nil` without a cookie store.
     let cookies: CallCookies?
     /// The file an upload sends as its body, so a 307/308 can send it again; `nil` otherwise.
     let bodyFile: URL?
@@ -56,12 +54,9 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         asksBytesSent =
             marks != nil && (urlRequest.httpBody != nil || urlRequest.httpBodyStream != nil || bodyFile != nil)
         origin = Origin(urlRequest.url)
-        // A call's own completion queue takes the place of the session's, lone-completion queue included.
-        let ownQueue = options.completionQueue
-        (control, delegate, queue) = (
-            owner.control, owner.delegate, kindHandler?.events ?? ownQueue ?? owner.completionQueue
-        )
-        loneCompletionQueue = kindHandler == nil && ownQueue == nil ? owner.loneCompletionQueue : nil
+        (control, delegate, queue) = (owner.control, owner.delegate, kindHandler?.events ?? owner.queue(for: options))
+        // A call's own completion queue takes the place of the session's lone-completion queue too.
+        loneCompletionQueue = kindHandler == nil && options.completionQueue == nil ? owner.loneCompletionQueue : nil
         (self.request, prepared, self.deadline, self.kindHandler) = (request, urlRequest, deadline, kindHandler)
         redirectPolicy = options.redirectPolicy ?? owner.configuration.redirectPolicy
         sensitiveHeaders = owner.configuration.sensitiveHeaders.union(options.sensitiveHeaders)
