@@ -26,7 +26,7 @@ extension DownloadDestination {
     @discardableResult
     public func keepPartial(_ received: Data, of response: Response, for request: any Request) throws -> Bool {
         let announced = response.headers.first("Content-Length").flatMap { Int64($0) }
-        let (transfer, staged) = try Self.transfer(received, of: response, length: announced, to: self, for: request)
+        let (transfer, staged) = try stage(received, of: response, length: announced, for: request)
         transfer.close(keepingPartial: true)
         return PartialDownload.existing(for: staged.finalURL) != nil
     }
@@ -37,8 +37,7 @@ extension DownloadDestination {
     ///   file; ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`
     ///   or an unresumable partial download (deleted); ``FetchError/Code-swift.enum/file`` when unwritable.
     func write(_ response: Response, for request: any Request) throws -> (url: URL, size: Int64, whole: Bool) {
-        let (transfer, _) = try Self.transfer(
-            response.body, of: response, length: Int64(response.body.count), to: self, for: request)
+        let (transfer, _) = try stage(response.body, of: response, length: Int64(response.body.count), for: request)
         defer { transfer.close() }
         let settled = try transfer.settle(response)
         guard let url = settled.fileURL else { throw FetchError.httpStatus(response) }
@@ -46,12 +45,11 @@ extension DownloadDestination {
     }
 
     /// A download that has taken the head of `response` and `body`; closed, its file deleted, when either fails it.
-    private static func transfer(
-        _ body: Data, of response: Response, length: Int64?, to destination: DownloadDestination,
-        for request: any Request
+    private func stage(
+        _ body: Data, of response: Response, length: Int64?, for request: any Request
     ) throws -> (TransferState, StagedDownload) {
         var urlRequest = response.urlRequest
-        let staged = try StagedDownload(destination, for: request, sending: &urlRequest)
+        let staged = try StagedDownload(self, for: request, sending: &urlRequest)
         let transfer = TransferState(
             staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, queue: .global())
         let failure: FetchError? =
