@@ -7,9 +7,6 @@ extension RequestPerforming {
     /// A status other than 2xx fails the call with ``FetchError/Code-swift.enum/httpStatus``
     /// (its `response` holds the head and the first bytes of the error body) and leaves no
     /// file. Layers see the response before it becomes a file, so retry and refresh act on it.
-    ///
-    /// A download that fails with one of ``PartialDownload/resumableCodes``, or is cancelled with
-    /// ``DownloadHandle/cancelKeepingPartial()``, keeps what it received when the server allows, to resume.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
