@@ -31,7 +31,7 @@ extension RequestPerforming {
         handle.run(
             perform(outgoing) { result in
                 let outcome = result.flatMap { response in
-                    Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
+                    Result { try destination.downloadedFile(response, for: request, progress: progress) }
                 }
                 if case .failure(let error) = outcome {
                     destination.abandonPartial(after: error, keeping: keepsPartial.withLock { $0 })
