@@ -21,10 +21,8 @@ struct CookieJar: Sendable {
     func store(_ strings: [String], from url: URL) {
         guard storage.cookieAcceptPolicy != .never else { return }
         let now = clock()
-        for string in strings {
-            guard var record = SetCookie(string).flatMap({ CookieRecord(accepting: $0, from: url, at: now) }) else {
-                continue
-            }
+        let accepted = strings.compactMap { SetCookie($0).flatMap { CookieRecord(accepting: $0, from: url, at: now) } }
+        for var record in accepted {
             for old in storage.cookies ?? [] {
                 let stored = CookieRecord(old)
                 guard stored.isSameCookie(as: record) else { continue }

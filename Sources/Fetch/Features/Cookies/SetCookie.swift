@@ -1,9 +1,7 @@
 /// One `Set-Cookie` field value, parsed by RFC 6265 §5.2: malformed attributes ignored, the last one winning.
-///
-/// Fetch parses cookies itself because FoundationNetworking's `HTTPCookie.cookies(withResponseHeaderFields:for:)` does
-/// not follow the RFC: it ignores `Max-Age`, drops `Expires` when `Max-Age` is present, defaults the path to `/`,
-/// accepts a `Domain` that does not match the host, turns an empty `Domain` into `.`, reads the year `99` as 98, and
-/// finds nothing under a field name spelled `set-cookie`.
+/// FoundationNetworking's `HTTPCookie.cookies(withResponseHeaderFields:for:)` breaks the RFC as the SafetyOnLinux
+/// article lists, and also drops `Expires` when `Max-Age` is present, turns an empty `Domain` into `.` and finds
+/// nothing under a field name spelled `set-cookie`.
 struct SetCookie: Equatable, Sendable {
     var name: String
     /// As sent, quotes included.

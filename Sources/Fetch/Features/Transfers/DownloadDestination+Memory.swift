@@ -8,7 +8,7 @@ extension DownloadDestination {
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination exists and may
     ///   not be replaced, cannot be written, or another download to it is under way.
     public func write(_ data: Data, for request: any Request) throws -> URL {
-        try write(Response(request: request, status: 200, body: data), for: request).url
+        try downloadedFile(Response(request: request, status: 200, body: data), for: request, progress: nil).fileURL
     }
 
     /// Keeps `received`, what arrived of `response`'s body before it broke off, as `Session`
@@ -26,32 +26,44 @@ extension DownloadDestination {
     @discardableResult
     public func keepPartial(_ received: Data, of response: Response, for request: any Request) throws -> Bool {
         let announced = response.headers.first("Content-Length").flatMap { Int64($0) }
-        let (transfer, staged) = try Self.transfer(received, of: response, length: announced, to: self, for: request)
+        let (transfer, staged) = try stage(received, of: response, length: announced, for: request)
         transfer.close(keepingPartial: true)
         return PartialDownload.existing(for: staged.finalURL) != nil
     }
 
-    /// Writes a performer's answer to a download: the whole body, or the rest of it for a 206 to Fetch's `Range`.
-    /// - Returns: the file, its size, and whether a 416 said the partial file was whole.
+    /// The file a performer wrote (``Response/fileURL``), or its answer in memory written here: the whole body, or
+    /// the rest of it for a 206 to Fetch's `Range`, then a finished report to `progress`.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status with no body for the
     ///   file; ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`
     ///   or an unresumable partial download (deleted); ``FetchError/Code-swift.enum/file`` when unwritable.
-    func write(_ response: Response, for request: any Request) throws -> (url: URL, size: Int64, whole: Bool) {
-        let (transfer, _) = try Self.transfer(
-            response.body, of: response, length: Int64(response.body.count), to: self, for: request)
+    func downloadedFile(
+        _ response: Response, for request: any Request, progress: (@Sendable (TransferProgress) -> Void)?
+    ) throws -> DownloadedFile {
+        var bodiless = response
+        bodiless.fileURL = nil
+        bodiless.body = Data()
+        if let written = response.fileURL, response.isSuccess {
+            return DownloadedFile(response: bodiless, fileURL: written)
+        }
+        // A 416 to Fetch's own `Range` may say the partial file is whole already.
+        guard response.isSuccess || (response.status == 416 && response.fileURL == nil) else {
+            throw FetchError.httpStatus(response)
+        }
+        let (transfer, _) = try stage(response.body, of: response, length: Int64(response.body.count), for: request)
         defer { transfer.close() }
         let settled = try transfer.settle(response)
-        guard let url = settled.fileURL else { throw FetchError.httpStatus(response) }
-        return (url, transfer.bodyBytes, settled.status != response.status)
+        guard let file = settled.fileURL else { throw FetchError.httpStatus(response) }
+        bodiless.status = settled.status
+        progress?(.finished(transfer.bodyBytes))
+        return DownloadedFile(response: bodiless, fileURL: file)
     }
 
     /// A download that has taken the head of `response` and `body`; closed, its file deleted, when either fails it.
-    private static func transfer(
-        _ body: Data, of response: Response, length: Int64?, to destination: DownloadDestination,
-        for request: any Request
+    private func stage(
+        _ body: Data, of response: Response, length: Int64?, for request: any Request
     ) throws -> (TransferState, StagedDownload) {
         var urlRequest = response.urlRequest
-        let staged = try StagedDownload(destination, for: request, sending: &urlRequest)
+        let staged = try StagedDownload(self, for: request, sending: &urlRequest)
         let transfer = TransferState(
             staged: staged, uploadFile: nil, uploadLength: nil, progress: nil, queue: .global())
         let failure: FetchError? =

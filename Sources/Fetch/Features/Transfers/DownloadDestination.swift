@@ -63,11 +63,8 @@ public struct DownloadDestination: Sendable {
     /// resume it (``PartialDownload/resumableCodes``, or cancelled with `keeping`).
     func abandonPartial(after error: any Error, keeping: Bool) {
         guard let url = namedURL else { return }
-        if case .file = kind,
-            PartialDownload.keeps(after: error) || (keeping && (error as? FetchError)?.code == .cancelled)
-        {
-            return
-        }
+        let resumable = PartialDownload.keeps(after: error) || (keeping && (error as? FetchError)?.code == .cancelled)
+        if case .file = kind, resumable { return }
         PartialDownload.discard(for: url)
     }
 

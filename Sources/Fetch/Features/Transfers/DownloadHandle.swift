@@ -7,8 +7,6 @@ public final class DownloadHandle: Cancellable {
     /// Read by the performer that writes the file, through ``TransferOptions``.
     let keepsPartial = Locked(false)
 
-    init() {}
-
     /// Cancels the download and deletes what it received.
     public func cancel() { call.cancel() }
 

@@ -20,8 +20,9 @@ struct PartialRecord: Codable, Hashable, Sendable {
         self.url = url.absoluteString
         self.length = length
         if let tag = headers.first("ETag")?.trimmingCharacters(in: .whitespaces), !tag.isEmpty {
-            // RFC 9110 section 13.1.5: a weak entity tag must never be sent in If-Range.
-            guard Self.isStrong(tag) else { return nil }
+            // RFC 9110 section 13.1.5: a weak entity tag (`W/`) must never be sent in If-Range. A tag without quotes
+            // (httpbin sends `range1024`) counts: the server compares `If-Range` with what it sent.
+            guard !tag.hasPrefix("W/"), !tag.hasPrefix("w/"), !tag.contains(where: \.isNewline) else { return nil }
             etag = tag
         } else if let modified = headers.first("Last-Modified"), Self.isStrong(modified, sentAt: headers.first("Date"))
         {
@@ -29,12 +30,6 @@ struct PartialRecord: Codable, Hashable, Sendable {
         } else {
             return nil
         }
-    }
-
-    /// Whether `tag` is not marked weak with `W/`. A tag without quotes (httpbin sends
-    /// `range1024`) counts: the server compares `If-Range` with what it sent.
-    static func isStrong(_ tag: String) -> Bool {
-        !tag.hasPrefix("W/") && !tag.hasPrefix("w/") && !tag.contains(where: { $0.isNewline })
     }
 
     /// RFC 9110 section 8.8.2.2: a `Last-Modified` at least 60 seconds before the response's `Date` is strong.
@@ -95,12 +90,8 @@ struct ResumePoint: Hashable, Sendable {
         guard size > 0, let url, let record = files.readRecord(), record.url == url.absoluteString,
             let validator = record.validator
         else { return nil }
-        if let length = record.length {
-            guard size <= length else { return nil }
-            offset = size == length ? size - 1 : size
-        } else {
-            offset = size
-        }
+        if let length = record.length, size > length { return nil }
+        offset = size == record.length ? size - 1 : size
         self.size = size
         self.validator = validator
         self.record = record

@@ -7,9 +7,6 @@ extension RequestPerforming {
     /// A status other than 2xx fails the call with ``FetchError/Code-swift.enum/httpStatus``
     /// (its `response` holds the head and the first bytes of the error body) and leaves no
     /// file. Layers see the response before it becomes a file, so retry and refresh act on it.
-    ///
-    /// A download that fails with one of ``PartialDownload/resumableCodes``, or is cancelled with
-    /// ``DownloadHandle/cancelKeepingPartial()``, keeps what it received when the server allows, to resume.
     /// - Parameters:
     ///   - request: what to send.
     ///   - destination: where the body goes.
@@ -34,7 +31,7 @@ extension RequestPerforming {
         handle.run(
             perform(outgoing) { result in
                 let outcome = result.flatMap { response in
-                    Result { try DownloadedFile(response, writingTo: destination, for: request, progress: progress) }
+                    Result { try destination.downloadedFile(response, for: request, progress: progress) }
                 }
                 if case .failure(let error) = outcome {
                     destination.abandonPartial(after: error, keeping: keepsPartial.withLock { $0 })

@@ -79,12 +79,9 @@ final class StagedDownload: Sendable {
             file = nil
             do {
                 try Self.flush(&open)
-                if let length {
-                    let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
-                    guard size == length else {
-                        throw FetchError(
-                            .badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
-                    }
+                let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
+                if let length, size != length {
+                    throw FetchError(.badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
                 }
                 try open.handle.close()
                 try move()
@@ -133,19 +130,21 @@ final class StagedDownload: Sendable {
 
     private func move() throws {
         let partialPath = files.bytesURL.path
-        if replacing {
-            guard rename(partialPath, finalURL.path) == 0 else { throw Self.failure("move", to: finalURL) }
-            return
+        if !replacing {
+            // A hard link never replaces an existing file, so no other writer is overwritten.
+            if link(partialPath, finalURL.path) == 0 {
+                unlink(partialPath)
+                return
+            }
+            // Taken; or a file system without hard links: check, then rename.
+            if errno == EEXIST || FileManager.default.fileExists(atPath: finalURL.path) {
+                throw DownloadDestination.exists(finalURL)
+            }
         }
-        // A hard link never replaces an existing file, so no other writer is overwritten.
-        if link(partialPath, finalURL.path) == 0 {
-            unlink(partialPath)
-            return
+        guard rename(partialPath, finalURL.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw FetchError(.file, reason: "could not move the download to \(finalURL.path): \(reason)")
         }
-        if errno == EEXIST { throw DownloadDestination.exists(finalURL) }
-        // A file system without hard links: check, then rename.
-        if FileManager.default.fileExists(atPath: finalURL.path) { throw DownloadDestination.exists(finalURL) }
-        guard rename(partialPath, finalURL.path) == 0 else { throw Self.failure("move", to: finalURL) }
     }
 
     /// Opens (or creates) the partial file and takes its lock.
@@ -177,10 +176,5 @@ final class StagedDownload: Sendable {
             close(descriptor)
         }
         throw FetchError(.file, reason: "another download to \(finalURL.path) is under way")
-    }
-
-    private static func failure(_ action: String, to url: URL) -> FetchError {
-        let reason = String(cString: strerror(errno))
-        return FetchError(.file, reason: "could not \(action) the download to \(url.path): \(reason)")
     }
 }

@@ -1,8 +1,5 @@
-/// A transfer under way, for async callers: its progress as an `AsyncSequence`, and its result. It starts at once.
-///
-/// A consumer of ``progress`` that falls behind gets the newest 100 reports, so the last one is always delivered.
-/// Letting go of the transfer (its ``progress`` counts as a reference) before it ends cancels it: a download's partial
-/// file is deleted, and the call's log line says the transfer was dropped.
+/// A transfer under way, for async callers: its progress as an `AsyncSequence`, and its result. It starts at once,
+/// and letting go of it (its ``progress`` counts as a reference) before it ends cancels it.
 public final class Transfer<Value: Sendable>: Cancellable, Sendable {
     private let outcome = ResultOnce<Value>()
     private let bytes = Locked<Int64>(0)

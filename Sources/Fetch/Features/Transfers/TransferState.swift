@@ -83,11 +83,8 @@ final class TransferState: TaskKindHandler, Sendable {
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let outcome = result.flatMap { response in Result { try settle(response) } }
-        let keeping: Bool =
-            switch outcome {
-            case .success: true
-            case .failure(let error): PartialDownload.keeps(after: error)
-            }
+        var keeping = true
+        if case .failure(let error) = outcome { keeping = PartialDownload.keeps(after: error) }
         close(keepingPartial: keeping)
         events.async { completion(outcome) }
     }
@@ -103,8 +100,7 @@ final class TransferState: TaskKindHandler, Sendable {
             case .fail(let error):
                 throw error
             case .commit(let length, let total, let whole):
-                guard let staged else { throw FetchError(.file, reason: "the transfer has no file") }
-                settled.fileURL = try staged.commit(length: length)
+                settled.fileURL = try staged?.commit(length: length)
                 deliver(.finished(total))
                 // A 416 said the partial file was the whole body: the call has it all.
                 if whole { settled.status = 200 }
