@@ -129,11 +129,7 @@ public final class StreamSink: Sendable {
     /// Waits for the head; cancelling the waiting `Task` cancels the stream.
     /// - Throws: the call's error; ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
     func response() async throws -> Response {
-        try await withTaskCancellationHandler {
-            try await head.value
-        } onCancel: {
-            cancel()
-        }
+        try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
 
     /// The next chunk, `nil` at the end; cancelling the waiting `Task` cancels the stream.
