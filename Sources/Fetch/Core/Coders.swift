@@ -1,9 +1,7 @@
 /// The coders a stack (or one request) uses: the JSON encoder for ``RequestBody/json(_:encoder:)`` bodies, the JSON
 /// decoder for `Decodable` models, the ``ParameterEncoder`` for ``Request/query`` and ``RequestBody/form(_:encoder:)``.
-///
-/// Set them for a stack with ``RequestPerforming/coding(with:)`` and per request with ``RequestOptions/coders``; a
-/// coder left `nil` is taken from the next place. A coder passed to the call or the body wins over both; a model's own
-/// decoder (``JSONDecoderProviding``) comes between the request's and the stack's.
+/// A coder left `nil` is taken from the next place: the call's or the body's own, the request's, then the stack's (a
+/// model's ``JSONDecoderProviding`` decoder comes before the stack's).
 public struct Coders: Sendable {
     /// Makes the encoder for JSON bodies; `nil` leaves it to the next place.
     public var jsonEncoder: (@Sendable () -> JSONEncoder)?

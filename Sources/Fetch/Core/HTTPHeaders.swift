@@ -58,7 +58,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The values of every field called `name`, in order, whatever their casing.
     public func values(for name: String) -> [String] {
-        if let response, response.looksUp(name), response.madeFields == nil {
+        if let response, response.looksUp(name) {
             return response.value(for: name).map { [$0] } ?? []
         }
         return fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
@@ -66,7 +66,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value of the field `name`, whatever its casing.
     public func first(_ name: String) -> String? {
-        if let response, response.looksUp(name), response.madeFields == nil { return response.value(for: name) }
+        if let response, response.looksUp(name) { return response.value(for: name) }
         return fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 

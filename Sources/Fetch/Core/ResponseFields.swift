@@ -6,19 +6,16 @@ final class ResponseFields: Sendable {
 
     init(_ response: HTTPURLResponse) { self.response = response }
 
-    /// Whether the response itself answers a lookup of `name` the way the list would: not
-    /// for `X-` names, which URLSession keeps as sent, so `x-trace` and `X-Trace` can be two.
+    /// Whether to ask the response itself for `name`, as the list would answer: not once the list is made (the
+    /// response lowercases every field's name on each lookup), nor for `X-` names, which URLSession keeps as sent, so
+    /// `x-trace` and `X-Trace` can be two.
     func looksUp(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard bytes.count >= 2, let first = bytes.first else { return true }
-        return !((first | 0x20) == UInt8(ascii: "x") && bytes.dropFirst().first == UInt8(ascii: "-"))
+        var bytes = name.utf8.makeIterator()
+        if bytes.next().map({ $0 | 0x20 }) == UInt8(ascii: "x"), bytes.next() == UInt8(ascii: "-") { return false }
+        return converted.withLock { $0 == nil }
     }
 
     func value(for name: String) -> String? { response.value(forHTTPHeaderField: name) }
-
-    /// The list, once something made it: a lookup then reads it rather than asking the response,
-    /// which lowercases every field's name on every lookup.
-    var madeFields: [HTTPHeaders.Field]? { converted.withLock { $0 } }
 
     var fields: [HTTPHeaders.Field] {
         converted.withLock { converted in

@@ -12,8 +12,6 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
             (self.key, self.type, self.value) = (key, type, value)
         }
 
-        var text: String? { type.text(of: value) }
-
         @usableFromInline static func == (lhs: Added, rhs: Added) -> Bool {
             lhs.key == rhs.key && AnyHashable(lhs.value) == AnyHashable(rhs.value)
         }
@@ -89,7 +87,7 @@ public struct ResponseMetrics: Sendable, Hashable, CustomStringConvertible {
         var parts = timings.compactMap { name, duration in duration.map { "\(name) \(Self.milliseconds($0)) ms" } }
         parts += ["sent \(bytesSent) B", "received \(bytesReceived) B"]
         if redirects > 0 { parts.append("redirects \(redirects)") }
-        parts += added.compactMap(\.text)
+        parts += added.compactMap { $0.type.text(of: $0.value) }
         return parts.joined(separator: ", ")
     }
 

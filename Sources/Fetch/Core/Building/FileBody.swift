@@ -22,15 +22,18 @@ enum FileBody {
 
     static func open(_ url: URL) throws -> FileHandle {
         try checkReadable(url)
-        do { return try FileHandle(forReadingFrom: url) } catch {
-            throw FetchError(.file, reason: "could not open \(url.path): \(error)", underlying: error)
-        }
+        return try attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
     }
 
     static func read(_ url: URL) throws -> Data {
         try checkReadable(url)
-        do { return try Data(contentsOf: url) } catch {
-            throw FetchError(.file, reason: "could not read \(url.path): \(error)", underlying: error)
+        return try attempt("read \(url.path)") { try Data(contentsOf: url) }
+    }
+
+    /// What `work` returns; an error it throws becomes a ``FetchError/Code-swift.enum/file`` error: could not `what`.
+    static func attempt<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
+        do { return try work() } catch {
+            throw FetchError(.file, reason: "could not \(what): \(error)", underlying: error)
         }
     }
 

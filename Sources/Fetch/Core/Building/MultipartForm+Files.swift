@@ -25,11 +25,7 @@ extension MultipartForm {
             defer { try? output.close() }
             try encode { piece in
                 if isCancelled() { throw FetchError.cancelled() }
-                do { try output.write(contentsOf: piece) } catch {
-                    throw FetchError(
-                        .file, reason: "could not write the form to \(url.path): \(error)", underlying: error
-                    )
-                }
+                try FileBody.attempt("write the form to \(url.path)") { try output.write(contentsOf: piece) }
             }
         } catch {
             try? FileManager.default.removeItem(at: url)
@@ -43,10 +39,7 @@ extension MultipartForm {
         defer { try? input.close() }
         var tail = Data()
         while true {
-            let chunk: Data
-            do { chunk = try input.read(upToCount: chunkSize) ?? Data() } catch {
-                throw FetchError(.file, reason: "could not read \(url.path): \(error)", underlying: error)
-            }
+            let chunk = try FileBody.attempt("read \(url.path)") { try input.read(upToCount: chunkSize) ?? Data() }
             if chunk.isEmpty { return }
             let window = tail + chunk
             if window.range(of: delimiter) != nil { throw refusing(part, "contains the boundary") }

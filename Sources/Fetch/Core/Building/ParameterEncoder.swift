@@ -1,16 +1,5 @@
-/// Turns an `Encodable` value into query items, for a query string or a form body.
-///
-/// ```swift
-/// struct Filters: Encodable, Sendable {
-///     var text: String
-///     var tags: [String]
-///     var since: Date?
-///     var page: Page              // struct Page: Encodable { var number: Int; var size: Int }
-///     var archived: Bool
-/// }
-/// // text=a%2Bb&tags[]=swift&tags[]=http&page[number]=2&page[size]=50&archived=true
-/// // (with the brackets percent-encoded on the wire, as every reserved character is)
-/// ```
+/// Turns an `Encodable` value into query items named by where each value sits (`page[size]`, `tags[]`), for a
+/// query string or a form body.
 ///
 /// Properties come in the order they encode; `nil` is omitted, `Data` is Base64; names and values
 /// are percent-encoded as ``QueryEncoder`` does (in a form body a space is `+`). The top-level

@@ -1,9 +1,6 @@
 /// A model made from a ``Response`` by a pure static function, so a hand-made `Response` tests it. A `Decodable`
 /// type must declare the conformance (Swift cannot add it) and gets a ready-made `parse(from:)` that decodes JSON
 /// (another decoder: ``JSONDecoderProviding``).
-///
-/// Ready-made: `Data`, `String`, ``Empty``, `Response`, and arrays of `Decodable` models; all but `Response` accept
-/// only 2xx and otherwise throw ``FetchError/Code-swift.enum/httpStatus``.
 public protocol Parsable: Sendable {
     /// Makes a value from `response`.
     /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status the type does not accept,

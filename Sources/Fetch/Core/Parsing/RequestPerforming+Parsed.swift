@@ -19,15 +19,8 @@ extension RequestPerforming {
     public func parsed<Typed: TypedRequest>(
         _ request: Typed, completion: @escaping @Sendable (Result<Parsed<Typed.Output>, any Error>) -> Void
     ) -> any Cancellable {
-        perform(request) { result in
-            completion(
-                result.flatMap { response in
-                    Result {
-                        Parsed(
-                            value: try response.parse(as: Typed.Output.self, errorParser: request.errorParser),
-                            response: response)
-                    }
-                })
-        }
+        perform(
+            request, parsing: { try Parsed(value: $0.parse(errorParser: request.errorParser), response: $0) },
+            completion: completion)
     }
 }

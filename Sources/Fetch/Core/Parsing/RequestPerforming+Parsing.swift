@@ -8,12 +8,7 @@ extension RequestPerforming {
         errorParser: (any ErrorParsing.Type)? = nil,
         completion: @escaping @Sendable (Result<Output, any Error>) -> Void
     ) -> any Cancellable {
-        perform(request) { result in
-            completion(
-                result.flatMap { response in
-                    Result { try response.parse(as: Output.self, errorParser: errorParser) }
-                })
-        }
+        perform(request, parsing: { try $0.parse(as: Output.self, errorParser: errorParser) }, completion: completion)
     }
 
     /// Performs a ``TypedRequest`` and parses the response as its `Output`, with its `errorParser`.
@@ -35,11 +30,16 @@ extension RequestPerforming {
         errorParser: (any ErrorParsing.Type)? = nil,
         completion: @escaping @Sendable (Result<Output, any Error>) -> Void
     ) -> any Cancellable {
-        perform(request) { result in
-            completion(
-                result.flatMap { response in
-                    Result { try response.throwingParsedError(errorParser).decode(Output.self, using: decoder) }
-                })
-        }
+        perform(
+            request, parsing: { try $0.throwingParsedError(errorParser).decode(Output.self, using: decoder) },
+            completion: completion)
+    }
+
+    /// Performs `request` and calls `completion` once with what `parse` makes of the response, or the call's error.
+    func perform<Output>(
+        _ request: any Request, parsing parse: @escaping @Sendable (Response) throws -> Output,
+        completion: @escaping @Sendable (Result<Output, any Error>) -> Void
+    ) -> any Cancellable {
+        perform(request) { result in completion(result.flatMap { response in Result { try parse(response) } }) }
     }
 }

@@ -1,9 +1,5 @@
 /// What logs, printed values and cURL descriptions hide: the values of sensitive headers,
-/// query items, form fields and JSON keys, and passwords in URLs.
-///
-/// By default `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and every name that reads like a secret
-/// (``defaultSecretWords``, ``hides(name:)``) are hidden. Names are compared without case; a query item name is hidden
-/// in bodies too, and a body field name in queries.
+/// query items, form fields and JSON keys, and passwords in URLs. Names are compared without case.
 public struct Redaction: Sendable {
     /// The header names hidden by default.
     public static let defaultHeaders: Set<String> = HTTPHeaders.credentialNames.union(["set-cookie"])

@@ -1,9 +1,7 @@
 /// Turns the bytes of a `text/event-stream` body into ``ServerSentEvent``s as they arrive, following the WHATWG HTML
 /// standard's "interpreting an event stream" (a byte order mark and line ends split across pieces included).
 ///
-/// Text is decoded as UTF-8, invalid bytes becoming U+FFFD. A malformed field is ignored,
-/// never an error. A line longer than ``maximumLineLength`` without its end, or one event's
-/// data past ``maximumEventSize``, fails with ``FetchError/Code-swift.enum/bodyTooLarge``.
+/// Text is decoded as UTF-8, invalid bytes becoming U+FFFD; a malformed field is ignored, never an error.
 public struct EventStreamParser: Sendable {
     /// The default of ``maximumLineLength`` and ``maximumEventSize``: 1 MiB.
     public static let defaultLimit = 1 << 20
@@ -63,17 +61,11 @@ public struct EventStreamParser: Sendable {
     private mutating func process(_ line: Data) throws -> ServerSentEvent? {
         if line.isEmpty { return dispatch() }
         if line.first == UInt8(ascii: ":") { return nil }
-        let name: Data
-        var value: Data
-        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-            name = line[line.startIndex..<colon]
-            value = line[(colon + 1)...]
-            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
-        } else {
-            name = line
-            value = Data()
-        }
-        switch String(decoding: name, as: UTF8.self) {
+        // A line without a colon is a field name with an empty value.
+        let colon = line.firstIndex(of: UInt8(ascii: ":")) ?? line.endIndex
+        var value = line[colon...].dropFirst()
+        if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        switch String(decoding: line[..<colon], as: UTF8.self) {
         case "event":
             eventType = String(decoding: value, as: UTF8.self)
         case "data":
@@ -87,11 +79,8 @@ public struct EventStreamParser: Sendable {
         case "id":
             if !value.contains(0) { lastEventID = String(decoding: value, as: UTF8.self) }
         case "retry":
-            let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-            if !value.isEmpty, value.allSatisfy(digits.contains), let time = Int(String(decoding: value, as: UTF8.self))
-            {
-                reconnectionTime = time
-            }
+            let text = String(decoding: value, as: UTF8.self)
+            if text.isASCIIDigits, let time = Int(text) { reconnectionTime = time }
         default:
             break
         }

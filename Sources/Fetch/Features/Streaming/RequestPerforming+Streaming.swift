@@ -1,6 +1,3 @@
-/// Streamed calls put a ``StreamSink`` in the request's ``RequestOptions/kind`` and go through
-/// `perform`, so every layer applies (retry and refresh only until ``StreamSink/hasStarted``);
-/// caching and coalescing pass a stream through.
 extension RequestPerforming {
     /// Sends `request` and returns once the head of a response arrives; cancelling the waiting `Task` cancels the call.
     /// - Parameters:

@@ -158,8 +158,7 @@ extension LineSplitter: StreamParser {
 struct ParsingReader<Parser: StreamParser> {
     let reading: ResponseStream.Reading
     var parser: Parser
-    private var ready: [Parser.Output] = []
-    private var position = 0
+    private var ready = [Parser.Output]().makeIterator()
     private var finished = false
 
     init(reading: ResponseStream.Reading, parser: Parser) {
@@ -168,22 +167,20 @@ struct ParsingReader<Parser: StreamParser> {
     }
 
     mutating func next() async throws -> Parser.Output? {
-        while position == ready.count {
+        while true {
+            if let value = ready.next() { return value }
             if finished { return nil }
-            (ready, position) = ([], 0)
             guard let chunk = try await reading.stream.nextChunk() else {
                 finished = true
-                ready = parser.end()
+                ready = parser.end().makeIterator()
                 continue
             }
             do {
-                ready = try parser.feed(chunk)
+                ready = try parser.feed(chunk).makeIterator()
             } catch {
                 finished = true
                 throw reading.stream.failing(error)
             }
         }
-        defer { position += 1 }
-        return ready[position]
     }
 }

@@ -74,10 +74,7 @@ struct StreamBuffer: Sendable, Equatable {
             let chunk = memory[firstInMemory]
             firstInMemory += 1
             memoryBytes -= chunk.count
-            if firstInMemory == memory.count {
-                memory.removeAll(keepingCapacity: true)
-                firstInMemory = 0
-            } else if firstInMemory >= 64 {
+            if firstInMemory == memory.count || firstInMemory >= 64 {
                 memory.removeFirst(firstInMemory)
                 firstInMemory = 0
             }

@@ -6,6 +6,7 @@
 /// The end is a phase (``Phase/ending(_:)``), not a `ResultOnce` like the head: it must reach
 /// the reader after the last chunk kept, so ``Event/take(_:)`` reaches it only once nothing is kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
+    /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
 
     enum Phase: Sendable {
@@ -118,10 +119,7 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             guard !stoppedByReader else { return [] }
             stoppedByReader = true
             buffer.removeAll()
-            var effects: [Effect] = [.dropSpill, .stopCall]
-            if let waiter { effects.append(.hand(waiter, .failure(FetchError.cancelled()))) }
-            waiter = nil
-            return effects + [.head(.failure(FetchError.cancelled()))]
+            return [.dropSpill, .stopCall] + wake() + [.head(.failure(FetchError.cancelled()))]
         case .take(let taker): return take(taker)
         }
     }
@@ -134,17 +132,14 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             read += data.count
             return [.hand(waiting, .success(data))]
         }
-        switch buffer.append(data) {
-        case .kept:
-            received += data.count
-            return []
-        case .write(let bytes, let offset):
-            received += data.count
-            return [.spill(bytes, at: offset)]
-        case .overflow:
+        let arrival = buffer.append(data)
+        if case .overflow = arrival {
             phase = .ending(.failure(overflow()))
             return [.stopCall] + wake()
         }
+        received += data.count
+        guard case .write(let bytes, let offset) = arrival else { return [] }
+        return [.spill(bytes, at: offset)]
     }
 
     private func overflow() -> FetchError {

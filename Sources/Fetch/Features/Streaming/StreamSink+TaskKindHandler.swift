@@ -34,15 +34,8 @@ extension StreamSink: TaskKindHandler {
                 let expected = response.headers.first("Content-Length").flatMap({ Int64($0) }), delivered < expected,
                 !Response.hasNoBody(method: response.urlRequest.httpMethod, status: response.status)
             else { return completion(result) }
-            completion(
-                .failure(
-                    FetchError(
-                        .connectionLost,
-                        reason:
-                            "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced",
-                        method: HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET"),
-                        url: response.urlRequest.url, response: response
-                    )))
+            let reason = "the body ended after \(delivered) of the \(expected) bytes its Content-Length announced"
+            completion(.failure(FetchError(.connectionLost, about: response, reason: reason)))
         case .failure(var error as FetchError) where delivered > 0:
             error.reason += " after \(delivered) bytes of the stream were delivered"
             completion(.failure(error))

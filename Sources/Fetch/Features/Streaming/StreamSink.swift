@@ -1,10 +1,6 @@
 /// Where a streamed call's body goes as it arrives: the bridge between the performer at the
 /// bottom of a stack and the code reading the stream at the top.
 ///
-/// A performer that streams reads it from ``RequestOptions/kind`` (``CallKind/stream(_:)``), calls ``open(_:)`` with
-/// the head of each response, then ``receive(_:)`` with each piece of the body, and completes the call with an empty
-/// body. A performer that does not stream needs to do nothing: its response is delivered as the head and one chunk.
-///
 /// The sink never makes the performer wait: unread bytes stay in memory up to ``bufferSize``,
 /// then in an unlinked temporary file up to ``spillLimit``. A reader further behind gets every
 /// kept byte, then ``FetchError/Code-swift.enum/bodyTooLarge``, and the call is cancelled.
@@ -33,8 +29,6 @@ public final class StreamSink: Sendable {
     let queue = Locked<DispatchQueue?>(nil)
     private let stopCall = CancellationHandle()
 
-    /// Checks, and may change, a head before the reader gets it; throws to refuse it.
-    typealias HeadCheck = Machine.HeadCheck
     typealias Machine = StreamMachine<@Sendable (Result<Data?, any Error>) -> Void>
 
     enum Reader: Sendable {
@@ -99,7 +93,7 @@ public final class StreamSink: Sendable {
     }
 
     /// Adds a check for every head offered from now on; returns the number that removes it.
-    func addHeadCheck(_ check: @escaping HeadCheck) -> Int {
+    func addHeadCheck(_ check: @escaping Machine.HeadCheck) -> Int {
         machine.withLock { $0.addCheck(check) }
     }
 
@@ -135,11 +129,7 @@ public final class StreamSink: Sendable {
     /// Waits for the head; cancelling the waiting `Task` cancels the stream.
     /// - Throws: the call's error; ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
     func response() async throws -> Response {
-        try await withTaskCancellationHandler {
-            try await head.value
-        } onCancel: {
-            cancel()
-        }
+        try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
 
     /// The next chunk, `nil` at the end; cancelling the waiting `Task` cancels the stream.
