@@ -73,16 +73,11 @@ struct LogFormatter {
         _ came: Result<Response, any Error>, outcome: String, sent: URLRequest?, of request: any Request,
         duration: Duration?
     ) -> [String] {
-        switch came {
-        case .success(let response):
-            return describe(response, of: request, outcome: outcome, duration: duration)
-        case .failure(let error):
-            let fetchError = error as? FetchError
-            if let response = fetchError?.response {
-                return describe(response, of: request, outcome: outcome, duration: duration)
-            }
-            return [summary(of: sent, naming: fetchError, for: request, outcome: outcome, duration: duration)]
+        guard let response = came.response else {
+            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+            return [summary(of: sent, naming: error, for: request, outcome: outcome, duration: duration)]
         }
+        return describe(response, of: request, outcome: outcome, duration: duration)
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
