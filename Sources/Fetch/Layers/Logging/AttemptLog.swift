@@ -18,7 +18,7 @@ final class AttemptLog: Sendable {
         self.onEarlierAttempt = onEarlierAttempt
     }
 
-    var all: [Attempt] { attempts.withLock { $0 } }
+    var last: Attempt? { attempts.withLock { $0.last } }
 
     /// An attempt is being sent as `urlRequest`.
     func sent(_ urlRequest: URLRequest) {

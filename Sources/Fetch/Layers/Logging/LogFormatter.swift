@@ -5,14 +5,12 @@ struct LogFormatter {
 
     private var redaction: Redaction { configuration.redaction }
 
-    /// The entry for a call that ended with `result`, after `attempts`.
+    /// The entry for a call that ended with `result`, after `last`, its last attempt.
     func event(
-        for request: any Request, result: Result<Response, any Error>, duration: Duration?,
-        attempts: [AttemptLog.Attempt] = []
+        for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
         // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
-        let last = attempts.last
         let streamed: [String]?
         switch request.options.kind {
         case .plain, .upload, .download: streamed = nil

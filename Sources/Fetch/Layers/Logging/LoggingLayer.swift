@@ -21,7 +21,7 @@ struct LoggingLayer: StandingAside {
         }
         return next.perform(LayeredRequest(request, log: log)) { [configuration] result in
             let duration = started.map { configuration.clock() - $0 }
-            configuration.sink(formatter.event(for: request, result: result, duration: duration, attempts: log.all))
+            configuration.sink(formatter.event(for: request, result: result, duration: duration, last: log.last))
             completion(result)
         }
     }
