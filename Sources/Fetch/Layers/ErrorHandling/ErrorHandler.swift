@@ -40,18 +40,17 @@ extension ErrorHandlingResult {
         to result: Result<Response, any Error>, failingWith error: any Error, for request: any Request
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         switch self {
-        case .recover(var response):
+        case .recover(let response):
             switch request.options.kind {
             case .plain, .upload, .download: break
             case .stream(let sink):
                 // The reader has the head and perhaps some body: no response can replace the rest.
                 if sink.hasStarted { return (result, error) }
             }
-            response.request = callersRequest(of: request)
-            return (.success(response), nil)
+            return (.success(response.answering(request)), nil)
         case .replace(let newError):
             // The logging layer above names what came, not only what replaced it.
-            request.attemptLog?.replaced(result)
+            request.attemptLog?.received(result, replaced: true)
             return (.failure(newError), newError)
         case .pass: return (result, error)
         }

@@ -23,13 +23,10 @@ struct ErrorHandlingLayer: Layer {
         }
     }
 
-    /// What the caller gets, and the error the presenter shows, if any (for a 4xx or 5xx
-    /// response delivered as it came, its ``FetchError/Code-swift.enum/httpStatus`` error).
-    private typealias Handled = (result: Result<Response, any Error>, shown: (any Error)?)
-
+    /// What the caller gets, and the error the presenter shows, if any.
     private func handle(
         _ result: Result<Response, any Error>, of request: any Request, _ next: any RequestPerforming
-    ) -> Handled {
+    ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
         let outcome: ErrorHandlingResult
         if let override = request.options.errorOverride, let decided = override(error, request) {

@@ -44,8 +44,7 @@ public struct StatusErrorHandler: ErrorHandler {
 
     /// Whether the error carries a response whose status is one of ``statuses``.
     public func handles(_ error: any Error, for request: any Request) -> Bool {
-        guard let status = (error as? FetchError)?.status else { return false }
-        return statuses.contains(status)
+        (error as? FetchError)?.status.map(statuses.contains) ?? false
     }
 
     /// Runs the closure with the response.

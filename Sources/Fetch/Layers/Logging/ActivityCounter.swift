@@ -6,7 +6,6 @@
 /// threads are reported right after by the reporting thread, and a busy-idle-busy flicker in between is no change. Hop
 /// to the main queue for UI work.
 public final class ActivityCounter: ActivityReporting, Sendable {
-    /// Never locked while `onChange` runs.
     private struct State {
         var active = 0
         /// The last state handed to `onChange`.

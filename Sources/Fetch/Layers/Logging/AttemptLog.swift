@@ -1,6 +1,6 @@
 /// What one logged call really sent, attempt by attempt: each attempt's `URLRequest` (after every layer) and, where
 /// a layer saw it, the attempt's own result. A layer that does not deliver an attempt's result as it came (retry,
-/// refresh, a hook, an error handler) records it first; an error handler that replaces it calls ``replaced(_:)``.
+/// refresh, a hook, an error handler) records it first; an error handler that replaces it says so.
 /// A request built again before its attempt has a result counts as the same attempt.
 final class AttemptLog: Sendable {
     struct Attempt {
@@ -18,13 +18,12 @@ final class AttemptLog: Sendable {
         self.onEarlierAttempt = onEarlierAttempt
     }
 
-    var all: [Attempt] { attempts.withLock { $0 } }
+    var last: Attempt? { attempts.withLock { $0.last } }
 
     /// An attempt is being sent as `urlRequest`.
     func sent(_ urlRequest: URLRequest) {
         let finished: (Attempt, Int)? = attempts.withLock { attempts in
             let last = attempts.last
-            // Built again before it has a result: still the same attempt.
             if let last, last.result == nil { attempts.removeLast() }
             attempts.append(Attempt(sent: urlRequest))
             guard let last, last.result != nil else { return nil }
@@ -33,20 +32,13 @@ final class AttemptLog: Sendable {
         if let finished { onEarlierAttempt(finished.0, finished.1) }
     }
 
-    /// The latest attempt's own result, unless one was recorded for it already.
-    func received(_ result: Result<Response, any Error>) {
-        attempts.withLock { attempts in
-            guard !attempts.isEmpty, attempts[attempts.count - 1].result == nil else { return }
-            attempts[attempts.count - 1].result = result
-        }
-    }
-
-    /// An error handler replaced `result`, what reached it, with another error.
-    func replaced(_ result: Result<Response, any Error>) {
-        received(result)
+    /// The latest attempt's own result, unless one was recorded for it already; `replaced` when an error handler
+    /// replaced `result`, what reached it, with another error.
+    func received(_ result: Result<Response, any Error>, replaced: Bool = false) {
         attempts.withLock { attempts in
             guard !attempts.isEmpty else { return }
-            attempts[attempts.count - 1].replaced = result
+            if attempts[attempts.count - 1].result == nil { attempts[attempts.count - 1].result = result }
+            if replaced { attempts[attempts.count - 1].replaced = result }
         }
     }
 }

@@ -5,14 +5,12 @@ struct LogFormatter {
 
     private var redaction: Redaction { configuration.redaction }
 
-    /// The entry for a call that ended with `result`, after `attempts`.
+    /// The entry for a call that ended with `result`, after `last`, its last attempt.
     func event(
-        for request: any Request, result: Result<Response, any Error>, duration: Duration?,
-        attempts: [AttemptLog.Attempt] = []
+        for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
         // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
-        let last = attempts.last
         let streamed: [String]?
         switch request.options.kind {
         case .plain, .upload, .download: streamed = nil
@@ -73,16 +71,11 @@ struct LogFormatter {
         _ came: Result<Response, any Error>, outcome: String, sent: URLRequest?, of request: any Request,
         duration: Duration?
     ) -> [String] {
-        switch came {
-        case .success(let response):
-            return describe(response, of: request, outcome: outcome, duration: duration)
-        case .failure(let error):
-            let fetchError = error as? FetchError
-            if let response = fetchError?.response {
-                return describe(response, of: request, outcome: outcome, duration: duration)
-            }
-            return [summary(of: sent, naming: fetchError, for: request, outcome: outcome, duration: duration)]
+        guard let response = came.response else {
+            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+            return [summary(of: sent, naming: error, for: request, outcome: outcome, duration: duration)]
         }
+        return describe(response, of: request, outcome: outcome, duration: duration)
     }
 
     /// The entry for attempt `number` of a call, which another attempt followed.

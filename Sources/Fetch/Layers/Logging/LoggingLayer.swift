@@ -13,7 +13,6 @@ struct LoggingLayer: StandingAside {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let options = request.options.logOptions ?? configuration.options
-        guard !options.isEmpty else { return next.perform(request, completion: completion) }
         let started = options.contains(.time) ? configuration.clock() : nil
         let formatter = LogFormatter(configuration: configuration, options: options)
         let log = AttemptLog { [configuration] attempt, number in
@@ -22,7 +21,7 @@ struct LoggingLayer: StandingAside {
         }
         return next.perform(LayeredRequest(request, log: log)) { [configuration] result in
             let duration = started.map { configuration.clock() - $0 }
-            configuration.sink(formatter.event(for: request, result: result, duration: duration, attempts: log.all))
+            configuration.sink(formatter.event(for: request, result: result, duration: duration, last: log.last))
             completion(result)
         }
     }

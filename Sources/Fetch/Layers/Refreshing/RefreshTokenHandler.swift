@@ -36,10 +36,7 @@ public struct RefreshTokenHandler: RefreshHandler {
     /// Whether the call got one of ``statuses``, delivered as a response or carried by a
     /// ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` delivers it.
     public func shouldRefresh(after result: Result<Response, any Error>, for request: any Request) -> Bool {
-        switch result {
-        case .success(let response): statuses.contains(response.status)
-        case .failure(let error): (error as? FetchError)?.response.map { statuses.contains($0.status) } ?? false
-        }
+        result.response.map { statuses.contains($0.status) } ?? false
     }
 
     /// Runs the refresh.

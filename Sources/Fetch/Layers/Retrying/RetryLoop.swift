@@ -37,13 +37,11 @@ final class RetryLoop: Cancellable, Sendable {
     /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
     /// after), whose stack also resolves the URL a cancellation names.
     private let performer: any RequestPerforming
-    /// What waits between attempts.
     private let scheduler: any Scheduler
-    /// Gets each attempt's result, or its cancellation.
+    /// Gets each attempt's result, or its cancellation, with the way to retry it.
     private let report: @Sendable (Result<Response, any Error>, CallerRetry) -> Void
 
     /// Makes a loop; nothing is sent before ``start()``.
-    /// - Parameter report: gets each attempt's result, or its cancellation, with the way to retry it.
     init(
         request: any Request, through performer: any RequestPerforming, scheduler: any Scheduler,
         report: @escaping @Sendable (Result<Response, any Error>, CallerRetry) -> Void
@@ -61,11 +59,10 @@ final class RetryLoop: Cancellable, Sendable {
     /// and the loop was not cancelled.
     func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.attempt == attempt } }
 
-    /// Sends attempt `attempt + 1` after `delay` through the scheduler (at once, without it,
-    /// when `nil`) if ``awaitsDecision(on:)`` for `attempt`. The attempt's `result` goes first
-    /// to the logging layer above, if one listens.
+    /// Sends attempt `attempt + 1` after `delay` through the scheduler if ``awaitsDecision(on:)`` for `attempt`. The
+    /// attempt's `result` goes first to the logging layer above, if one listens.
     /// - Returns: whether the retry was granted.
-    func retry(after attempt: Int, delay: Duration?, result: Result<Response, any Error>) -> Bool {
+    func retry(after attempt: Int, delay: Duration, result: Result<Response, any Error>) -> Bool {
         request.attemptLog?.received(result)
         return begin(attempt + 1, after: delay)
     }
@@ -91,7 +88,6 @@ final class RetryLoop: Cancellable, Sendable {
     /// `number - 1` is the last one and the loop was not cancelled.
     /// - Returns: whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
-        // A stream whose reader has its response is never sent again.
         if number > 1, !request.options.kind.canBeSentAgain { return false }
         let waitStep: Int? = state.withLock { state in
             guard !state.isCancelled, state.attempt == number - 1 else { return nil }

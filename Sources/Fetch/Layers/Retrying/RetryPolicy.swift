@@ -5,11 +5,6 @@
 /// Session().retrying(.exponential(maxAttempts: 3))
 /// Session().retrying(RetryPolicy { attempt in attempt.number < 2 ? .retry : .stop })
 /// ```
-///
-/// The built-in policies retry errors whose code is in ``retryableCodes`` and responses whose status is in
-/// ``retryableStatuses`` (after their `Retry-After` delay, or not at all past ``maximumRetryAfter``; a ``FetchError``
-/// carrying a ``FetchError/response`` counts as that response), up to ``maxAttempts`` attempts in all, and only for
-/// methods in ``retryableMethods`` unless the request sets ``RequestOptions/isRetryable``.
 public struct RetryPolicy: Sendable {
     /// One finished attempt.
     public struct Attempt: Sendable {
@@ -93,7 +88,8 @@ public struct RetryPolicy: Sendable {
     /// Never retries.
     public static let never = RetryPolicy { _ in .stop }
 
-    /// The decision after `attempt`.
+    /// The decision after `attempt`; to the built-in rules a ``FetchError`` carrying a ``FetchError/response`` counts
+    /// as that response.
     public func decide(_ attempt: Attempt) -> Decision {
         if let custom { return custom(attempt) }
         // Most attempts succeed: read the status in place, not through `Result.response`'s copy.
