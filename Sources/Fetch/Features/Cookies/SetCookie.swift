@@ -42,7 +42,8 @@ struct SetCookie: Equatable, Sendable {
             // An empty Domain is ignored (the RFC leaves it undefined and advises ignoring it).
             guard !text.isEmpty else { return }
             let stripped = text.hasPrefix(".") ? String(text.dropFirst()) : text
-            domain = stripped.lowercased()
+            // `Domain=.` leaves an empty domain attribute: the cookie is host-only (RFC 6265 §5.3 step 6).
+            domain = stripped.isEmpty ? nil : stripped.lowercased()
         case "path":
             path = text.hasPrefix("/") ? text : nil
         case "secure":

@@ -34,6 +34,10 @@ struct CookieAcceptanceTests {
         Scope(
             text: "a=1; Domain=.www.example.com", url: "http://www.example.com/", domain: "www.example.com",
             hostOnly: false),
+        // §5.2.3 and §5.3 step 6: `.` alone leaves an empty domain, so the cookie is host-only, also
+        // over an earlier Domain (the last one counts)
+        Scope(text: "a=1; Domain=.", url: "http://www.example.com/", domain: "www.example.com"),
+        Scope(text: "a=1; Domain=example.com; Domain=.", url: "http://www.example.com/", domain: "www.example.com"),
         Scope(text: "a=1; Domain=other.com", url: "http://www.example.com/", domain: nil),  // not its domain
         Scope(text: "a=1; Domain=sub.www.example.com", url: "http://www.example.com/", domain: nil),  // a child
         Scope(text: "a=1; Domain=com", url: "http://www.example.com/", domain: nil),  // a public suffix
