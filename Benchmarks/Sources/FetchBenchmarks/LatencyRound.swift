@@ -29,8 +29,8 @@ enum LatencyRound {
         var firstFailure: String?
     }
 
-    /// Runs one round through `side` (`fetch`, `raw`, or `fetch@N`: a session whose
-    /// `maximumConnectionsPerHost` is N): GETs of `base`/delay tagged `tag` (the warm-up's
+    /// Runs one round through `side` (`fetch`, `raw`, `fetch@N`: a session whose
+    /// `maximumConnectionsPerHost` is N, or `fetch-layers`: `FullStack.plain(over:)` a session): GETs of `base`/delay tagged `tag` (the warm-up's
     /// tag is `tag` followed by `-warm`).
     static func run(side: String, base: String, count: Int, delay: Int, start: Start, tag: String) -> Result {
         let send = sender(side: side)
@@ -78,8 +78,9 @@ enum LatencyRound {
                 configuration.maximumConnectionsPerHost = limit
             }
             let session = Session(configuration: configuration)
+            let performer: any RequestPerforming = side == "fetch-layers" ? FullStack.plain(over: session) : session
             return { url, done in
-                session.perform(BasicRequest(url: url)) { result in
+                performer.perform(BasicRequest(url: url)) { result in
                     switch result {
                     case .success(let response): done(check(response.status, response.body))
                     case .failure(let error): done("\(error)")

@@ -36,7 +36,11 @@ public struct RefreshTokenHandler: RefreshHandler {
     /// Whether the call got one of ``statuses``, delivered as a response or carried by a
     /// ``FetchError`` (``FetchError/response``), as ``StatusVerifier`` delivers it.
     public func shouldRefresh(after result: Result<Response, any Error>, for request: any Request) -> Bool {
-        result.response.map { statuses.contains($0.status) } ?? false
+        // Read in place: `result.response` would copy the response on every call.
+        switch result {
+        case .success(let response): statuses.contains(response.status)
+        case .failure(let error): (error as? FetchError)?.response.map { statuses.contains($0.status) } ?? false
+        }
     }
 
     /// Runs the refresh.
