@@ -73,20 +73,29 @@ struct RawClient: LoadClient {
     let expectedSize: Int
     /// A queue each completion is handed to first, when exploring what that hop costs.
     let hop: DispatchQueue?
+    /// The token each call sends as `Authorization: Bearer`, with `Accept: application/json`;
+    /// `nil` to send the request as it is.
+    let token: TokenStore?
 
     init(
         url: URL, method: String, body: Data?, expectedSize: Int, configuration: Session.Configuration,
-        hop: Bool = false
+        hop: Bool = false, setsHeaders: Bool = false
     ) {
         session = URLSession(configuration: .mirroring(configuration))
         request = URLRequest(raw: url, method: method, body: body, configuration: configuration)
         self.expectedSize = expectedSize
         self.hop = hop ? DispatchQueue(label: "raw-hop", attributes: .concurrent) : nil
+        token = setsHeaders ? TokenStore("abc123") : nil
     }
 
     func send(_ done: @escaping @Sendable (String?) -> Void) {
         let expectedSize = self.expectedSize
         let hop = self.hop
+        var request = self.request
+        if let token {
+            request.setValue("Bearer " + (token.token ?? ""), forHTTPHeaderField: "Authorization")
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+        }
         session.dataTask(with: request) { data, response, error in
             let failure: String? =
                 if let error { "\(error)" } else {

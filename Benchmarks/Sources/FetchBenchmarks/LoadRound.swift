@@ -15,10 +15,10 @@ enum LoadRound {
                 FetchClient(
                     url: url, method: workload.method, body: body,
                     expectedSize: workload.expectedSize, configuration: configuration, side: side)
-            case .raw, .rawHop:
+            case .raw, .rawHop, .rawHeaders:
                 RawClient(
                     url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,
-                    configuration: configuration, hop: side == .rawHop)
+                    configuration: configuration, hop: side == .rawHop, setsHeaders: side == .rawHeaders)
             case .rawDelegate, .rawDelegateHop:
                 RawDelegateClient(
                     url: url, method: workload.method, body: body, expectedSize: workload.expectedSize,

@@ -32,7 +32,8 @@ enum MemoryRound {
             queue.maxConcurrentOperationCount = 1
             let session = URLSession(configuration: .mirroring(configuration), delegate: writer, delegateQueue: queue)
             transfer = { url, done in writer.download(url, in: session, done) }
-        case (.rawDelegate, .memory), (.rawHop, _), (.rawDelegateHop, _), (.fetchStack, _), (.fetchLayers, _):
+        case (.rawDelegate, .memory), (.rawHop, _), (.rawDelegateHop, _), (.fetchStack, _), (.fetchLayers, _),
+            (.rawHeaders, _):
             return MemoryResult(
                 baselineBytes: 0, peakBytes: 0, receivedBytes: 0,
                 unavailable: "the memory cases compare fetch, raw and raw-delegate (to a file) only")

@@ -15,6 +15,9 @@ enum Side: String, Codable, Sendable, CaseIterable {
     case rawHop = "raw-hop"
     /// Both of the above (explore only).
     case rawDelegateHop = "raw-delegate-hop"
+    /// Completion-handler data tasks that set `Authorization: Bearer` and `Accept` on each call,
+    /// as a hand-written client does the job of `fetch-layers`' enhancers (explore only).
+    case rawHeaders = "raw-headers"
     /// Fetch's `Session` under the README's recommended stack of layers (explore only; see
     /// ``FullStack/recommended(over:)``).
     case fetchStack = "fetch-stack"

@@ -4,6 +4,8 @@ struct Origin: Hashable, Sendable {
     let scheme: String?
     let host: String?
     let port: Int?
+    /// Computed once: a session looks a call's origin up in its tables several times.
+    private let digest: Int
 
     init?(_ url: URL?) {
         guard let url else { return nil }
@@ -11,5 +13,16 @@ struct Origin: Hashable, Sendable {
         self.scheme = scheme
         host = url.host?.lowercased()
         port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+        var hasher = Hasher()
+        hasher.combine(self.scheme)
+        hasher.combine(host)
+        hasher.combine(port)
+        digest = hasher.finalize()
     }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.digest == rhs.digest && lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }

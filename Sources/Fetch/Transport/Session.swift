@@ -96,9 +96,13 @@ public final class Session: RequestPerforming {
         let handle = CancellationHandle()
         let kindHandler: (any TaskKindHandler)?
         let urlRequest: URLRequest
+        let cookies: CallCookies?
         do {
+            // Changed in place while no one else holds it: on Linux each change to a shared
+            // `URLRequest` copies the whole request.
             var prepared = try prepare(request, options: request.options)
             kindHandler = try self.kindHandler(for: request, sending: &prepared)
+            cookies = firstHopCookies(&prepared)
             urlRequest = prepared
         } catch {
             let named = (error as? FetchError)?.naming(request) ?? error
@@ -108,7 +112,8 @@ public final class Session: RequestPerforming {
         guard let form = request.body?.streamedForm, let kindHandler = kindHandler as? TransferState,
             let file = kindHandler.uploadFile
         else {
-            run(request, urlRequest, bodyFile: request.body?.fileURL, kindHandler: kindHandler, handle, completion)
+            let bodyFile = request.body?.fileURL
+            run(request, urlRequest, cookies: cookies, bodyFile: bodyFile, kindHandler: kindHandler, handle, completion)
             return handle
         }
         // A form with file parts is sent from a temporary file, written chunk by chunk (so it
@@ -126,7 +131,8 @@ public final class Session: RequestPerforming {
                 kindHandler.events.async { completion(.failure(named)) }
                 return
             }
-            self.run(request, urlRequest, bodyFile: file, kindHandler: kindHandler, handle, completion)
+            self.run(
+                request, urlRequest, cookies: cookies, bodyFile: file, kindHandler: kindHandler, handle, completion)
             // A cancelAll between the check above and admission missed this upload: it bumps the count first.
             if isCancelled() { handle.cancel() }
         }
@@ -152,8 +158,9 @@ public final class Session: RequestPerforming {
 
     /// Makes the call's ``TaskState`` and admits it; a transfer or a stream has no session deadline, only its own.
     private func run(
-        _ request: any Request, _ urlRequest: URLRequest, bodyFile: URL?, kindHandler: (any TaskKindHandler)?,
-        _ handle: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        _ request: any Request, _ urlRequest: URLRequest, cookies: CallCookies?, bodyFile: URL?,
+        kindHandler: (any TaskKindHandler)?, _ handle: CancellationHandle,
+        _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let options = request.options
         let deadline: Duration? =
@@ -161,12 +168,6 @@ public final class Session: RequestPerforming {
             case .plain: options.deadline ?? configuration.deadline
             case .download, .upload, .stream: options.deadline
             }
-        // The first hop's cookies, unless `httpShouldHandleCookies` opts out (``CallCookies``).
-        var urlRequest = urlRequest
-        let cookies = cookieJar.flatMap { jar in
-            urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
-        }
-        urlRequest.httpShouldHandleCookies = false
         let state = TaskState(
             owner: self, request: request, urlRequest: urlRequest, cookies: cookies, deadline: deadline,
             bodyFile: bodyFile, kindHandler: kindHandler, completion: completion)
@@ -179,8 +180,12 @@ public final class Session: RequestPerforming {
     /// Sends `urlRequest` as a new task for `state`: its first, a resent hop or a start-over.
     /// A body file, or a transfer's body in memory, goes in an upload task, which reports progress.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
-        var bare = urlRequest
-        bare.httpBody = nil
+        // Made only for an upload task: on Linux, changing a shared `URLRequest` copies the whole request.
+        var bare: URLRequest {
+            var bare = urlRequest
+            bare.httpBody = nil
+            return bare
+        }
         let task: URLSessionTask
         if let file = state.bodyFile, urlRequest.httpMethod != "GET", urlRequest.httpMethod != "HEAD" {
             task = urlSession.uploadTask(with: bare, fromFile: file)
@@ -191,6 +196,16 @@ public final class Session: RequestPerforming {
         }
         delegate.register(task, state)
         state.handle(.started(task))
+    }
+
+    /// The first hop's cookies, set on `urlRequest`, unless `httpShouldHandleCookies` opts out
+    /// (``CallCookies``); URLSession's own cookie handling is turned off either way.
+    private func firstHopCookies(_ urlRequest: inout URLRequest) -> CallCookies? {
+        let cookies = cookieJar.flatMap { jar in
+            urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
+        }
+        urlRequest.httpShouldHandleCookies = false
+        return cookies
     }
 
     /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops
