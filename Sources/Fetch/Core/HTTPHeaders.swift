@@ -58,9 +58,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The values of every field called `name`, in order, whatever their casing.
     public func values(for name: String) -> [String] {
-        if let response, response.looksUp(name) {
-            return response.value(for: name).map { [$0] } ?? []
-        }
+        if let response, response.looksUp(name) { return response.value(for: name).map { [$0] } ?? [] }
         return fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 

@@ -5,6 +5,7 @@
 /// it returns, so chunks never pile up. Callbacks wait for nothing: not URLSession (``ControlThread``), a stream's
 /// reader (``StreamSink``) or the redirect policy (on ``serial``). Closures, not `Operation`s, cheaper on Linux.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
+    // `state`, behind its lock, is the only mutable state of its own; `serial` is set once.
     /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
     private struct State {
         var pending: [@Sendable () -> Void] = []

@@ -79,9 +79,12 @@ final class StagedDownload: Sendable {
             file = nil
             do {
                 try Self.flush(&open)
-                let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
-                if let length, size != length {
-                    throw FetchError(.badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
+                if let length {
+                    let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
+                    if size != length {
+                        throw FetchError(
+                            .badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
+                    }
                 }
                 try open.handle.close()
                 try move()
