@@ -95,7 +95,6 @@ struct TransferMachine: Sendable {
             guard isLive else { return [] }
             sent = total
             guard throttle.allows(at: now) else { return [] }
-            // URLSession announces 0 for an unknown length.
             let expected = uploadLength ?? (announced > 0 ? announced : nil)
             return [.report(TransferProgress(completedBytes: total, expectedBytes: expected))]
         case .writeFailed:
