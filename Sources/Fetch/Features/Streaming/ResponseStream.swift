@@ -153,13 +153,8 @@ extension LineSplitter: StreamParser {
 struct ParsingReader<Parser: StreamParser> {
     let reading: ResponseStream.Reading
     var parser: Parser
-    private var ready = [Parser.Output]().makeIterator()
-    private var finished = false
-
-    init(reading: ResponseStream.Reading, parser: Parser) {
-        self.reading = reading
-        self.parser = parser
-    }
+    private(set) var ready = [Parser.Output]().makeIterator()
+    private(set) var finished = false
 
     mutating func next() async throws -> Parser.Output? {
         while true {

@@ -125,7 +125,7 @@ struct TransferMachine: Sendable {
             answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked)
         } catch {
             phase = .closed
-            return [.fail(error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)"))]
+            return [.fail(error)]
         }
         switch answer {
         case .notABody:
