@@ -8,18 +8,13 @@ struct LineSplitter: Sendable {
         case sse
     }
 
+    let endings: Endings
     /// In bytes.
     let maximumLength: Int
-    let endings: Endings
     /// The start of a line whose end has not arrived yet.
-    private var pending = Data()
+    private(set) var pending = Data()
     /// The last piece ended with a CR that ended a line (SSE): an LF first in the next belongs to it.
-    private var skipLF = false
-
-    init(endings: Endings, maximumLength: Int) {
-        self.endings = endings
-        self.maximumLength = maximumLength
-    }
+    private(set) var skipLF = false
 
     static func tooLong(_ limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, reason: "a line longer than the limit of \(limit) bytes arrived without a line end")

@@ -61,10 +61,7 @@ extension RequestPerforming {
             reader: .push(
                 head: onResponse, chunk: onChunk,
                 completion: { result in
-                    completion(
-                        result.mapError { error in
-                            (error as? FetchError)?.naming(request, through: self) ?? error
-                        })
+                    completion(result.mapError { ($0 as? FetchError)?.naming(request, through: self) ?? $0 })
                 })
         )
         let call = perform(LayeredRequest(request, options: { $0.kind = .stream(sink) })) { sink.finish($0) }

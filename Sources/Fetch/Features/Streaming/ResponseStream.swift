@@ -9,9 +9,9 @@ public final class ResponseStream: Sendable {
     public let response: Response
     let sink: StreamSink
     let maximumLineLength: Int
-    private let dropped: DroppedHandle?
+    private let dropped: DroppedHandle
 
-    init(response: Response, sink: StreamSink, maximumLineLength: Int, dropped: DroppedHandle? = nil) {
+    init(response: Response, sink: StreamSink, maximumLineLength: Int, dropped: DroppedHandle) {
         self.response = response
         self.sink = sink
         self.maximumLineLength = maximumLineLength
@@ -20,7 +20,7 @@ public final class ResponseStream: Sendable {
 
     deinit {
         guard !sink.hasEnded else { return }
-        dropped?.record("its ResponseStream was dropped after \(sink.machine.withLock { $0.read }) bytes read")
+        dropped.record("its ResponseStream was dropped after \(sink.machine.withLock { $0.read }) bytes read")
         sink.cancel()
     }
 
@@ -37,17 +37,12 @@ public final class ResponseStream: Sendable {
     /// The body as Server-Sent Events (see ``EventStreamParser``).
     public var events: Events { Events(stream: self) }
 
-    func failing(_ error: any Error) -> any Error {
-        sink.cancel()
-        return named(error)
-    }
-
     func nextChunk() async throws -> Data? {
         do { return try await sink.next() } catch { throw named(error) }
     }
 
     /// `error` naming the request's method and URL, as the call's own errors do.
-    private func named(_ error: any Error) -> any Error {
+    func named(_ error: any Error) -> any Error {
         let method = HTTPMethod(rawValue: response.urlRequest.httpMethod ?? "GET")
         return (error as? FetchError)?.naming(method: method, url: response.urlRequest.url) ?? error
     }
@@ -158,13 +153,8 @@ extension LineSplitter: StreamParser {
 struct ParsingReader<Parser: StreamParser> {
     let reading: ResponseStream.Reading
     var parser: Parser
-    private var ready = [Parser.Output]().makeIterator()
-    private var finished = false
-
-    init(reading: ResponseStream.Reading, parser: Parser) {
-        self.reading = reading
-        self.parser = parser
-    }
+    private(set) var ready = [Parser.Output]().makeIterator()
+    private(set) var finished = false
 
     mutating func next() async throws -> Parser.Output? {
         while true {
@@ -179,7 +169,8 @@ struct ParsingReader<Parser: StreamParser> {
                 ready = try parser.feed(chunk).makeIterator()
             } catch {
                 finished = true
-                throw reading.stream.failing(error)
+                reading.stream.cancel()
+                throw reading.stream.named(error)
             }
         }
     }

@@ -4,7 +4,7 @@ final class SpillFile: Sendable {
     private let file: FileHandle
 
     /// - Throws: ``FetchError/Code-swift.enum/file`` when the directory refuses it.
-    init(in directory: String = NSTemporaryDirectory()) throws {
+    init(in directory: String) throws {
         let template = (directory as NSString).appendingPathComponent("fetch-stream-XXXXXX")
         var path = Array(template.utf8CString)
         let descriptor = path.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

@@ -41,7 +41,7 @@ public final class StreamSink: Sendable {
     }
 
     init(
-        bufferSize: Int, spillLimit: Int = StreamSink.defaultSpillLimit, acceptsAnyStatus: Bool, reader: Reader,
+        bufferSize: Int, spillLimit: Int, acceptsAnyStatus: Bool, reader: Reader,
         spillDirectory: String = NSTemporaryDirectory()
     ) {
         self.bufferSize = max(1, bufferSize)

@@ -19,10 +19,8 @@ extension ContentRange {
     init?(_ text: String) {
         let syntax = /\s*bytes\s+(?:([0-9]+)-([0-9]+)|\*)\/([0-9]+|\*)\s*/.ignoresCase()
         guard let (_, first, last, total) = text.wholeMatch(of: syntax)?.output else { return nil }
-        if total != "*" {
-            guard let total = Int64(total) else { return nil }
-            length = total
-        }
+        length = Int64(total)
+        if length == nil, total != "*" { return nil }
         // `bytes */length`, the range a 416 names, must give the length.
         guard let first, let last else {
             if length == nil { return nil }

@@ -1,7 +1,4 @@
-/// Where a download is written.
-///
-/// The body is written to a partial file beside the destination and moved into place only when the whole body has
-/// arrived with a 2xx status, so the destination never holds half a file or an error page.
+/// Where a download is written; see <doc:TransferringFiles> for the partial file beside it.
 public struct DownloadDestination: Sendable {
     enum Kind: Sendable {
         case file(URL, replacing: Bool)

@@ -46,7 +46,6 @@ public struct PartialDownload: Sendable, Hashable {
     }
 
     static func keeps(after error: any Error) -> Bool {
-        guard let error = error as? FetchError else { return false }
-        return resumableCodes.contains(error.code)
+        (error as? FetchError).map { resumableCodes.contains($0.code) } ?? false
     }
 }

@@ -20,7 +20,7 @@ enum ResumeAnswer: Hashable, Sendable {
     static func decide(
         status: Int, headers: HTTPHeaders, contentLength: Int64?,
         asked point: ResumePoint?
-    ) throws -> ResumeAnswer {
+    ) throws(FetchError) -> ResumeAnswer {
         guard let point else {
             return (200..<300).contains(status) ? .fresh(length: contentLength) : .notABody
         }
@@ -39,9 +39,9 @@ enum ResumeAnswer: Hashable, Sendable {
         }
     }
 
-    private static func partial(headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint) throws
-        -> ResumeAnswer
-    {
+    private static func partial(
+        headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint
+    ) throws(FetchError) -> ResumeAnswer {
         let text = headers.first("Content-Range")
         guard let text, let range = ContentRange(text), let first = range.first, let count = range.count else {
             throw mismatch(text.map { "with Content-Range \"\($0)\"" } ?? "without a Content-Range", point)

@@ -7,7 +7,6 @@ final class StagedDownload: Sendable {
     let finalURL: URL
     let files: PartialFiles
     let replacing: Bool
-    /// The URL the request is first sent to, which the record names.
     let requestURL: URL?
     /// Set when this attempt's request asks for the rest of the partial file.
     let resume: ResumePoint?
@@ -71,7 +70,7 @@ final class StagedDownload: Sendable {
     /// - Parameter length: the whole body's length, checked against the file's when given.
     /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have `length` bytes;
     ///   ``FetchError/Code-swift.enum/file`` when it cannot be written or moved. The partial files are then deleted.
-    func commit(length: Int64? = nil) throws -> URL {
+    func commit(length: Int64?) throws -> URL {
         try file.withLock { file in
             guard var open = file else {
                 throw FetchError(.file, reason: "the download was stopped before it completed")

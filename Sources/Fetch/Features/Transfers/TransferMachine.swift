@@ -95,7 +95,6 @@ struct TransferMachine: Sendable {
             guard isLive else { return [] }
             sent = total
             guard throttle.allows(at: now) else { return [] }
-            // URLSession announces 0 for an unknown length.
             let expected = uploadLength ?? (announced > 0 ? announced : nil)
             return [.report(TransferProgress(completedBytes: total, expectedBytes: expected))]
         case .writeFailed:
@@ -126,7 +125,7 @@ struct TransferMachine: Sendable {
             answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked)
         } catch {
             phase = .closed
-            return [.fail(error as? FetchError ?? FetchError(.badServerResponse, reason: "\(error)"))]
+            return [.fail(error)]
         }
         switch answer {
         case .notABody:

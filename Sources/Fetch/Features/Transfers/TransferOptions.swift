@@ -1,8 +1,5 @@
-/// What a call asks for besides an ordinary response: its body written to a file, progress reports, or both.
-///
-/// `download` and `upload` carry it in the request's ``RequestOptions/kind`` (``CallKind/download(_:)``,
-/// ``CallKind/upload(_:)``); every layer passes it on, and the performer at the bottom carries it out. A performer that
-/// answers with a body in memory has it written to the destination by the same rules before the call completes.
+/// What a call asks for besides an ordinary response: its body written to a file, progress reports, or both
+/// (see <doc:TransferringFiles>).
 public struct TransferOptions: Sendable {
     /// Where the response body goes: set for a download, `nil` for an upload.
     public var destination: DownloadDestination?

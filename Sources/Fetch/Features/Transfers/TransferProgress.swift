@@ -1,7 +1,4 @@
-/// How far an upload or a download has come.
-///
-/// Performers report it at most about 20 times a second; the last report of a successful
-/// transfer has ``isFinished`` set and ``completedBytes`` equal to ``expectedBytes``.
+/// How far an upload or a download has come, reported at most about 20 times a second.
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     /// Bytes sent or received so far.
     public var completedBytes: Int64

@@ -83,8 +83,7 @@ final class TransferState: TaskKindHandler, Sendable {
         _ result: Result<Response, any Error>, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         let outcome = result.flatMap { response in Result { try settle(response) } }
-        var keeping = true
-        if case .failure(let error) = outcome { keeping = PartialDownload.keeps(after: error) }
+        let keeping = if case .failure(let error) = outcome { PartialDownload.keeps(after: error) } else { true }
         close(keepingPartial: keeping)
         events.async { completion(outcome) }
     }
