@@ -15,7 +15,9 @@ struct ErrorHandlingLayer: Layer {
             let handled = handle(result, of: request, next)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
-                if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
+                let isCancellation =
+                    (handled.shown as? FetchError)?.code == .cancelled || handled.shown is CancellationError
+                if let error = handled.shown, !isCancellation, request.options.presentsErrors {
                     presenter.show(error, for: request)
                 }
             }
@@ -44,10 +46,6 @@ struct ErrorHandlingLayer: Layer {
             outcome = .pass
         }
         return outcome.applied(to: result, failingWith: error, for: request)
-    }
-
-    private static func isCancellation(_ error: any Error) -> Bool {
-        (error as? FetchError)?.code == .cancelled || error is CancellationError
     }
 }
 

@@ -115,13 +115,13 @@ struct LogFormatter {
         var lines = [summary(of: sent, for: request, outcome: outcome, duration: duration)]
         if options.contains(.requestHeaders) { lines += redaction.headerLines(of: sent).map { "> " + $0 } }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            lines.append("> " + preview(body, contentType: sent.value(forHTTPHeaderField: "Content-Type")))
+            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
+            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.responseHeaders) { lines += redaction.headerLines(of: response.headers).map { "< " + $0 } }
         if options.contains(.responseBody) {
             let body =
-                response.body.isEmpty
-                ? nil : preview(response.body, contentType: response.headers.first("Content-Type"))
+                response.body.isEmpty ? nil : response.bodyPreview(limit: configuration.bodyLimit, redaction: redaction)
             switch request.options.kind {
             case .plain, .upload:
                 if let body { lines.append("< " + body) }
@@ -135,11 +135,6 @@ struct LogFormatter {
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }
         return lines
-    }
-
-    /// The start of `body` as the log writes it: secret values hidden, up to the body limit.
-    private func preview(_ body: Data, contentType: String?) -> String {
-        redaction.body(body, contentType: contentType).preview(limit: configuration.bodyLimit)
     }
 
     /// The summary line for what was `sent`; while nothing was, for the call as `error` or the request names it.
