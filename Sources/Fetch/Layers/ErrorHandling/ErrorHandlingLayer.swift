@@ -30,10 +30,8 @@ struct ErrorHandlingLayer: Layer {
         _ result: Result<Response, any Error>, of request: any Request, _ next: any RequestPerforming
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
-        let outcome: ErrorHandlingResult
-        if let override = request.options.errorOverride, let decided = override(error, request) {
-            outcome = decided
-        } else if let handler = handlers.first(where: { $0.handles(error, for: request) }) {
+        var outcome = request.options.errorOverride?(error, request)
+        if outcome == nil, let handler = handlers.first(where: { $0.handles(error, for: request) }) {
             do {
                 outcome = try handler.handle(error, for: request)
             } catch {
@@ -42,10 +40,8 @@ struct ErrorHandlingLayer: Layer {
                 let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: next)
                 return (.failure(failure), failure)
             }
-        } else {
-            outcome = .pass
         }
-        return outcome.applied(to: result, failingWith: error, for: request)
+        return (outcome ?? .pass).applied(to: result, failingWith: error, for: request)
     }
 }
 

@@ -9,7 +9,6 @@ struct LogFormatter {
     func event(
         for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
-        // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
         let streamed: [String]?
         switch request.options.kind {
@@ -28,7 +27,16 @@ struct LogFormatter {
                 outcome = self.outcome(of: replaced) + ", replaced by " + outcome
             }
         }
-        let lines = streamed ?? describe(came, outcome: outcome, sent: last?.sent, of: request, duration: duration)
+        let lines: [String]
+        if let streamed {
+            lines = streamed
+        } else if let response = came.response {
+            // The one an error carries, too: a status a layer below rejected.
+            lines = describe(response, of: request, outcome: outcome, duration: duration)
+        } else {
+            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+            lines = [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
+        }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
@@ -64,19 +72,6 @@ struct LogFormatter {
     }
 
     private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
-
-    /// The lines for what came, written as `outcome`: from the response, or the one an error
-    /// carries (a status a layer below rejected), else the summary of what was `sent`.
-    private func describe(
-        _ came: Result<Response, any Error>, outcome: String, sent: URLRequest?, of request: any Request,
-        duration: Duration?
-    ) -> [String] {
-        guard let response = came.response else {
-            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
-            return [summary(of: sent, naming: error, for: request, outcome: outcome, duration: duration)]
-        }
-        return describe(response, of: request, outcome: outcome, duration: duration)
-    }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
     func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
