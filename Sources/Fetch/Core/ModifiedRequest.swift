@@ -19,7 +19,6 @@ public struct ModifiedRequest<Base: Request>: Request {
     public var body: RequestBody? { base.body }
 
     /// Runs the base's `adjust(_:)`.
-    /// - Throws: what the base throws.
     public func adjust(_ urlRequest: inout URLRequest) throws { try base.adjust(&urlRequest) }
 }
 

@@ -10,7 +10,6 @@ struct NamedFailure: Equatable {
     /// What went wrong, and what to do about it.
     let reason: String
 
-    /// A TLS failure: `problem` says which, and for an untrusted certificate what to do.
     private static func tls(_ phrases: [String], _ codes: [URLError.Code], _ problem: String) -> NamedFailure {
         NamedFailure(code: .tls, phrases: phrases, codes: codes, reason: "TLS failed: " + problem)
     }

@@ -18,7 +18,8 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible {
             lines.append("body: in \(fileURL.path)")
         } else if body.isEmpty {
             lines.append("body: empty")
-        } else if Self.looksBinary(body.prefix(bodyLimit)) {
+        } else if body.prefix(bodyLimit).contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
+            // Control characters other than tabs and line ends: not text to print.
             lines.append("body: \(body.count) bytes, not text")
         } else {
             let preview = bodyPreview(limit: bodyLimit, redaction: redaction)
@@ -28,10 +29,5 @@ extension Response: CustomStringConvertible, CustomDebugStringConvertible {
         }
         if detailed, metrics != ResponseMetrics() { lines.append("metrics: \(metrics)") }
         return lines.joined(separator: "\n" + indent)
-    }
-
-    /// Whether `bytes` hold control characters other than tabs and line ends: not text to print.
-    private static func looksBinary(_ bytes: Data) -> Bool {
-        bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
     }
 }

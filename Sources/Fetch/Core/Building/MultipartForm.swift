@@ -69,8 +69,8 @@ public struct MultipartForm: Sendable {
         contentsOf file: URL, name: String, fileName: String? = nil,
         contentType: String = "application/octet-stream"
     ) {
-        let fileName = fileName ?? file.lastPathComponent
-        parts.append(Part(name: name, fileName: fileName, contentType: contentType, file: file))
+        parts.append(
+            Part(name: name, fileName: fileName ?? file.lastPathComponent, contentType: contentType, file: file))
     }
 
     /// Adds a part.

@@ -90,13 +90,6 @@ public struct ParameterEncoder: Sendable {
         }
     }
 
-    func text(of bool: Bool) -> String {
-        switch boolEncoding {
-        case .literal: return bool ? "true" : "false"
-        case .numeric: return bool ? "1" : "0"
-        }
-    }
-
     /// A floating-point number as its shortest text, without `.0` for whole numbers.
     static func number(_ value: Double) -> String {
         if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }

@@ -32,7 +32,7 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
         let text: String
         switch value {
         case let string as String: text = string
-        case let bool as Bool: text = rules.text(of: bool)
+        case let bool as Bool: text = rules.boolEncoding == .numeric ? (bool ? "1" : "0") : "\(bool)"
         case let integer as any BinaryInteger: text = "\(integer)"
         case let double as Double: text = ParameterEncoder.number(double)
         case let float as Float: text = ParameterEncoder.number(Double(float))

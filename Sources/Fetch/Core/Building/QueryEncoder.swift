@@ -13,8 +13,8 @@ public enum QueryEncoder {
 
     /// The `application/x-www-form-urlencoded` text for `fields`: encoded like a query, space as `+`.
     static func form(_ fields: [(String, String)]) -> String {
-        func encoded(_ text: String) -> String { encode(text).replacingOccurrences(of: "%20", with: "+") }
-        return fields.map { encoded($0.0) + "=" + encoded($0.1) }.joined(separator: "&")
+        // Every `%` starts an escape, so each `%20` is an encoded space.
+        query(fields.map { URLQueryItem(name: $0.0, value: $0.1) }).replacingOccurrences(of: "%20", with: "+")
     }
 
     /// The query string for `items`: `name=value` pairs joined by `&`; an item with a `nil` value is its name alone.

@@ -33,12 +33,8 @@ public struct RequestBody: Sendable {
     ) -> RequestBody {
         RequestBody(
             source: .encoded { coders in
-                do {
-                    return try ((encoder ?? coders.jsonEncoder)?() ?? JSONEncoder()).encode(value)
-                } catch {
-                    throw FetchError(
-                        .encoding, reason: "could not encode \(Value.self) as JSON: \(error)", underlying: error
-                    )
+                try FetchError.encoding("\(Value.self) as JSON") {
+                    try ((encoder ?? coders.jsonEncoder)?() ?? JSONEncoder()).encode(value)
                 }
             }, contentType: "application/json")
     }

@@ -2,7 +2,6 @@
 /// ``RequestPerforming/completing(on:)``. Its place in the stack does not matter: over `Session`, every completion
 /// of the call runs on the queue, a cache hit's included.
 struct CompletionQueueLayer: PassingOnce {
-    /// The queue given to calls that name none.
     let queue: DispatchQueue
 
     func passesOnce(_ request: any Request) -> Bool { true }
@@ -14,7 +13,6 @@ struct CompletionQueueLayer: PassingOnce {
         next.perform(queued(request), completion: completion)
     }
 
-    /// `request` with ``queue`` as its completion queue, unless it names one.
     func queued(_ request: any Request) -> any Request {
         guard request.options.completionQueue == nil else { return request }
         return LayeredRequest(request, options: { [queue] in $0.completionQueue = queue })

@@ -16,7 +16,6 @@ public struct AnyErrorHandler: ErrorHandler {
     public func handles(_ error: any Error, for request: any Request) -> Bool { accepts(error, request) }
 
     /// Runs the closure.
-    /// - Throws: what the closure throws.
     public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
         try body(error, request)
     }

@@ -23,7 +23,6 @@ public struct CodeErrorHandler: ErrorHandler {
     }
 
     /// Runs the closure with the error as a ``FetchError``.
-    /// - Throws: what the closure throws.
     public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
         try body(FetchError.mapping(error, method: request.method, url: request.url), request)
     }

@@ -20,7 +20,7 @@ public struct CompositeErrorHandler: ErrorHandler {
     /// - Throws: the first error a handler throws, naming that handler.
     public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
         var current = error
-        var replaced = false
+        var outcome = ErrorHandlingResult.pass
         for handler in handlers where handler.handles(current, for: request) {
             let result: ErrorHandlingResult
             do {
@@ -30,12 +30,10 @@ public struct CompositeErrorHandler: ErrorHandler {
             }
             switch result {
             case .recover: return result
-            case .replace(let newError):
-                current = newError
-                replaced = true
+            case .replace(let newError): (current, outcome) = (newError, result)
             case .pass: break
             }
         }
-        return replaced ? .replace(current) : .pass
+        return outcome
     }
 }

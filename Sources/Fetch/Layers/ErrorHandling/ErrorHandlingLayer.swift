@@ -15,7 +15,9 @@ struct ErrorHandlingLayer: Layer {
             let handled = handle(result, of: request, next)
             if let presenter {
                 if showsLoading { presenter.loadingEnded(for: request) }
-                if let error = handled.shown, !Self.isCancellation(error), request.options.presentsErrors {
+                let isCancellation =
+                    (handled.shown as? FetchError)?.code == .cancelled || handled.shown is CancellationError
+                if let error = handled.shown, !isCancellation, request.options.presentsErrors {
                     presenter.show(error, for: request)
                 }
             }
@@ -28,10 +30,8 @@ struct ErrorHandlingLayer: Layer {
         _ result: Result<Response, any Error>, of request: any Request, _ next: any RequestPerforming
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         guard let error = ErrorHandlingResult.error(of: result) else { return (result, nil) }
-        let outcome: ErrorHandlingResult
-        if let override = request.options.errorOverride, let decided = override(error, request) {
-            outcome = decided
-        } else if let handler = handlers.first(where: { $0.handles(error, for: request) }) {
+        var outcome = request.options.errorOverride?(error, request)
+        if outcome == nil, let handler = handlers.first(where: { $0.handles(error, for: request) }) {
             do {
                 outcome = try handler.handle(error, for: request)
             } catch {
@@ -40,14 +40,8 @@ struct ErrorHandlingLayer: Layer {
                 let failure = FetchError.wrapping(error, layer: handler.name, request: request, through: next)
                 return (.failure(failure), failure)
             }
-        } else {
-            outcome = .pass
         }
-        return outcome.applied(to: result, failingWith: error, for: request)
-    }
-
-    private static func isCancellation(_ error: any Error) -> Bool {
-        (error as? FetchError)?.code == .cancelled || error is CancellationError
+        return (outcome ?? .pass).applied(to: result, failingWith: error, for: request)
     }
 }
 

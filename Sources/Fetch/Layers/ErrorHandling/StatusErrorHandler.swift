@@ -1,9 +1,7 @@
 /// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`).
 ///
-/// The closure gets the ``Response`` with the status (the failed call's ``FetchError/response``:
-/// one delivered as it came, a verifier's, or the 401 before a failed refresh) and the request
-/// as the caller made it, and returns `.replace(error)`, `.recover(response)` or `.pass`. To
-/// see the error itself, use ``CodeErrorHandler`` or ``AnyErrorHandler``.
+/// The closure gets the failed call's ``FetchError/response`` (one delivered as it came, a verifier's, or the 401
+/// before a failed refresh) and the caller's request; to see the error itself, use ``CodeErrorHandler``.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>
@@ -48,7 +46,6 @@ public struct StatusErrorHandler: ErrorHandler {
     }
 
     /// Runs the closure with the response.
-    /// - Throws: what the closure throws.
     public func handle(_ error: any Error, for request: any Request) throws -> ErrorHandlingResult {
         guard let response = (error as? FetchError)?.response else { return .pass }
         return try body(response, request)

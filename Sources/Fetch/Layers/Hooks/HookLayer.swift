@@ -24,22 +24,28 @@ struct HookLayer: Layer {
         return send(outgoing, for: request, through: next, thenFrom: 0, completion)
     }
 
-    /// Sends `outgoing` for the caller's `request` and runs the post-request hooks from `hook` on.
+    /// Sends `outgoing` for the caller's `request` and runs the post-request hooks from `first` on.
     private func send(
-        _ outgoing: any Request, for request: any Request, through next: any RequestPerforming, thenFrom hook: Int,
+        _ outgoing: any Request, for request: any Request, through next: any RequestPerforming, thenFrom first: Int,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         next.perform(outgoing) { result in
-            guard case .success(let response) = result, hook < post.count else { return completion(result) }
-            for index in hook..<post.count {
+            guard case .success(let response) = result, first < post.count else { return completion(result) }
+            for index in first..<post.count {
+                let hook = post[index]
                 do {
-                    switch try post[index](response, original: request) {
+                    switch try hook(response, original: request) {
                     case .continue: continue
                     case .completed: return completion(result)
                     case .send(let another):
+                        // Nothing can replace what a stream's reader already read.
                         guard request.options.kind.canBeSentAgain else {
+                            let reason = "\(hook.name) sent another request after the stream's reader had its response"
+                            let url = response.urlRequest.url ?? request.url
                             return completion(
-                                .failure(Self.cannotSendAgain(after: response, for: request, post[index])))
+                                .failure(
+                                    FetchError(
+                                        .layer, reason: reason, method: request.method, url: url, layer: hook.name)))
                         }
                         request.attemptLog?.received(result)
                         let kind = Self.kind(ofNextAfter: response, for: request)
@@ -49,20 +55,11 @@ struct HookLayer: Layer {
                     }
                 } catch {
                     return completion(
-                        .failure(FetchError.wrapping(error, layer: post[index].name, request: request, through: next)))
+                        .failure(FetchError.wrapping(error, layer: hook.name, request: request, through: next)))
                 }
             }
             completion(result)
         }
-    }
-
-    /// Nothing can replace what a stream's reader already read, so `hook` cannot send another request.
-    private static func cannotSendAgain(
-        after response: Response, for request: any Request, _ hook: PostRequestHook
-    ) -> FetchError {
-        FetchError(
-            .layer, reason: "\(hook.name) sent another request after the stream's reader had its response",
-            method: request.method, url: response.urlRequest.url ?? request.url, layer: hook.name)
     }
 
     /// The kind of the request a post-request hook sends for `response`: plain after a plain call or an upload; a

@@ -24,7 +24,6 @@ public struct PostRequestHook: Sendable {
     }
 
     /// Runs the hook.
-    /// - Throws: what the hook throws.
     public func callAsFunction(_ response: Response, original: any Request) throws -> Decision {
         try body(response, original)
     }

@@ -12,6 +12,5 @@ public struct PreRequestHook: Sendable {
     }
 
     /// Runs the hook on `request`.
-    /// - Throws: what the hook throws.
     public func callAsFunction(_ request: any Request) throws -> any Request { try body(request) }
 }

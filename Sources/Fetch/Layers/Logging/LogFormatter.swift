@@ -9,7 +9,6 @@ struct LogFormatter {
     func event(
         for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
-        // A call cancelled because its handle was dropped says so.
         let result = request.options.droppedHandle?.explaining(result) ?? result
         let streamed: [String]?
         switch request.options.kind {
@@ -28,7 +27,16 @@ struct LogFormatter {
                 outcome = self.outcome(of: replaced) + ", replaced by " + outcome
             }
         }
-        let lines = streamed ?? describe(came, outcome: outcome, sent: last?.sent, of: request, duration: duration)
+        let lines: [String]
+        if let streamed {
+            lines = streamed
+        } else if let response = came.response {
+            // The one an error carries, too: a status a layer below rejected.
+            lines = describe(response, of: request, outcome: outcome, duration: duration)
+        } else {
+            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+            lines = [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
+        }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
@@ -64,19 +72,6 @@ struct LogFormatter {
     }
 
     private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
-
-    /// The lines for what came, written as `outcome`: from the response, or the one an error
-    /// carries (a status a layer below rejected), else the summary of what was `sent`.
-    private func describe(
-        _ came: Result<Response, any Error>, outcome: String, sent: URLRequest?, of request: any Request,
-        duration: Duration?
-    ) -> [String] {
-        guard let response = came.response else {
-            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
-            return [summary(of: sent, naming: error, for: request, outcome: outcome, duration: duration)]
-        }
-        return describe(response, of: request, outcome: outcome, duration: duration)
-    }
 
     /// The entry for attempt `number` of a call, which another attempt followed.
     func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
@@ -115,13 +110,13 @@ struct LogFormatter {
         var lines = [summary(of: sent, for: request, outcome: outcome, duration: duration)]
         if options.contains(.requestHeaders) { lines += redaction.headerLines(of: sent).map { "> " + $0 } }
         if options.contains(.requestBody), let body = sent.httpBody, !body.isEmpty {
-            lines.append("> " + preview(body, contentType: sent.value(forHTTPHeaderField: "Content-Type")))
+            let shown = redaction.body(body, contentType: sent.value(forHTTPHeaderField: "Content-Type"))
+            lines.append("> " + shown.preview(limit: configuration.bodyLimit))
         }
         if options.contains(.responseHeaders) { lines += redaction.headerLines(of: response.headers).map { "< " + $0 } }
         if options.contains(.responseBody) {
             let body =
-                response.body.isEmpty
-                ? nil : preview(response.body, contentType: response.headers.first("Content-Type"))
+                response.body.isEmpty ? nil : response.bodyPreview(limit: configuration.bodyLimit, redaction: redaction)
             switch request.options.kind {
             case .plain, .upload:
                 if let body { lines.append("< " + body) }
@@ -135,11 +130,6 @@ struct LogFormatter {
         if options.contains(.curl) { lines.append(sent.curlDescription(redaction: redaction)) }
         if options.contains(.metrics) { lines.append("  metrics: \(response.metrics)") }
         return lines
-    }
-
-    /// The start of `body` as the log writes it: secret values hidden, up to the body limit.
-    private func preview(_ body: Data, contentType: String?) -> String {
-        redaction.body(body, contentType: contentType).preview(limit: configuration.bodyLimit)
     }
 
     /// The summary line for what was `sent`; while nothing was, for the call as `error` or the request names it.
