@@ -66,7 +66,16 @@ struct CachePartition: Hashable, Sendable {
     /// The header fields that carry credentials whatever the configuration says.
     private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.
     func key(_ method: HTTPMethod, _ url: URL) -> String {
-        CachingLayer.key(method, url, identifier: identifier)
+        var text = url.absoluteString
+        // Searched as bytes: walking Characters costs more than the rest of a hit.
+        let fragment =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
+            } ?? text.utf8.contains(UInt8(ascii: "#"))
+        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
+        let key = method.rawValue + " " + text
+        return identifier.map { key + " " + $0 } ?? key
     }
 }
