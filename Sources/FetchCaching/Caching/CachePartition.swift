@@ -1,10 +1,8 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart: each set has a private cache of its own.
-/// Credentials are `Authorization`, `Cookie`, `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and
-/// the request's `RequestOptions.sensitiveHeaders` (names without regard to case, values exactly). A key with
-/// credentials ends with the set's random identifier, kept by the ``CacheConfiguration`` and its copies, so only
-/// the caches made with it find those entries, while it lives.
+/// The credentials a request carries, as the cache keeps users apart (the Caching article says which fields count):
+/// each set has a private cache of its own, whose keys end with the set's random identifier, kept by the
+/// ``CacheConfiguration`` and its copies, so only the caches made with it find those entries, while it lives.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
