@@ -68,11 +68,8 @@ public struct CachingLayer: PreparingLayer {
             // request below names the stored ones' entity tags (section 4.3.1).
             let all =
                 (found.map { [$0.0] } ?? []) + CacheVariants.others(of: key, first: found?.0, in: configuration.storage)
-            if let match = all.first(where: { use($0) != .unusable }) {
-                found = (match, use(match))
-            } else {
-                variants = all.filter { $0.entityTag != nil }
-            }
+            found = all.lazy.map { ($0, use($0)) }.first { $0.1 != .unusable }
+            if found == nil { variants = all.filter { $0.entityTag != nil } }
         }
         if let range {
             // A range comes from a fresh whole response, or from the server as the caller asked.
