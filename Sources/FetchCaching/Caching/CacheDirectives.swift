@@ -41,10 +41,26 @@ struct CacheDirectives: Equatable {
         if !noCacheFields.isEmpty { noCache = true }
     }
 
+    /// Reads the directives of one field value: names without case, arguments without their quotes.
     private mutating func read(_ value: String) {
-        for directive in Self.split(value) {
-            let (name, argument) = directive
-            switch name {
+        var rest = Substring(value)
+        while !rest.isEmpty {
+            // A comma inside a quoted argument does not end the directive.
+            var inQuotes = false
+            let end =
+                rest.firstIndex { character in
+                    if character == "\"" { inQuotes.toggle() }
+                    return character == "," && !inQuotes
+                } ?? rest.endIndex
+            let part = rest[..<end].trimmingSpaces
+            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
+            guard !part.isEmpty else { continue }
+            let equals = part.firstIndex(of: "=")
+            var argument = equals.map { part[part.index(after: $0)...].trimmingSpaces }
+            if let quoted = argument, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
+                argument = quoted.dropFirst().dropLast()
+            }
+            switch (equals.map { part[..<$0].trimmingSpaces } ?? part).lowercased() {
             case "no-store": noStore = true
             case "no-cache":
                 let names = (argument ?? "").fieldNames
@@ -86,34 +102,6 @@ struct CacheDirectives: Equatable {
         let fraction = text[text.index(after: dot)...]
         guard fraction.isASCIIDigits else { return .invalid }
         return seconds(text[..<dot])
-    }
-
-    /// Splits a field value into lowercased directive names and their arguments (quotes removed).
-    private static func split(_ value: String) -> [(Substring, Substring?)] {
-        var result: [(Substring, Substring?)] = []
-        var rest = Substring(value)
-        while !rest.isEmpty {
-            // A comma inside a quoted argument does not end the directive.
-            var inQuotes = false
-            let end =
-                rest.firstIndex { character in
-                    if character == "\"" { inQuotes.toggle() }
-                    return character == "," && !inQuotes
-                } ?? rest.endIndex
-            let part = rest[..<end].trimmingSpaces
-            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
-            guard !part.isEmpty else { continue }
-            if let equals = part.firstIndex(of: "=") {
-                var argument = part[part.index(after: equals)...].trimmingSpaces
-                if argument.count >= 2, argument.first == "\"", argument.last == "\"" {
-                    argument = argument.dropFirst().dropLast()
-                }
-                result.append((Substring(part[..<equals].trimmingSpaces.lowercased()), argument))
-            } else {
-                result.append((Substring(part.lowercased()), nil))
-            }
-        }
-        return result
     }
 }
 

@@ -110,9 +110,8 @@ struct CacheExchange: Sendable {
         let headers = CacheRules.merging(stale.headers, with: CacheRules.storable(notModified.headers))
         let updated = CachedResponse(
             status: stale.status, headers: headers, body: stale.body, url: stale.url,
-            sentRequest: notModified.urlRequest,
-            varying: stale.varying, requestTime: requestTime, responseTime: responseTime
-        )
+            sentRequest: notModified.urlRequest, varying: stale.varying, requestTime: requestTime,
+            responseTime: responseTime)
         if updated.directives.noStore || directives.noStore || !isInPartition(notModified.urlRequest) {
             CacheVariants.removeAll(under: key, in: configuration.storage)
         } else {
@@ -133,16 +132,15 @@ struct CacheExchange: Sendable {
         guard response.status != 304 else { return delivered }
         // First: it reads every field once, and the lookups below then read that list.
         let storable = CacheRules.storable(response.headers)
-        let refusal = CacheRules.refusal(
-            toStore: response, for: urlRequest, requestDirectives: directives,
-            sentInPartition: isInPartition(response.urlRequest))
-        if refusal == nil, let varying = CacheRules.varying(response.headers, urlRequest) {
-            CacheVariants.store(
-                CachedResponse(
-                    status: response.status, headers: storable, body: response.body,
-                    url: response.url, sentRequest: response.urlRequest, varying: varying,
-                    requestTime: requestTime, responseTime: responseTime
-                ), under: key, in: configuration.storage)
+        let sentInPartition = isInPartition(response.urlRequest)
+        if let varying = CacheRules.storedVarying(
+            response, for: urlRequest, requestDirectives: directives, sentInPartition: sentInPartition)
+        {
+            let stored = CachedResponse(
+                status: response.status, headers: storable, body: response.body, url: response.url,
+                sentRequest: response.urlRequest, varying: varying, requestTime: requestTime,
+                responseTime: responseTime)
+            CacheVariants.store(stored, under: key, in: configuration.storage)
         } else if response.status < 500 {
             // A newer answer that may not be stored supersedes the stored ones.
             CacheVariants.removeAll(under: key, in: configuration.storage)

@@ -1,10 +1,8 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart: each set has a private cache of its own.
-/// Credentials are `Authorization`, `Cookie`, `Proxy-Authorization`, ``CacheConfiguration/sensitiveHeaders`` and
-/// the request's `RequestOptions.sensitiveHeaders` (names without regard to case, values exactly). A key with
-/// credentials ends with the set's random identifier, kept by the ``CacheConfiguration`` and its copies, so only
-/// the caches made with it find those entries, while it lives.
+/// The credentials a request carries, as the cache keeps users apart (the Caching article says which fields count):
+/// each set has a private cache of its own, whose keys end with the set's random identifier, kept by the
+/// ``CacheConfiguration`` and its copies, so only the caches made with it find those entries, while it lives.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
@@ -66,7 +64,16 @@ struct CachePartition: Hashable, Sendable {
     /// The header fields that carry credentials whatever the configuration says.
     private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
+    /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.
     func key(_ method: HTTPMethod, _ url: URL) -> String {
-        CachingLayer.key(method, url, identifier: identifier)
+        var text = url.absoluteString
+        // Searched as bytes: walking Characters costs more than the rest of a hit.
+        let fragment =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
+            } ?? text.utf8.contains(UInt8(ascii: "#"))
+        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
+        let key = method.rawValue + " " + text
+        return identifier.map { key + " " + $0 } ?? key
     }
 }

@@ -88,29 +88,24 @@ enum CacheRules {
         value.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
     }
 
-    /// Why `response` to `request` may not be stored, or `nil` when it may (RFC 9111 section 3).
-    /// `sentInPartition` false means credentials were added below the cache, where a later
-    /// lookup cannot see them. A response that is never fresh is still stored, to be
+    /// The fields `Vary` names with `request`'s values when `response` to `request` may be stored
+    /// (RFC 9111 section 3), else `nil`. `sentInPartition` false means credentials were added below the
+    /// cache, where a later lookup cannot see them. A response that is never fresh is still stored, to be
     /// revalidated or served stale when a request allows it (``CachePolicy/onlyIfCached``).
-    static func refusal(
-        toStore response: Response, for request: URLRequest, requestDirectives: CacheDirectives,
-        sentInPartition: Bool
-    ) -> String? {
+    static func storedVarying(
+        _ response: Response, for request: URLRequest, requestDirectives: CacheDirectives, sentInPartition: Bool
+    ) -> [String: String?]? {
         let directives = CacheDirectives(response.headers)
-        if directives.noStore || requestDirectives.noStore { return "no-store" }
-        if response.status < 200 || response.status == 206 || response.status == 304 {
-            return "status \(response.status)"
+        let status = response.status
+        guard !directives.noStore, !requestDirectives.noStore, status >= 200, status != 206, sentInPartition else {
+            return nil
         }
-        if !sentInPartition { return "sent with credentials added below the cache" }
-        if varying(response.headers, request) == nil { return "Vary: *" }
         // A status not known to be cacheable by default needs explicit freshness (RFC 9111 section 3).
         let explicit =
             directives.maxAge != .absent || response.headers.contains("Expires") || directives.isPublic
             || directives.isPrivate
-        if !explicit && !CachedResponse.heuristicStatuses.contains(response.status) {
-            return "status \(response.status) without explicit freshness"
-        }
-        return nil
+        guard explicit || CachedResponse.heuristicStatuses.contains(status) else { return nil }
+        return varying(response.headers, request)
     }
 
     /// The stored headers updated by a `304` (RFC 9111 section 3.2): each field it carries

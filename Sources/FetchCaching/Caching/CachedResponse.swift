@@ -76,7 +76,6 @@ public struct CachedResponse: Sendable {
             servedHeaders = served
             serverDate = headers.first("Date").flatMap(HTTPDate.parse)
             let expiresFields = headers.values(for: "Expires")
-            // Two Expires fields that disagree, or one that is not a date: already expired.
             expires =
                 expiresFields.isEmpty
                 ? .absent

@@ -29,12 +29,11 @@ public struct CachingLayer: PreparingLayer {
             return performInvalidating(request, next: next, completion: completion)
         }
         switch options.kind {
-        case .plain: break
-        case .download, .upload, .stream:
+        case .plain where request.body == nil: break
+        case .plain, .download, .upload, .stream:
             // A body that is never whole in memory, or one the call sends: nothing to store.
             return next.perform(request, completion: completion)
         }
-        guard request.body == nil else { return next.perform(request, completion: completion) }
         // Built once for the key and every layer below; checked only when it goes below.
         let prepared = next.prepare(request)
         guard let urlRequest = prepared.urlRequest, let url = prepared.url else {
@@ -44,11 +43,9 @@ public struct CachingLayer: PreparingLayer {
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
         let (conditional, range) = fields.isEmpty ? (false, nil) : Self.ownConditions(fields)
         if conditional {
-            return next.perform(
-                prepared.checked().request, completion: completion)
+            return next.perform(prepared.checked().request, completion: completion)
         }
-        let directives = CacheDirectives(
-            fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
+        let directives = CacheDirectives(fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
         let partition = CachePartition.of(fields, request, configuration)
         let key = partition.key(method, url)
         // A request's `no-store` goes to the server, as in Firefox: RFC 9111 section 5.2.1.5
@@ -71,11 +68,8 @@ public struct CachingLayer: PreparingLayer {
             // request below names the stored ones' entity tags (section 4.3.1).
             let all =
                 (found.map { [$0.0] } ?? []) + CacheVariants.others(of: key, first: found?.0, in: configuration.storage)
-            if let match = all.first(where: { use($0) != .unusable }) {
-                found = (match, use(match))
-            } else {
-                variants = all.filter { $0.entityTag != nil }
-            }
+            found = all.lazy.map { ($0, use($0)) }.first { $0.1 != .unusable }
+            if found == nil { variants = all.filter { $0.entityTag != nil } }
         }
         if let range {
             // A range comes from a fresh whole response, or from the server as the caller asked.
@@ -85,17 +79,14 @@ public struct CachingLayer: PreparingLayer {
                 completion(.success(partial))
                 return NothingToCancel()
             }
-            return next.perform(
-                prepared.checked().request, completion: completion)
+            return next.perform(prepared.checked().request, completion: completion)
         }
         if let (stored, decision) = found {
             switch decision {
-            case .serve:
+            case .serve, .serveAndRevalidate:
                 // Delivered where the performer below would call back (see `Layer`).
                 completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
-                return NothingToCancel()
-            case .serveAndRevalidate:
-                completion(.success(CacheExchange.hit(stored, answering: request, at: now)))
+                guard decision == .serveAndRevalidate else { return NothingToCancel() }
                 (stale, servedStale) = (stored, true)
             case .revalidate: stale = stored
             case .unusable: break
@@ -152,19 +143,6 @@ public struct CachingLayer: PreparingLayer {
             }
             completion(result)
         }
-    }
-
-    /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.
-    static func key(_ method: HTTPMethod, _ url: URL, identifier: String? = nil) -> String {
-        var text = url.absoluteString
-        // Searched as bytes: walking Characters costs more than the rest of a hit.
-        let fragment =
-            text.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
-            } ?? text.utf8.contains(UInt8(ascii: "#"))
-        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
-        let key = method.rawValue + " " + text
-        return identifier.map { key + " " + $0 } ?? key
     }
 
     /// Whether the caller made the request conditional itself, and the `Range` it asks for.

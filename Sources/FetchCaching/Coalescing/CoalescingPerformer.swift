@@ -1,13 +1,9 @@
 import Fetch
 
 /// A performer that lets identical GET and HEAD calls in flight at the same time share one request. Made by
-/// `RequestPerforming.coalescing(ignoringHeaders:)`; the Caching article has the rules.
-///
-/// Identical means the same method, absolute URL and header fields as they would be sent, except those in
-/// `ignoringHeaders`; any other call (a body, another kind or method, a relative URL no base URL resolves) goes
-/// straight below. The first call sends the request with its own options. Cancelling one caller completes it with
-/// `FetchError.Code-swift.enum.cancelled` and leaves the shared request to the others; the last caller's cancel
-/// cancels it. Every completion runs exactly once.
+/// `RequestPerforming.coalescing(ignoringHeaders:)`; the Caching article has the rules. Any other call (a body,
+/// another kind or method, a relative URL no base URL resolves) goes straight below. The first call sends the
+/// request with its own options, and every completion runs exactly once.
 ///
 /// A performer that wraps another, not a `Layer`: a shared request is no one call's, so its sender's cancel spares it.
 public struct CoalescingPerformer: WrappingPerformer {

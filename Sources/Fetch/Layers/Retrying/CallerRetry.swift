@@ -22,13 +22,11 @@ public struct CallerRetry: Sendable {
     @discardableResult
     public func retry(following policy: RetryPolicy) -> Bool {
         guard loop.awaitsDecision(on: attempt) else { return false }
-        let delay: Duration
         switch policy.decide(RetryPolicy.Attempt(number: attempt, request: loop.request, result: result)) {
         case .stop: return false
-        case .retry: delay = .zero
-        case .retryAfter(let wait): delay = wait
+        case .retry: return loop.retry(after: attempt, delay: .zero, result: result)
+        case .retryAfter(let delay): return loop.retry(after: attempt, delay: delay, result: result)
         }
-        return loop.retry(after: attempt, delay: delay, result: result)
     }
 }
 

@@ -31,17 +31,12 @@ struct RetryLayer: Layer {
         on result: Result<Response, any Error>, of number: Int, _ request: any Request, _ next: any RequestPerforming,
         _ wait: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        let delay: Duration?
-        switch policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result)) {
-        case .stop: return completion(result)
-        case .retry: delay = nil
-        case .retryAfter(let pause): delay = pause
-        }
-        guard request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+        let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
+        guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
             return completion(result)
         }
         request.attemptLog?.received(result)
-        guard let delay else { return send(number + 1, request, next, wait, completion) }
+        guard case .retryAfter(let delay) = decision else { return send(number + 1, request, next, wait, completion) }
         let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
         wait.setAction { job.cancel() }
     }

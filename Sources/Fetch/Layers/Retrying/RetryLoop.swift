@@ -2,21 +2,16 @@
 /// caller decides, then or later: it sends attempt 1, reports its result, and when a retry is
 /// granted for attempt N, waits through the scheduler and sends attempt N + 1.
 ///
-/// It guarantees:
-/// - One attempt at a time: attempt N + 1 is waited for only once attempt N was reported.
-/// - `report` runs once per attempt, with its result or, if the loop was cancelled first,
-///   ``FetchError/Code-swift.enum/cancelled``; what arrives after that is dropped.
-/// - A retry is granted at most once, for the last attempt reported, and never after a
-///   cancel; it may be asked while `report` runs or at any time after, on any thread.
-/// - A retry is never granted once a streamed call has handed its head to its reader
-///   (``CallKind/canBeSentAgain``): its failure is delivered as it is.
-/// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt
-///   was reported with no retry granted, it reports nothing and only refuses later retries.
-///   A cancellation is reported where the performer calls back
+/// - One attempt at a time, and `report` runs once per attempt: with its result or, if the loop
+///   was cancelled first, ``FetchError/Code-swift.enum/cancelled``, where the performer calls back
 ///   (``RequestPerforming/completionQueue(for:)``; at once when it names none).
+/// - A retry is granted at most once, for the last attempt reported, never after a cancel and never
+///   once a streamed call handed its head to its reader (``CallKind/canBeSentAgain``). It may be
+///   asked while `report` runs or at any time after, on any thread.
+/// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt was
+///   reported with no retry granted, it only refuses later retries.
 /// - Nothing runs under the lock, so the performer, the scheduler and `report` may answer
-///   synchronously (a spy, an immediate scheduler): every report then runs before
-///   ``start()`` returns.
+///   synchronously (a spy, an immediate scheduler): every report then runs before ``start()`` returns.
 final class RetryLoop: Cancellable, Sendable {
     private struct State {
         /// The last attempt sent or waited for (0 before the first).
@@ -32,7 +27,6 @@ final class RetryLoop: Cancellable, Sendable {
     }
 
     private let state = Locked(State())
-    /// The request every attempt sends.
     let request: any Request
     /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
     /// after), whose stack also resolves the URL a cancellation names.
