@@ -112,7 +112,9 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         let (effects, marks, (heardReply, heardBy)) = lock.withLock {
             () -> ([Machine.Effect], ResponseMetrics?, (URLResponse?, Session?)) in
             let effects = machine.handle(event)
-            return (effects, self.marks, note(event, sent: sent, reply: reply))
+            // Noted before the metrics are read: `note` writes some of them.
+            let heard = note(event, sent: sent, reply: reply)
+            return (effects, self.marks, heard)
         }
         heardBy?.heard(self)
         // Slot and deadline go back before the completion is queued, so a next request sent
