@@ -10,9 +10,6 @@ final class ControlThread: @unchecked Sendable {
     private var jobs: [@Sendable () -> Void] = []
     private var started = false
     private var stopped = false
-    private let name: String
-
-    init(name: String) { self.name = name }
 
     /// Runs `job` on the thread after the jobs before it.
     func async(_ job: @escaping @Sendable () -> Void) {
@@ -24,7 +21,7 @@ final class ControlThread: @unchecked Sendable {
         condition.unlock()
         if start {
             let thread = Thread { [self] in run() }
-            thread.name = name
+            thread.name = "Fetch.Session.control"
             thread.start()
         }
     }

@@ -22,6 +22,7 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
         super.init()
         maxConcurrentOperationCount = 1
         underlyingQueue = serial
+        name = "Fetch.Session.delegate"
         serial.setSpecific(key: Self.serialKey, value: true)
     }
 

@@ -18,13 +18,9 @@ protocol OriginLimited: AnyObject {
     var originAdmitted: ContinuousClock.Instant? { get set }
 }
 
-/// Lets a bounded number of requests run at once per origin and queues the others, first in, first out. The bound:
-/// - one request per connection (HTTP/1.1; every plain-http origin, since libcurl speaks HTTP/2 only over TLS):
-///   ``quickLimit``, or ``limit`` and one more once the origin is slow, so only that one waits inside the
-///   transport, where waiting counts against the idle timeout;
-/// - multiplexing (HTTP/2): ``multiplexedLimit``;
-/// - an https origin not known to multiplex: as many as URLSession would send, but no more than keeps an HTTP/1.1
-///   wait inside the transport within half the idle timeout.
+/// Lets a bounded number of requests run at once per origin and queues the others, first in, first out, by the
+/// rules <doc:SafetyOnLinux> gives: one request per connection over HTTP/1.1 (every plain-http origin, since libcurl
+/// speaks HTTP/2 only over TLS), so that waiting, which counts against the idle timeout, stays out of the transport.
 ///
 /// Nothing reports the protocol; the verdict comes from the order in which the delegate hears heads and ends, on
 /// one serial queue. Over HTTP/1.1 a request's end is heard before the next head on its connection, so a head
@@ -33,15 +29,13 @@ protocol OriginLimited: AnyObject {
 /// origin one-at-a-time until its line is idle (a server that answers at once leaves no time for heads to pile
 /// up); a later proof still wins.
 ///
-/// A quick origin gets at most 4 because libcurl keeps 4 connections per transfer in progress
-/// (`CURLMOPT_MAXCONNECTS` unset): when the running count dips to 1, the rest are closed.
-///
 /// Pure bookkeeping: `Session` keeps one under a lock and reports heads and ends. A request holds the slot of the
 /// origin it entered on until it leaves, whatever its redirects, so it never waits for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
     /// The connections per host given to the transport; the most requests on a slow HTTP/1.1 origin; at least 1.
     let limit: Int
-    /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4.
+    /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4, since libcurl keeps 4
+    /// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset) and closes the rest when few run.
     let quickLimit: Int
     /// How late after taking its slot a head must come to count as slow.
     let slowHead = Duration.milliseconds(40)

@@ -19,7 +19,7 @@ public final class Session: RequestPerforming {
     /// Runs a lone request's completion (``LoneCompletionQueue``); `nil` with a configured queue.
     let loneCompletionQueue: LoneCompletionQueue?
     /// Where tasks are made, resumed and cancelled, except while no task of any session is in flight (see `admit`).
-    let control = ControlThread(name: "Fetch.Session.control")
+    let control = ControlThread()
     let limiter: Locked<OriginLimiter<TaskState>>
     /// Why the configuration cannot be used (an unsendable User-Agent or header field, a
     /// setting this platform ignores), checked once: every call fails with it before sending.
@@ -68,10 +68,8 @@ public final class Session: RequestPerforming {
         // Deadlines are Fetch's own; Apple platforms would cut transfers and streams at the
         // resource timeout, so it stays at URLSession's default of seven days.
         settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
-        let queue = DeliveryQueue()
-        queue.name = "Fetch.Session.delegate"
         delegate = SessionDelegate(tasksInFlight: tasksInFlight)
-        urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: queue)
+        urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: DeliveryQueue())
         completionQueue =
             configuration.completionQueue
             ?? DispatchQueue(label: "Fetch.Session.completion", attributes: .concurrent)
@@ -102,7 +100,11 @@ public final class Session: RequestPerforming {
             // `URLRequest` copies the whole request.
             var prepared = try prepare(request, options: request.options)
             kindHandler = try self.kindHandler(for: request, sending: &prepared)
-            cookies = firstHopCookies(&prepared)
+            // The first hop's cookies, unless `httpShouldHandleCookies` opts out; URLSession's own are off either way.
+            cookies = cookieJar.flatMap { jar in
+                prepared.httpShouldHandleCookies ? CallCookies(jar: jar, request: &prepared) : nil
+            }
+            prepared.httpShouldHandleCookies = false
             urlRequest = prepared
         } catch {
             let named = (error as? FetchError)?.naming(request) ?? error
@@ -196,16 +198,6 @@ public final class Session: RequestPerforming {
         }
         delegate.register(task, state)
         state.handle(.started(task))
-    }
-
-    /// The first hop's cookies, set on `urlRequest`, unless `httpShouldHandleCookies` opts out
-    /// (``CallCookies``); URLSession's own cookie handling is turned off either way.
-    private func firstHopCookies(_ urlRequest: inout URLRequest) -> CallCookies? {
-        let cookies = cookieJar.flatMap { jar in
-            urlRequest.httpShouldHandleCookies ? CallCookies(jar: jar, request: &urlRequest) : nil
-        }
-        urlRequest.httpShouldHandleCookies = false
-        return cookies
     }
 
     /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops

@@ -105,17 +105,21 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     /// Moves on with `event`; returns what to do, in order.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
-        case .started(let task): start(task)
+        case .started(let task): return start(task)
         case .responded(let task, let status, let expectedLength):
-            respond(task, status: status, expectedLength: expectedLength)
-        case .received(let task, let data): receive(task, data)
-        case .declined(let task): decline(task)
-        case .sent(let task, let total, let expected): runs(task) ? [.reportSent(total: total, expected: expected)] : []
-        case .startOver(let task, let fresh): startOver(task, fresh)
-        case .redirected(let task): redirect(task)
-        case .decided(let task, let step): decide(task, step)
-        case .ended(let task, let error): end(task, error)
-        case .failed(let error): finish(.failed(error))
+            return respond(task, status: status, expectedLength: expectedLength)
+        case .received(let task, let data): return receive(task, data)
+        case .declined(let task):
+            // The body of the running task's response is kept in memory for the error.
+            if runs(task) { declined = true }
+            return []
+        case .sent(let task, let total, let expected):
+            return runs(task) ? [.reportSent(total: total, expected: expected)] : []
+        case .startOver(let task, let fresh): return startOver(task, fresh)
+        case .redirected(let task): return redirect(task)
+        case .decided(let task, let step): return decide(task, step)
+        case .ended(let task, let error): return end(task, error)
+        case .failed(let error): return finish(.failed(error))
         }
     }
 
@@ -145,12 +149,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
             if expectedLength > 0 { body.reserveCapacity(Int(expectedLength)) }
             return []
         }
-    }
-
-    /// Keeps the body of the running task's response in memory for the error.
-    private mutating func decline(_ task: Task) -> [Effect] {
-        if runs(task) { declined = true }
-        return []
     }
 
     private mutating func receive(_ task: Task, _ data: Data) -> [Effect] {

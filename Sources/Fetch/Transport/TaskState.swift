@@ -29,7 +29,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// Where the completion is called: the call's or session's completion queue, or the
     /// kindHandler's serial queue on it, so that it follows the last progress report or callback.
     private let queue: DispatchQueue
-    /// Where a plain call's completion runs when no other task is in flight (``LoneCompletionQueue``).
     private let loneCompletionQueue: LoneCompletionQueue?
     private let control: ControlThread
     private let delegate: SessionDelegate
@@ -110,11 +109,11 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             ended = task
             if asksBytesSent { sent = task.countOfBytesSent }
         }
-        let (effects, marks, heardReply, heardBy) = lock.withLock {
-            () -> ([Machine.Effect], ResponseMetrics?, URLResponse?, Session?) in
+        let (effects, marks, (heardReply, heardBy)) = lock.withLock {
+            () -> ([Machine.Effect], ResponseMetrics?, (URLResponse?, Session?)) in
             let effects = machine.handle(event)
-            let endedReply = note(event, sent: sent, reply: reply)
-            return (effects, self.marks, endedReply, firstOriginHeard(event))
+            let noted = note(event, sent: sent, reply: reply)
+            return (effects, self.marks, noted)
         }
         heardBy?.heard(self)
         // Slot and deadline go back before the completion is queued, so a next request sent
@@ -172,8 +171,10 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// Notes what the metrics and the response need of `event`, under the lock; returns the ended task's head if known.
-    private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> URLResponse? {
+    /// Notes what the metrics, the response and the origin's line need of `event`, under the lock. Returns the ended
+    /// task's head if known, and the owner whose line is to hear of a head that the running task received from the
+    /// origin the request entered on (before any redirect).
+    private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> (URLResponse?, Session?) {
         marks?.redirects = machine.hops
         switch event {
         case .started:
@@ -183,22 +184,16 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             // A later head (after a redirect that was sent again) wins.
             marks?.timeToFirstByte = sinceAdmission
             if let reply { heard = (task, reply) }
+            if machine.hops == 0, case .running(let running, let owner) = machine.phase, running === task {
+                return (nil, owner)
+            }
         case .ended(let task, _):
             marks?.bytesSent = sent
-            if let heard, heard.task === task { return heard.reply }
+            if let heard, heard.task === task { return (heard.reply, nil) }
         case .received, .declined, .sent, .redirected, .decided, .failed, .startOver:
             break
         }
-        return nil
-    }
-
-    /// The owner whose line is to hear of `event`: a head that its running task received
-    /// from the origin the request entered on (before any redirect). Under the lock.
-    private func firstOriginHeard(_ event: Machine.Event) -> Session? {
-        guard case .responded(let task, _, _) = event, machine.hops == 0,
-            case .running(let running, let owner) = machine.phase, running === task
-        else { return nil }
-        return owner
+        return (nil, nil)
     }
 
     private var sinceAdmission: Duration {

@@ -19,19 +19,14 @@ final class CallCookies: Sendable {
         setField(of: &next)
     }
 
+    /// Sets the caller's field, then the stored cookies whose names it lacks; none when both are empty.
     private func setField(of urlRequest: inout URLRequest) {
-        let caller = callerField.withLock { $0 }
+        let caller = callerField.withLock { $0 } ?? ""
         let stored = urlRequest.url.map(jar.cookies(for:)) ?? []
-        let field = Self.merged(caller: caller, stored: stored)
-        urlRequest.setValue(field, forHTTPHeaderField: "Cookie")
-    }
-
-    /// The caller's field, then the stored cookies whose names it lacks; `nil` when empty.
-    static func merged(caller: String?, stored: [CookieRecord]) -> String? {
-        guard let caller, !caller.isEmpty else { return stored.isEmpty ? nil : CookieRecord.fieldValue(stored) }
         let pairs = caller.split(separator: ";")
         let names = Set(pairs.map { $0.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces) })
         let added = stored.filter { !names.contains($0.name) }
-        return added.isEmpty ? caller : "\(caller); \(CookieRecord.fieldValue(added))"
+        let field = [caller, CookieRecord.fieldValue(added)].filter { !$0.isEmpty }.joined(separator: "; ")
+        urlRequest.setValue(field.isEmpty ? nil : field, forHTTPHeaderField: "Cookie")
     }
 }
