@@ -1,11 +1,12 @@
 /// The scheme, host and port a URL points at, compared without case and with the default port of http and https filled
 /// in: redirects drop credentials when it changes, and a ``Session`` limits the requests it runs at once per origin.
 struct Origin: Hashable, Sendable {
+    /// Computed once: a session looks a call's origin up in its tables several times. First, so that `==` compares it
+    /// before the strings.
+    private let digest: Int
     let scheme: String?
     let host: String?
     let port: Int?
-    /// Computed once: a session looks a call's origin up in its tables several times.
-    private let digest: Int
 
     init?(_ url: URL?) {
         guard let url else { return nil }
@@ -18,10 +19,6 @@ struct Origin: Hashable, Sendable {
         hasher.combine(host)
         hasher.combine(port)
         digest = hasher.finalize()
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.digest == rhs.digest && lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(digest) }

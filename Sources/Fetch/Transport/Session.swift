@@ -4,9 +4,6 @@
 /// follows redirects itself without leaking credentials, enforces an overall deadline, bounds bodies in memory,
 /// uses ephemeral storage, and calls each completion exactly once, on
 /// ``Configuration-swift.struct/completionQueue`` when set, else on its own queues, never the main one.
-///
-/// It opens at most ``Configuration-swift.struct/maximumConnectionsPerHost`` connections per host and queues, in
-/// order, the requests an origin cannot run yet; see that setting.
 public final class Session: RequestPerforming {
     /// The version of Fetch, sent in the default `User-Agent`.
     public static let version = "0.1.0"

@@ -11,11 +11,7 @@ enum CookieRules {
     static func isIPAddress(_ host: String) -> Bool {
         if host.contains(":") { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4
-            && parts.allSatisfy { part in
-                part.count <= 3 && part.isASCIIDigits
-                    && Int(part).map { $0 <= 255 } == true
-            }
+        return parts.count == 4 && parts.allSatisfy { $0.count <= 3 && $0.isASCIIDigits && (Int($0) ?? 256) <= 255 }
     }
 
     /// §5.1.3: `host` is `domain`, or a name (not an IP address) ending with `.` and `domain`. Both are canonical.
