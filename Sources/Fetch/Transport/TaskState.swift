@@ -30,7 +30,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// kindHandler's serial queue on it, so that it follows the last progress report or callback.
     private let queue: DispatchQueue
     private let loneCompletionQueue: LoneCompletionQueue?
-    private let control: ControlThread
+    let control: ControlThread
     private let delegate: SessionDelegate
     var originPlace = OriginPlace.new
     var originAdmitted: ContinuousClock.Instant?
@@ -79,13 +79,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     func cancelByCaller() {
         kindHandler?.stop()
         cancel()
-    }
-
-    /// Completes the request with the 401 that `task` received whole, then answers its
-    /// challenge on the control thread: the answer cancels the task, which waits for the work queue.
-    func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
-        handle(.ended(task, nil))
-        control.async(answer)
     }
 
     func deadlineExpired() {
