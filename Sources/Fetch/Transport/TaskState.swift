@@ -105,6 +105,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         let (effects, marks, (heardReply, heardBy)) = lock.withLock {
             () -> ([Machine.Effect], ResponseMetrics?, (URLResponse?, Session?)) in
             let effects = machine.handle(event)
+            // Noted before `marks` is read: the note adds to them.
             let noted = note(event, sent: sent, reply: reply)
             return (effects, self.marks, noted)
         }
