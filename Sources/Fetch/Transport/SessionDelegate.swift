@@ -55,7 +55,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         state(for: dataTask)?.handle(.received(dataTask, data))
     }
 
-    /// Lets the task state decide a redirect; a task it does not know is handed nothing.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -81,11 +80,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         #if canImport(FoundationNetworking)
         // FoundationNetworking asks only about a 401 it has read whole; left to its default handling the task never
         // ends (Swift 6.3.1, Basic). Cancelling the challenge ends it, so the request completes first with the 401.
+        // The answer cancels the task, which waits for URLSession's work queue: never here.
         let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
         if let state = state(for: task) {
-            state.challenged(task, answer: answer)
+            state.handle(.ended(task, nil))
+            state.control.async(answer)
         } else {
-            // The answer cancels the task, which waits for URLSession's work queue: never here.
             DispatchQueue.global().async(execute: answer)
         }
         #else

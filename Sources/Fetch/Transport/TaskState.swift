@@ -30,7 +30,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     /// kindHandler's serial queue on it, so that it follows the last progress report or callback.
     private let queue: DispatchQueue
     private let loneCompletionQueue: LoneCompletionQueue?
-    private let control: ControlThread
+    let control: ControlThread
     private let delegate: SessionDelegate
     var originPlace = OriginPlace.new
     var originAdmitted: ContinuousClock.Instant?
@@ -81,13 +81,6 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         cancel()
     }
 
-    /// Completes the request with the 401 that `task` received whole, then answers its
-    /// challenge on the control thread: the answer cancels the task, which waits for the work queue.
-    func challenged(_ task: URLSessionTask, answer: @escaping @Sendable () -> Void) {
-        handle(.ended(task, nil))
-        control.async(answer)
-    }
-
     func deadlineExpired() {
         let what = kindHandler?.uploadsBody == true ? "transfer" : "response"
         let reason = "no complete \(what) within the deadline of \((deadline ?? .zero).seconds) s"
@@ -112,9 +105,9 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         let (effects, marks, (heardReply, heardBy)) = lock.withLock {
             () -> ([Machine.Effect], ResponseMetrics?, (URLResponse?, Session?)) in
             let effects = machine.handle(event)
-            // Noted before the metrics are read: `note` writes some of them.
-            let heard = note(event, sent: sent, reply: reply)
-            return (effects, self.marks, heard)
+            // Noted before `marks` is read: the note adds to them.
+            let noted = note(event, sent: sent, reply: reply)
+            return (effects, self.marks, noted)
         }
         heardBy?.heard(self)
         // Slot and deadline go back before the completion is queued, so a next request sent
