@@ -188,13 +188,22 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return take(waiting)
     }
 
-    /// The next chunk for a reader, the end, or nothing yet (then it waits).
+    /// The next chunk kept (handed over or read from the spill file), the end, or nothing yet (then it waits).
     private mutating func take(_ taker: Waiter) -> [Effect] {
         if stoppedByReader {
             if case .ended = phase { return [.hand(taker, .success(nil))] }
             return [.hand(taker, .failure(FetchError.cancelled()))]
         }
-        if let next = next(for: taker) { return [next] }
+        switch buffer.next() {
+        case .chunk(let chunk):
+            read += chunk.count
+            return [.hand(taker, .success(chunk))]
+        case .read(let offset, let count, let thenEmpty):
+            read += count
+            return [.read(at: offset, count: count, thenEmpty: thenEmpty, for: taker)]
+        case .none:
+            break
+        }
         switch phase {
         case .ending(let end):
             (phase, outcome) = (.ended, end)
@@ -204,20 +213,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case .awaitingHead, .streaming:
             waiter = taker
             return []
-        }
-    }
-
-    /// The first chunk kept, handed over or read from the spill file; `nil` when none is kept.
-    private mutating func next(for taker: Waiter) -> Effect? {
-        switch buffer.next() {
-        case .none:
-            return nil
-        case .chunk(let chunk):
-            read += chunk.count
-            return .hand(taker, .success(chunk))
-        case .read(let offset, let count, let thenEmpty):
-            read += count
-            return .read(at: offset, count: count, thenEmpty: thenEmpty, for: taker)
         }
     }
 }

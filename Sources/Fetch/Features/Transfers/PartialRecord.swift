@@ -24,20 +24,13 @@ struct PartialRecord: Codable, Hashable, Sendable {
             // (httpbin sends `range1024`) counts: the server compares `If-Range` with what it sent.
             guard !tag.hasPrefix("W/"), !tag.hasPrefix("w/"), !tag.contains(where: \.isNewline) else { return nil }
             etag = tag
-        } else if let modified = headers.first("Last-Modified"), Self.isStrong(modified, sentAt: headers.first("Date"))
+        } else if let modified = headers.first("Last-Modified"), let date = HTTPDate.parse(modified),
+            let sent = headers.first("Date").flatMap(HTTPDate.parse), sent.timeIntervalSince(date) >= 60
         {
             lastModified = modified
         } else {
             return nil
         }
-    }
-
-    /// RFC 9110 section 8.8.2.2: a `Last-Modified` at least 60 seconds before the response's `Date` is strong.
-    static func isStrong(_ lastModified: String, sentAt date: String?) -> Bool {
-        guard let date, let sent = HTTPDate.parse(date), let modified = HTTPDate.parse(lastModified) else {
-            return false
-        }
-        return sent.timeIntervalSince(modified) >= 60
     }
 
     /// Whether the body arrives as the representation itself: no `Content-Encoding`, or `identity`.

@@ -104,16 +104,13 @@ struct TransferMachine: Sendable {
             guard isLive || phase == .closed else { return [] }
             (phase, asked, resumable, received, expected, checkedLength) = (.ready, nil, false, 0, nil, nil)
             return []
-        case .stop(let keeping):
-            // An upload has no file: it runs on to its end.
-            guard downloads, phase != .stopped, phase != .settled else { return [] }
-            defer { phase = .stopped }
-            return [.end(keeping: keeping && resumable && phase != .closed)]
         case .settle(let status): return settle(status)
-        case .close(let keepingPartial):
-            guard phase != .stopped, phase != .settled else { return [] }
-            defer { phase = .settled }
-            return [.end(keeping: keepingPartial && resumable && phase != .closed)]
+        case .stop(let keeping), .close(let keeping):
+            let ending: Phase = if case .stop = event { .stopped } else { .settled }
+            // An upload has no file: a stop lets it run on to its end.
+            guard downloads || ending == .settled, phase != .stopped, phase != .settled else { return [] }
+            defer { phase = ending }
+            return [.end(keeping: keeping && resumable && phase != .closed)]
         }
     }
 
