@@ -18,14 +18,10 @@ struct LogFormatter {
         }
         var came = result
         var outcome = self.outcome(of: result)
-        var level = LogEvent.Level.info
-        if case .failure = result {
-            level = .error
-            // An error handler below replaced what came (a status or another error) with the error delivered.
-            if let replaced = last?.replaced {
-                came = replaced
-                outcome = self.outcome(of: replaced) + ", replaced by " + outcome
-            }
+        // An error handler below replaced what came (a status or another error) with the error delivered.
+        if case .failure = result, let replaced = last?.replaced {
+            came = replaced
+            outcome = self.outcome(of: replaced) + ", replaced by " + outcome
         }
         let lines: [String]
         if let streamed {
@@ -37,6 +33,7 @@ struct LogFormatter {
             let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
             lines = [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
         }
+        let level: LogEvent.Level = if case .failure = result { .error } else { .info }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
