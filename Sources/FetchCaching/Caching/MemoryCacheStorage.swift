@@ -55,10 +55,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
             }
             if let old = entries.updateValue(node, forKey: key) { detach(old) }
             used += node.cost
-            node.older = newest
-            newest?.newer = node
-            newest = node
-            if oldest == nil { oldest = node }
+            moveToFront(node)
             while used > capacity, let victim = oldest, victim !== node { unlink(victim) }
         }
     }
@@ -100,15 +97,14 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
         node.newer = nil
     }
 
-    /// Makes `node`, which is in the list, the most recently used; under the lock.
+    /// Makes `node`, in the list or not yet, the most recently used, its cost counted once; under the lock.
     private func moveToFront(_ node: Node) {
         guard newest !== node else { return }
-        if oldest === node { oldest = node.newer }
-        node.newer?.older = node.older
-        node.older?.newer = node.newer
+        detach(node)
+        used += node.cost
         node.older = newest
-        node.newer = nil
         newest?.newer = node
         newest = node
+        if oldest == nil { oldest = node }
     }
 }
