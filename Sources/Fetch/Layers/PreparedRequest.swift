@@ -60,7 +60,8 @@ public struct PreparedRequest: Sendable {
 
     /// This request with `enhancer` run on its `URLRequest`, now and on every later attempt
     /// built below (a retry): for a layer's own header fields (a cache's conditions).
-    /// - Throws: what `enhancer` throws, named with the enhancer, the method and the URL.
+    /// - Throws: what `enhancer` throws, named with the enhancer, the method and the URL; for a checked request,
+    ///   ``FetchError/Code-swift.enum/invalidRequest`` when what `enhancer` made cannot be sent (a CR or LF in a field).
     public func adding(_ enhancer: some Enhancer) throws -> PreparedRequest {
         guard var urlRequest, let url else { return self }
         do {
@@ -68,6 +69,8 @@ public struct PreparedRequest: Sendable {
         } catch {
             throw FetchError.wrapping(error, layer: enhancer.name, method: request.method, url: url)
         }
+        // Checked again when it was checked: nothing below checks a request a layer built.
+        if isChecked, urlRequest.url?.hasScheme == true { try HeaderRules.validate(urlRequest) }
         request.attemptLog?.sent(urlRequest)
         let adding = LayeredRequest(request, adding: [enhancer], built: .success(urlRequest))
         return PreparedRequest(adding, carrying: nil, urlRequest: urlRequest, url: url, isChecked: isChecked)

@@ -187,4 +187,36 @@ struct ResendOn503: Layer {
         #expect(spy.calls.count == 1)
         #expect(seen.all == ["ab", "layer"])
     }
+    @Test func aFieldALayerAddsToThePreparedRequestIsCheckedBeforeItIsSent() {
+        // Given the user's layer that reads what it sends, then adds a field holding CR LF
+        struct Stamping: PreparingLayer {
+            func perform(
+                _ request: any Request, next: any RequestPerforming,
+                completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+            ) -> any Cancellable {
+                let prepared = next.prepare(request).checked()
+                do {
+                    let stamped = try prepared.adding(FixedStamp())
+                    return next.perform(stamped.request, completion: completion)
+                } catch {
+                    completion(.failure(error))
+                    return NothingToCancel()
+                }
+            }
+        }
+        struct FixedStamp: Enhancer {
+            func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
+                // Set as a whole: on Linux this setter, unlike `setValue`, keeps a CR LF.
+                urlRequest.allHTTPHeaderFields = ["X-Stamp": "a\r\nInjected: yes"]
+            }
+        }
+        let spy = SpyPerformer([.status(200)])
+
+        // When a GET goes through it
+        let result = performNow(spy.layered(Stamping()), get("https://api.example.com/a"))
+
+        // Then the call fails as an invalid request, and nothing was sent
+        #expect(fetchError(result)?.code == .invalidRequest)
+        #expect(spy.calls.isEmpty)
+    }
 }
