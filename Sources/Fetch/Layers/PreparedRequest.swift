@@ -69,8 +69,8 @@ public struct PreparedRequest: Sendable {
         } catch {
             throw FetchError.wrapping(error, layer: enhancer.name, method: request.method, url: url)
         }
-        // Checked again when it was checked: nothing below checks a request a layer built.
-        if isChecked, urlRequest.url?.hasScheme == true { try HeaderRules.validate(urlRequest) }
+        // Checked again when it was checked, as nothing below checks what a layer built (a relative URL, later).
+        if isChecked, urlRequest.url?.hasScheme != false { try HeaderRules.validate(urlRequest) }
         request.attemptLog?.sent(urlRequest)
         let adding = LayeredRequest(request, adding: [enhancer], built: .success(urlRequest))
         return PreparedRequest(adding, carrying: nil, urlRequest: urlRequest, url: url, isChecked: isChecked)

@@ -187,33 +187,39 @@ struct ResendOn503: Layer {
         #expect(spy.calls.count == 1)
         #expect(seen.all == ["ab", "layer"])
     }
-    @Test func aFieldALayerAddsToThePreparedRequestIsCheckedBeforeItIsSent() {
-        // Given the user's layer that reads what it sends, then adds a field holding CR LF
-        struct Stamping: PreparingLayer {
-            func perform(
-                _ request: any Request, next: any RequestPerforming,
-                completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-            ) -> any Cancellable {
-                let prepared = next.prepare(request).checked()
-                do {
-                    let stamped = try prepared.adding(FixedStamp())
-                    return next.perform(stamped.request, completion: completion)
-                } catch {
-                    completion(.failure(error))
-                    return NothingToCancel()
-                }
+    /// A layer that reads what it sends, then has `change` made to it through `PreparedRequest.adding`.
+    struct Stamping: PreparingLayer {
+        struct Change: Enhancer {
+            let change: @Sendable (inout URLRequest) -> Void
+            func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws { change(&urlRequest) }
+        }
+        let change: @Sendable (inout URLRequest) -> Void
+
+        func perform(
+            _ request: any Request, next: any RequestPerforming,
+            completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+        ) -> any Cancellable {
+            do {
+                let stamped = try next.prepare(request).checked().adding(Change(change: change))
+                return next.perform(stamped.request, completion: completion)
+            } catch {
+                completion(.failure(error))
+                return NothingToCancel()
             }
         }
-        struct FixedStamp: Enhancer {
-            func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
-                // Set as a whole: on Linux this setter, unlike `setValue`, keeps a CR LF.
-                urlRequest.allHTTPHeaderFields = ["X-Stamp": "a\r\nInjected: yes"]
-            }
-        }
+    }
+
+    @Test(arguments: ["a field holding CR LF", "no URL"])
+    func whatALayerAddsToAPreparedRequestIsCheckedBeforeItIsSent(change: String) {
+        // Given the user's layer that sets a field with CR LF as a whole (on Linux, unlike `setValue`, this keeps
+        // it), or takes the URL away
         let spy = SpyPerformer([.status(200)])
+        let layer = Stamping { urlRequest in
+            if change == "no URL" { urlRequest.url = nil } else { urlRequest.allHTTPHeaderFields = ["X": "a\r\nY: b"] }
+        }
 
         // When a GET goes through it
-        let result = performNow(spy.layered(Stamping()), get("https://api.example.com/a"))
+        let result = performNow(spy.layered(layer), get("https://api.example.com/a"))
 
         // Then the call fails as an invalid request, and nothing was sent
         #expect(fetchError(result)?.code == .invalidRequest)
