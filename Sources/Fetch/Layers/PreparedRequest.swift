@@ -7,8 +7,12 @@
 /// guard let url = prepared.url else { return next.perform(prepared.request, completion: completion) }
 /// ```
 public struct PreparedRequest: Sendable {
-    /// What to pass to the performer below; when the request does not build, it carries why and fails the call below.
-    public var request: any Request { carried.map(source.carrying) ?? source }
+    /// What to pass to the performer below, checked (``checked()``): nothing below checks what a layer built. When the
+    /// request does not build or fails its checks, it carries why and fails the call below.
+    public var request: any Request {
+        if !isChecked, urlRequest != nil, url != nil { return checked().request }
+        return carried.map(source.carrying) ?? source
+    }
     /// The `URLRequest` of this attempt; `nil` when the request does not build. Not checked
     /// as `Session` checks it until ``checked()`` (or a layer above) does.
     public let urlRequest: URLRequest?
@@ -69,7 +73,7 @@ public struct PreparedRequest: Sendable {
         } catch {
             throw FetchError.wrapping(error, layer: enhancer.name, method: request.method, url: url)
         }
-        // Checked again when it was checked, as nothing below checks what a layer built (a relative URL, later).
+        // Checked again when it was checked (a relative URL, where it is made absolute).
         if isChecked, urlRequest.url?.hasScheme != false { try HeaderRules.validate(urlRequest) }
         request.attemptLog?.sent(urlRequest)
         let adding = LayeredRequest(request, adding: [enhancer], built: .success(urlRequest))

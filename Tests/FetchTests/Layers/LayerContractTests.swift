@@ -225,4 +225,24 @@ struct ResendOn503: Layer {
         #expect(fetchError(result)?.code == .invalidRequest)
         #expect(spy.calls.isEmpty)
     }
+    @Test func aRequestALayerPreparedButDidNotCheckIsCheckedBelow() {
+        // Given the user's layer that reads what it sends and passes it on unchecked, and a field with CR LF
+        struct Reading: PreparingLayer {
+            func perform(
+                _ request: any Request, next: any RequestPerforming,
+                completion: @escaping @Sendable (Result<Response, any Error>) -> Void
+            ) -> any Cancellable {
+                next.perform(next.prepare(request).request, completion: completion)
+            }
+        }
+        let spy = SpyPerformer([.status(200)])
+        let request = BasicRequest(url: URL(string: "https://api.example.com/a")!, headers: ["X": "a\r\nY: b"])
+
+        // When it goes through the layer
+        let result = performNow(spy.layered(Reading()), request)
+
+        // Then the call fails as an invalid request, and nothing was sent
+        #expect(fetchError(result)?.code == .invalidRequest)
+        #expect(spy.calls.allSatisfy { $0.urlRequest == nil })
+    }
 }
