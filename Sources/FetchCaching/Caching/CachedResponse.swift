@@ -87,8 +87,9 @@ public struct CachedResponse: Sendable {
         /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (two
         /// lines arrive joined with ", "); 0 for a value that is not a non-negative integer.
         static func age(_ field: String?) -> Double {
-            guard let field else { return 0 }
-            return Double(CacheDirectives.seconds(field.prefix { $0 != "," }.trimmingSpaces).valid ?? 0)
+            let first = field?.prefix { $0 != "," }.trimmingSpaces
+            guard case .value(let seconds) = CacheDirectives.seconds(first) else { return 0 }
+            return Double(seconds)
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {

@@ -7,8 +7,4 @@ enum FieldReading<Value: Equatable & Sendable>: Equatable, Sendable {
     case value(Value)
     /// Present without a valid value, or repeated with values that disagree.
     case invalid
-
-    var valid: Value? {
-        if case .value(let value) = self { value } else { nil }
-    }
 }

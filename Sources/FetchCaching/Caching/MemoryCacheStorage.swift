@@ -5,7 +5,7 @@ import Fetch
 public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     // `lock` guards `entries`, `newest`, `oldest`, `used` and every `Node`'s links, so their
     // accesses skip the run-time exclusivity check a hit would otherwise pay on each one.
-    private let lock = Guarded()
+    private let lock = Guarded(())
     @exclusivity(unchecked) private var entries: [String: Node] = [:]
     /// The most recently used entry; each node's `older` leads to the least recently used.
     @exclusivity(unchecked) private var newest: Node?
@@ -36,7 +36,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
 
     /// The response under `key`, which becomes the most recently used.
     public func response(for key: String) -> CachedResponse? {
-        lock.withLock {
+        lock.withLock { _ in
             guard let node = entries[key] else { return nil }
             moveToFront(node)
             return node.response
@@ -47,7 +47,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     /// used ones until it fits; one larger than `capacity` only removes what `key` held.
     public func store(_ response: CachedResponse, for key: String) {
         let node = Node(key: key, response: response)
-        lock.withLock {
+        lock.withLock { _ in
             // The key is hashed once: its old node comes back from the table as the new one goes in.
             guard node.cost <= capacity else {
                 if let old = entries.removeValue(forKey: key) { detach(old) }
@@ -62,23 +62,23 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
 
     /// Removes the response under `key`.
     public func removeResponse(for key: String) {
-        lock.withLock {
+        lock.withLock { _ in
             if let node = entries[key] { unlink(node) }
         }
     }
 
     /// Removes every response.
     public func removeAll() {
-        lock.withLock {
+        lock.withLock { _ in
             while let node = oldest { unlink(node) }
         }
     }
 
     /// How many bytes the stored responses take, by their ``CachedResponse/cost``.
-    public var usedBytes: Int { lock.withLock { used } }
+    public var usedBytes: Int { lock.withLock { _ in used } }
 
     /// How many responses are stored.
-    public var count: Int { lock.withLock { entries.count } }
+    public var count: Int { lock.withLock { _ in entries.count } }
 
     /// Takes `node` out of the table and the list; under the lock.
     private func unlink(_ node: Node) {

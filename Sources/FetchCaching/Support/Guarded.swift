@@ -20,11 +20,3 @@ struct Guarded<State: Sendable>: @unchecked Sendable {
         return try body(&box.state)
     }
 }
-
-extension Guarded where State == Void {
-    init() { self.init(()) }
-
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try withLock { (_: inout Void) in try body() }
-    }
-}
