@@ -126,7 +126,8 @@ extension FetchError: LocalizedError {
 }
 
 extension FetchError {
-    /// Makes a ``Code-swift.enum/cancelled`` error naming the method and absolute URL of `request`.
+    /// Makes a ``Code-swift.enum/cancelled`` error naming `request`'s method and URL: as a layer
+    /// built it, else joined to a ``BaseURL`` it carries, else as it is.
     public static func cancelled(_ request: (any Request)? = nil) -> FetchError {
         let target = request?.target()
         return FetchError(.cancelled, reason: "cancelled", method: target?.method, url: target?.url)

@@ -33,17 +33,20 @@ struct CacheExchange: Sendable {
         completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         let requestTime = configuration.clock()
-        let conditional =
+        let validators =
             stale?.hasValidator == true
             ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
         var sent = prepared
-        if let conditional {
-            // Run again on a later attempt built below (a retry).
-            do { sent = try prepared.adding(conditional) } catch {
-                completion(.failure(error))
-                return NothingToCancel()
-            }
+        var conditioned = false
+        if let validators {
+            // Run again on a later attempt built below (a retry). Validators no request may carry (a control
+            // character a server put in a tag) are left out: the request goes without conditions.
+            do {
+                sent = try prepared.adding(validators)
+                conditioned = true
+            } catch {}
         }
+        let conditional = conditioned ? validators : nil
         return next.perform(sent.request) { result in
             let responseTime = configuration.clock()
             if let stale, let served = servedIfError(stale, after: result, at: responseTime) {

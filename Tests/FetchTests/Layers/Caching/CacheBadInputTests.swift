@@ -146,6 +146,22 @@ import FetchTesting
         #expect(fixture.sentHeader("If-None-Match", of: 2) == nil)
     }
 
+    @Test func aStoredValidatorThatCannotBeSentRevalidatesWithoutConditions() {
+        // Given a stale entry whose entity tag holds a control character (DEL), which no request may send
+        let fixture = CacheFixture()
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=0", "ETag": "\"v\u{7F}1\""], body: "old"))
+        _ = fixture.get()
+
+        // When it is asked for again
+        fixture.next(fixture.answer(200, ["Cache-Control": "max-age=60"], body: "new"))
+        let response = fixture.get()
+
+        // Then the request went without conditions and its answer came back
+        #expect(response?.text == "new" && response?.metrics.cache == .miss)
+        #expect(fixture.spy.calls.count == 2)
+        #expect(fixture.sentHeader("If-None-Match", of: 1) == nil)
+    }
+
     @Test func a304ThatSaysNoStoreRemovesTheEntry() {
         // Given a stale entry
         let fixture = CacheFixture()
