@@ -68,6 +68,8 @@ public struct PreparedRequest: Sendable {
     ///   ``FetchError/Code-swift.enum/invalidRequest`` when what `enhancer` made cannot be sent (a CR or LF in a field).
     public func adding(_ enhancer: some Enhancer) throws -> PreparedRequest {
         guard var urlRequest, let url else { return self }
+        // Read once: for a request not checked yet, each read checks it.
+        let request = self.request
         do {
             try enhancer.enhance(&urlRequest, for: request)
         } catch {

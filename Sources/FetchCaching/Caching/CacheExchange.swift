@@ -36,18 +36,12 @@ struct CacheExchange: Sendable {
         let validators =
             stale?.hasValidator == true
             ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
-        var sent = prepared
-        var conditioned = false
-        if let validators {
-            // Run again on a later attempt built below (a retry). Validators no request may carry (a control
-            // character a server put in a tag) are left out: the request goes without conditions.
-            do {
-                sent = try prepared.adding(validators)
-                conditioned = true
-            } catch {}
-        }
-        let conditional = conditioned ? validators : nil
-        return next.perform(sent.request) { result in
+        // Run again on a later attempt built below (a retry). Validators no request may carry (a control character a
+        // server put in a tag) fail the check in `adding`: the request then goes without conditions, and no one waits
+        // for that error.
+        let conditioned = validators.flatMap { try? prepared.adding($0) }
+        let conditional = conditioned == nil ? nil : validators
+        return next.perform((conditioned ?? prepared).request) { result in
             let responseTime = configuration.clock()
             if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
                 return completion(.success(served))

@@ -86,9 +86,14 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
         detach(node)
     }
 
-    /// Takes `node` out of the list; under the lock.
+    /// Takes `node` out of the list and its cost out of `used`; under the lock.
     private func detach(_ node: Node) {
         used -= node.cost
+        takeOut(node)
+    }
+
+    /// Takes `node` out of the list, if it is in it; under the lock.
+    private func takeOut(_ node: Node) {
         if newest === node { newest = node.older }
         if oldest === node { oldest = node.newer }
         node.newer?.older = node.older
@@ -97,11 +102,10 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
         node.newer = nil
     }
 
-    /// Makes `node`, in the list or not yet, the most recently used, its cost counted once; under the lock.
+    /// Makes `node`, in the list or not yet, the most recently used; under the lock.
     private func moveToFront(_ node: Node) {
         guard newest !== node else { return }
-        detach(node)
-        used += node.cost
+        takeOut(node)
         node.older = newest
         newest?.newer = node
         newest = node
