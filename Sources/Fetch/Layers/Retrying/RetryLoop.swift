@@ -28,8 +28,7 @@ final class RetryLoop: Cancellable, Sendable {
 
     private let state = Locked(State())
     let request: any Request
-    /// The performer each attempt is sent to (`request` first, ``Request/forNextAttempt``
-    /// after), whose stack also resolves the URL a cancellation names.
+    /// Where each attempt goes (``Request/forNextAttempt`` after the first); resolves the URL a cancellation names.
     private let performer: any RequestPerforming
     private let scheduler: any Scheduler
     /// Gets each attempt's result, or its cancellation, with the way to retry it.
@@ -49,8 +48,7 @@ final class RetryLoop: Cancellable, Sendable {
     /// Sends attempt 1; call it once.
     func start() { _ = begin(1, after: nil) }
 
-    /// Whether a retry can be granted for `attempt`, a reported one: it is the last attempt
-    /// and the loop was not cancelled.
+    /// Whether a retry can be granted for `attempt`: it is the last one, and the loop was not cancelled.
     func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.attempt == attempt } }
 
     /// Sends attempt `attempt + 1` after `delay` through the scheduler if ``awaitsDecision(on:)`` for `attempt`. The
@@ -61,8 +59,7 @@ final class RetryLoop: Cancellable, Sendable {
         return begin(attempt + 1, after: delay)
     }
 
-    /// Stops the loop: cancels the attempt in flight or the wait, and reports the last attempt
-    /// cancelled unless it was reported.
+    /// Stops the loop: cancels the attempt in flight or the wait; reports the last attempt cancelled if unreported.
     func cancel() {
         let (inFlight, unreported): ((any Cancellable)?, Int?) = state.withLock { state in
             guard !state.isCancelled else { return (nil, nil) }
@@ -78,9 +75,8 @@ final class RetryLoop: Cancellable, Sendable {
         performer.callBack({ self.deliver($0, of: unreported) }, with: cancelled, for: request)
     }
 
-    /// Starts attempt `number`, the wait first when `delay` is not `nil`, if attempt
-    /// `number - 1` is the last one and the loop was not cancelled.
-    /// - Returns: whether it started.
+    /// Starts attempt `number` (after `delay`, if any) when `number - 1` is the last one and the loop was not
+    /// cancelled; returns whether it started.
     private func begin(_ number: Int, after delay: Duration?) -> Bool {
         if number > 1, !request.options.kind.canBeSentAgain { return false }
         let waitStep: Int? = state.withLock { state in
@@ -112,9 +108,8 @@ final class RetryLoop: Cancellable, Sendable {
         keep(performer.perform(sent) { self.finish(number, with: $0) }, step: step)
     }
 
-    /// Keeps `handle`, the request or wait of `step`, so that cancelling stops it, unless a
-    /// newer step began or the attempt was reported (its performer answered before `perform`
-    /// returned); cancels it at once when the loop was cancelled meanwhile.
+    /// Keeps `handle`, of `step`, for a cancel, unless a newer step began or the attempt was reported (answered
+    /// before `perform` returned); cancels it at once when the loop was cancelled meanwhile.
     private func keep(_ handle: any Cancellable, step: Int) {
         let cancelNow: Bool = state.withLock { state in
             if state.isCancelled { return true }
@@ -135,8 +130,7 @@ final class RetryLoop: Cancellable, Sendable {
         if first { deliver(result, of: number) }
     }
 
-    /// Hands attempt `number`'s `result` to `report`; each response says how many attempts
-    /// came before it.
+    /// Hands attempt `number`'s `result`, counting the attempts before it, to `report`.
     private func deliver(_ result: Result<Response, any Error>, of number: Int) {
         let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
         report(result, CallerRetry(loop: self, attempt: number, result: result))
