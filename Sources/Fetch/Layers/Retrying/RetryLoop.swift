@@ -52,11 +52,10 @@ final class RetryLoop: Cancellable, Sendable {
     func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.attempt == attempt } }
 
     /// Sends attempt `attempt + 1` after `delay` through the scheduler if ``awaitsDecision(on:)`` for `attempt`. The
-    /// attempt's `result` goes first to the logging layer above, if one listens.
+    /// attempt's `result` goes first to the logging layer above, if one listens and the retry is granted.
     /// - Returns: whether the retry was granted.
     func retry(after attempt: Int, delay: Duration, result: Result<Response, any Error>) -> Bool {
-        request.attemptLog?.received(result)
-        return begin(attempt + 1, after: delay)
+        begin(attempt + 1, after: delay, received: result)
     }
 
     /// Stops the loop: cancels the attempt in flight or the wait; reports the last attempt cancelled if unreported.
@@ -76,8 +75,8 @@ final class RetryLoop: Cancellable, Sendable {
     }
 
     /// Starts attempt `number` (after `delay`, if any) when `number - 1` is the last one and the loop was not
-    /// cancelled; returns whether it started.
-    private func begin(_ number: Int, after delay: Duration?) -> Bool {
+    /// cancelled; returns whether it started. A logging layer above hears `received`, the last attempt's result, first.
+    private func begin(_ number: Int, after delay: Duration?, received: Result<Response, any Error>? = nil) -> Bool {
         if number > 1, !request.options.kind.canBeSentAgain { return false }
         let waitStep: Int? = state.withLock { state in
             guard !state.isCancelled, state.attempt == number - 1 else { return nil }
@@ -87,6 +86,7 @@ final class RetryLoop: Cancellable, Sendable {
             return state.step
         }
         guard let waitStep else { return false }
+        if let received { request.attemptLog?.received(received) }
         if let delay {
             keep(scheduler.schedule(after: delay) { self.send(number) }, step: waitStep)
         } else {
