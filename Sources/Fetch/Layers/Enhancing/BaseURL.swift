@@ -29,37 +29,25 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
         urlRequest.url = url
     }
 
-    /// `relative` joined to the base for `options` (its own ``RequestOptions/baseURL``, or this
-    /// one); `nil` when it has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
-    /// - Throws: what ``enhance(_:for:)`` throws.
+    /// `nil` when `relative` has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
     func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
         guard relative.scheme == nil, !options.skipsBaseURL else { return nil }
         let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()
         let path = relative.relativeString
-        let joined: String
-        if path.isEmpty || path.hasPrefix("?") || path.hasPrefix("#") {
-            joined = base + path
-        } else {
-            joined = base + "/" + path.drop { $0 == "/" }
-        }
+        let separator = path.isEmpty || path.hasPrefix("?") || path.hasPrefix("#") ? "" : "/"
+        let joined = base + separator + path.drop { $0 == "/" }
         guard let url = URL(string: joined) else {
             throw FetchError(.invalidRequest, reason: "\(joined.debugDescription) is not a valid URL")
         }
         return url
     }
 
-    /// The base URL as a string without a trailing slash.
     private static func prefix(of url: URL) -> Result<String, FetchError> {
-        guard url.scheme != nil, let host = url.host, !host.isEmpty else {
-            return .failure(
-                FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) has no scheme or host"))
+        func refused(_ fault: String) -> Result<String, FetchError> {
+            .failure(FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) \(fault)"))
         }
-        guard url.query == nil, url.fragment == nil else {
-            return .failure(
-                FetchError(
-                    .invalidRequest, reason: "the base URL \(url.absoluteString) cannot have a query or a fragment"
-                ))
-        }
+        guard url.scheme != nil, let host = url.host, !host.isEmpty else { return refused("has no scheme or host") }
+        guard url.query == nil, url.fragment == nil else { return refused("cannot have a query or a fragment") }
         var string = url.absoluteString
         while string.hasSuffix("/") { string.removeLast() }
         return .success(string)

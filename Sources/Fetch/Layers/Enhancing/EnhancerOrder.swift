@@ -1,9 +1,8 @@
 /// Puts enhancers in the order they run on an outgoing request.
 enum EnhancerOrder {
-    /// `enhancers` by priority, highest first and stable; each relative one goes just before the first or just after
-    /// the last of its anchor type, in the order given. One whose anchor is absent counts as
-    /// ``EnhancerPriority/normal``; ones that only anchor on each other go last. Sort keys: `[-value, index, 0]` for a
-    /// value; for a relative one, its anchor's key with `[-1 or 1, index, 0]` in place of the last `0`.
+    /// Stable; a relative one goes just before the first or after the last of its anchor type, and ones that only
+    /// anchor on each other go last. Sort keys: `[-value, index, 0]` for a value; for a relative one, its anchor's key
+    /// with `[-1 or 1, index, 0]` in place of the last `0`.
     static func sorted(_ enhancers: [any Enhancer]) -> [any Enhancer] {
         let types = enhancers.map { ObjectIdentifier(type(of: $0)) }
         var keys: [Int: [Int]] = [:]

@@ -26,8 +26,7 @@ extension ErrorHandler {
 }
 
 extension ErrorHandlingResult {
-    /// The error a call's handlers see: its failure, or for a response of 400 or more, that
-    /// response's ``FetchError/Code-swift.enum/httpStatus`` error; `nil` when it succeeded.
+    /// The failure, or a 4xx or 5xx response as its ``FetchError/Code-swift.enum/httpStatus`` error.
     static func error(of result: Result<Response, any Error>) -> (any Error)? {
         switch result {
         case .failure(let failure): failure

@@ -37,8 +37,7 @@ struct LogFormatter {
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
-    /// The lines for a streamed call whose reader got the head: that head, then how the stream
-    /// ended and its byte count; `nil` when the reader got none (failed first, or refused).
+    /// `nil` when the reader got no head (the call failed first, or it was refused).
     private func streamLines(
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
@@ -85,7 +84,6 @@ struct LogFormatter {
         return LogEvent(level: level, message: line, request: request, duration: nil)
     }
 
-    /// What came, as the log writes it: the status, or the error.
     private func outcome(of result: Result<Response, any Error>) -> String {
         switch result {
         case .success(let response): "\(response.status)"
@@ -93,13 +91,10 @@ struct LogFormatter {
         }
     }
 
-    /// An error as the log writes it: a ``FetchError``'s code and reason, anything else as
-    /// it describes itself; URLs quoted in it, with the secrets in their query, are redacted.
     private func describe(_ error: any Error) -> String {
         redaction.redactingURLs(in: (error as? FetchError).map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
     }
 
-    /// The summary line, then what the options ask for of what was sent and what came back.
     private func describe(_ response: Response, of request: any Request, outcome: String, duration: Duration?)
         -> [String]
     {
