@@ -2,8 +2,7 @@
 ///
 /// Exactly one `/` joins the paths (`/v1` and `/users/7` give `/v1/users/7`, unlike RFC 3986 resolution, which would
 /// drop `v1`); the request's query and fragment are kept, and a URL that has a scheme is left as it is. A request can
-/// name another base with ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
-/// ``EnhancerPriority/high``, so other enhancers see the full URL.
+/// name another base with ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``.
 public struct BaseURL: Enhancer, RequestOnlyEnhancer {
     private let prefix: Result<String, FetchError>
 
@@ -18,7 +17,7 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
             ?? .failure(FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
     }
 
-    /// ``EnhancerPriority/high``.
+    /// ``EnhancerPriority/high``, so other enhancers see the full URL.
     public var priority: EnhancerPriority { .high }
 
     /// Prefixes a relative URL with the base URL.

@@ -9,12 +9,10 @@ enum EnhancerOrder {
         var resolving: Set<Int> = []
         func key(_ index: Int, _ placement: EnhancerPriority.Placement) -> [Int]? {
             if let known = keys[index] { return known }
-            let anchor: ObjectIdentifier
-            let side: Int
+            let (anchor, side): (ObjectIdentifier, Int)
             switch placement {
             case .value(let value): return [-value, index, 0]
-            case .before(let type, _): (anchor, side) = (type, -1)
-            case .after(let type, _): (anchor, side) = (type, 1)
+            case .beside(let type, _, let placed): (anchor, side) = (type, placed)
             }
             guard types.contains(anchor) else { return key(index, EnhancerPriority.normal.placement) }
             // An enhancer met again while its own key is sought is in a cycle: it has no key.
