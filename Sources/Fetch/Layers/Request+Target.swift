@@ -33,13 +33,11 @@ extension Request {
 }
 
 extension FetchError {
-    /// A ``Code-swift.enum/cancelled`` error for `request`, passed to `performer`, naming ``Request/target(through:)``.
     static func cancelled(_ request: any Request, through performer: any RequestPerforming) -> FetchError {
         let (method, url) = request.target(through: performer)
         return FetchError(.cancelled, reason: "cancelled", method: method, url: url)
     }
 
-    /// ``wrapping(_:layer:request:)`` passing `request` to `performer`, naming ``Request/target(through:)``.
     static func wrapping(
         _ error: any Error, layer: String, request: any Request, through performer: any RequestPerforming
     ) -> any Error {
@@ -52,9 +50,8 @@ extension FetchError {
         guard method == nil || url == nil || url?.scheme == nil else { return self }
         let (method, url) = request.target(through: performer)
         var copy = self
-        if copy.method == nil { copy.method = method }
-        if copy.url?.scheme == nil { copy.url = url }
-        return copy
+        if copy.url?.scheme == nil { copy.url = nil }
+        return copy.naming(method: method, url: url)
     }
 }
 

@@ -1,4 +1,3 @@
-/// Puts enhancers in the order they run on an outgoing request.
 enum EnhancerOrder {
     /// Stable; a relative one goes just before the first or after the last of its anchor type, and ones that only
     /// anchor on each other go last. Sort keys: `[-value, index, 0]` for a value; for a relative one, its anchor's key

@@ -26,17 +26,15 @@ public struct StatusErrorHandler: ErrorHandler {
 
     /// `StatusErrorHandler(401, 403)`; runs of three or more are ranges: `StatusErrorHandler(500..<600)`.
     public var name: String {
-        var parts: [String] = []
-        var run: [Int] = []
-        func flush() {
-            parts += run.count > 2 ? ["\(run[0])..<\(run[run.count - 1] + 1)"] : run.map(String.init)
-            run = []
-        }
+        var runs: [[Int]] = []
         for status in statuses.sorted() {
-            if let last = run.last, status != last + 1 { flush() }
-            run.append(status)
+            if let last = runs.last?.last, status == last + 1 {
+                runs[runs.count - 1].append(status)
+            } else {
+                runs.append([status])
+            }
         }
-        flush()
+        let parts = runs.flatMap { $0.count > 2 ? ["\($0[0])..<\($0[$0.count - 1] + 1)"] : $0.map(String.init) }
         return "StatusErrorHandler(\(parts.joined(separator: ", ")))"
     }
 

@@ -1,11 +1,9 @@
-/// Writes the text of one log entry.
 struct LogFormatter {
     let configuration: LogConfiguration
     let options: LogOptions
 
     private var redaction: Redaction { configuration.redaction }
 
-    /// The entry for a call that ended with `result`, after `last`, its last attempt.
     func event(
         for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
@@ -23,16 +21,11 @@ struct LogFormatter {
             came = replaced
             outcome = self.outcome(of: replaced) + ", replaced by " + outcome
         }
-        let lines: [String]
-        if let streamed {
-            lines = streamed
-        } else if let response = came.response {
-            // The one an error carries, too: a status a layer below rejected.
-            lines = describe(response, of: request, outcome: outcome, duration: duration)
-        } else {
-            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
-            lines = [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
-        }
+        let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+        // A response an error carries counts too: a status a layer below rejected.
+        let lines =
+            streamed ?? came.response.map { describe($0, of: request, outcome: outcome, duration: duration) }
+            ?? [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
         let level: LogEvent.Level = if case .failure = result { .error } else { .info }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
