@@ -1,7 +1,6 @@
 extension Request {
-    /// The method and absolute URL an error about the call names, wherever in the stack it is made: the URL resolved
-    /// against the first ``BaseURL`` the request carries, else the first from `performer` down (one hidden below a
-    /// performer of your own is not found), else as the request gives it.
+    /// The method and absolute URL errors name: the URL resolved against the first ``BaseURL`` the request carries,
+    /// else the first from `performer` down (not below a performer of your own), else as the request gives it.
     func target(through performer: (any RequestPerforming)? = nil) -> (method: HTTPMethod, url: URL) {
         if case .success(let built)? = layered?.built, let url = built.url {
             // Built above the base URL's layer, the URL may still be relative.

@@ -1,5 +1,4 @@
-/// Fills in the coders a request leaves unset on the way down and puts them in ``Response/coders`` on the way up, so
-/// its place in the stack does not matter.
+/// Fills in unset coders going down and sets ``Response/coders`` coming up, so its place in the stack does not matter.
 struct CodingLayer: PassingOnce {
     let coders: Coders
 

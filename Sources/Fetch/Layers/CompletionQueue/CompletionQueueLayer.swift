@@ -1,5 +1,4 @@
-/// Its place in the stack does not matter: over `Session`, every completion of the call runs on the queue, a cache
-/// hit's included.
+/// Its place does not matter: over `Session`, every completion of the call runs on the queue, a cache hit's too.
 struct CompletionQueueLayer: PassingOnce {
     let queue: DispatchQueue
 

@@ -1,7 +1,6 @@
 enum EnhancerOrder {
-    /// Stable; a relative one goes just before the first or after the last of its anchor type, and ones that only
-    /// anchor on each other go last. Sort keys: `[-value, index, 0]` for a value; for a relative one, its anchor's key
-    /// with `[-1 or 1, index, 0]` in place of the last `0`.
+    /// Stable; a relative one goes just before the first or after the last of its anchor type, ones anchored only on
+    /// each other last. Keys: `[-value, index, 0]`, or the anchor's with `[-1 or 1, index, 0]` for its last `0`.
     static func sorted(_ enhancers: [any Enhancer]) -> [any Enhancer] {
         let types = enhancers.map { ObjectIdentifier(type(of: $0)) }
         var keys: [Int: [Int]] = [:]

@@ -4,9 +4,8 @@ extension URLRequest {
         allHTTPHeaderFields?.field(named: name)?.value
     }
 
-    /// Checks the value first: on Linux `setValue` silently drops one holding CR or LF (the name is checked with the
-    /// finished request). A name spelled as `setValue` stores it (`Content-Type`) is set in the fields directly: on
-    /// Linux `setValue` capitalizes the name and scans the value again.
+    /// Checks the value first: Linux `setValue` silently drops one holding CR or LF (the name is checked later). A name
+    /// spelled as `setValue` stores it goes in the fields directly: Linux `setValue` capitalizes it and rescans.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
         var fields = allHTTPHeaderFields ?? [:]
         let existing = fields.field(named: name)?.key

@@ -1,5 +1,4 @@
-/// Cancelling the call while the handler's `Task` runs completes it at once with
-/// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task` (and a retry it asked for).
+/// Cancelling the call while the handler runs ends it at once as cancelled and cancels its `Task` and any retry.
 struct AsyncErrorHandlingLayer: Layer {
     let handler: any AsyncErrorHandler
 

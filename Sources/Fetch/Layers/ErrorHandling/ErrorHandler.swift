@@ -40,12 +40,8 @@ extension ErrorHandlingResult {
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         switch self {
         case .recover(let response):
-            switch request.options.kind {
-            case .plain, .upload, .download: break
-            case .stream(let sink):
-                // The reader has the head and perhaps some body: no response can replace the rest.
-                if sink.hasStarted { return (result, error) }
-            }
+            // A stream's reader may have the head and some body: no response can replace the rest.
+            guard request.options.kind.canBeSentAgain else { return (result, error) }
             return (.success(response.answering(request)), nil)
         case .replace(let newError):
             // The logging layer above names what came, not only what replaced it.

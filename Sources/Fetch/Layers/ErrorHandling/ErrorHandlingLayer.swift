@@ -1,5 +1,4 @@
-/// ``RequestOptions/errorOverride`` goes before the handlers. A 4xx or 5xx response is seen as
-/// ``FetchError/Code-swift.enum/httpStatus`` but delivered unchanged when let pass.
+/// ``RequestOptions/errorOverride`` goes first; a 4xx or 5xx is seen as `httpStatus`, delivered as is if let pass.
 struct ErrorHandlingLayer: Layer {
     let handlers: [any ErrorHandler]
     let presenter: (any RequestPresenting)?

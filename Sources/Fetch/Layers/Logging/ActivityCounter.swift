@@ -37,8 +37,7 @@ public final class ActivityCounter: ActivityReporting, Sendable {
         change(by: -1)
     }
 
-    /// Applies `delta`, then reports until the reported state matches the count, unless
-    /// another thread (or an `onChange` further up this one) is reporting and will.
+    /// One thread at a time reports, until the reported state matches the count; `onChange` may change it meanwhile.
     private func change(by delta: Int) {
         let leads: Bool = state.withLock { state in
             state.active += delta

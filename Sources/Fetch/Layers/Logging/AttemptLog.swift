@@ -1,6 +1,5 @@
-/// What one logged call sent, attempt by attempt, after every layer. A layer that does not deliver an attempt's result
-/// as it came (retry, refresh, a hook, an error handler) records it first; a request built again before its attempt
-/// has a result counts as the same attempt.
+/// Each attempt a logged call sent, and its result: a layer that does not deliver one as it came (retry, refresh, a
+/// hook, an error handler) records it first. A request built again before its result is the same attempt.
 final class AttemptLog: Sendable {
     struct Attempt {
         var sent: URLRequest

@@ -48,9 +48,8 @@ struct LogFormatter {
         case (.failure, let head?, let note?):
             (response, outcome) = (head, "stream cancelled: handle dropped: \(note) (\(received) received)")
         case (.failure, let head?, nil) where stream.stoppedByReader:
-            (response, outcome) = (
-                head, "stream stopped by its reader after \(bytes(stream.read)) read (\(received) received)"
-            )
+            let read = bytes(stream.read)
+            (response, outcome) = (head, "stream stopped by its reader after \(read) read (\(received) received)")
         case (.failure(let error), let head?, nil):
             (response, outcome) = (head, "stream failed after \(bytes(received)): \(describe(error))")
         case (.failure, nil, _):

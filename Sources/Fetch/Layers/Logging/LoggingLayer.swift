@@ -1,5 +1,4 @@
-/// One entry per call when it ends, about the last attempt's `URLRequest` and what came back; a download's or a
-/// stream's body is not read back.
+/// One entry per call, about its last attempt's `URLRequest`; a download's or a stream's body is not read back.
 struct LoggingLayer: StandingAside {
     let configuration: LogConfiguration
 

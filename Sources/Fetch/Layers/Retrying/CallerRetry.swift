@@ -8,7 +8,6 @@ public struct CallerRetry: Sendable {
 
     /// Sends the request once more after `delay` (through the call's scheduler), unless
     /// `maxAttempts` attempts, the first included, have been made or the call was cancelled.
-    /// The completion is called again with that attempt's result.
     /// - Returns: whether another attempt is on its way.
     @discardableResult
     public func retry(maxAttempts: Int, delay: Duration = .zero) -> Bool {
