@@ -8,8 +8,7 @@ public enum ErrorHandlingResult: Sendable {
     case pass
 }
 
-/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``, where the first handler
-/// that handles an error wins): says whether it handles an error, then handles it.
+/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``): the first to handle wins.
 public protocol ErrorHandler: Sendable {
     /// The name errors and presenters use for this handler; its type name by default.
     var name: String { get }

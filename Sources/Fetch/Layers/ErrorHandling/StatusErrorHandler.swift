@@ -1,7 +1,5 @@
-/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`).
-///
-/// The closure gets the failed call's ``FetchError/response`` (one delivered as it came, a verifier's, or the 401
-/// before a failed refresh) and the caller's request; to see the error itself, use ``CodeErrorHandler``.
+/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`); to see the
+/// error rather than the response, use ``CodeErrorHandler``.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>

@@ -41,9 +41,8 @@ public final class ActivityCounter: ActivityReporting, Sendable {
     private func change(by delta: Int) {
         let leads: Bool = state.withLock { state in
             state.active += delta
-            guard !state.isReporting else { return false }
-            state.isReporting = true
-            return true
+            defer { state.isReporting = true }
+            return !state.isReporting
         }
         guard leads else { return }
         while let busy = nextReport() { onChange(busy) }

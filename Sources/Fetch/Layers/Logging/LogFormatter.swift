@@ -61,7 +61,6 @@ struct LogFormatter {
 
     private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
-    /// The entry for attempt `number` of a call, which another attempt followed.
     func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
         let level: LogEvent.Level =
             switch attempt.result {
