@@ -33,8 +33,7 @@ extension Request {
 
 extension FetchError {
     static func cancelled(_ request: any Request, through performer: any RequestPerforming) -> FetchError {
-        let (method, url) = request.target(through: performer)
-        return FetchError(.cancelled, reason: "cancelled", method: method, url: url)
+        cancelled().naming(request, through: performer)
     }
 
     static func wrapping(
@@ -46,7 +45,7 @@ extension FetchError {
 
     /// `self` naming ``Request/target(through:)`` where it names no method or URL yet, or only a relative URL.
     func naming(_ request: any Request, through performer: (any RequestPerforming)? = nil) -> FetchError {
-        guard method == nil || url == nil || url?.scheme == nil else { return self }
+        guard method == nil || url?.scheme == nil else { return self }
         let (method, url) = request.target(through: performer)
         var copy = self
         if copy.url?.scheme == nil { copy.url = nil }
