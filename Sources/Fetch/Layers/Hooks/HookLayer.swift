@@ -16,8 +16,7 @@ struct HookLayer: Layer {
                 return NothingToCancel()
             }
         }
-        // What a hook sent goes down as the caller's request, so responses name the caller's,
-        // and as a call of the caller's kind, so a stream or a download stays one.
+        // Sent as the caller's request (responses name it) and of the caller's kind (a stream or a download stays one).
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         return send(outgoing, for: request, through: next, thenFrom: 0, completion)
@@ -28,7 +27,7 @@ struct HookLayer: Layer {
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         next.perform(outgoing) { result in
-            guard case .success(let response) = result, first < post.count else { return completion(result) }
+            guard case .success(let response) = result else { return completion(result) }
             for index in first..<post.count {
                 let hook = post[index]
                 do {

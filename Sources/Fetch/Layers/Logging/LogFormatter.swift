@@ -52,8 +52,7 @@ struct LogFormatter {
             (response, outcome) = (head, "stream stopped by its reader after \(read) read (\(received) received)")
         case (.failure(let error), let head?, nil):
             (response, outcome) = (head, "stream failed after \(bytes(received)): \(describe(error))")
-        case (.failure, nil, _):
-            return nil
+        case (.failure, nil, _): return nil
         }
         if case .failure = result, let sent { response.urlRequest = sent }
         return describe(response, of: request, outcome: "\(response.status), " + outcome, duration: duration)
