@@ -1,8 +1,6 @@
 extension Request {
-    /// The method and absolute URL this request is (or would have been) sent with: what an error about the call names,
-    /// wherever in the stack it is made. The URL is resolved against the first ``BaseURL`` the request carries, else
-    /// the first in the enhancing layers from `performer` down; one that cannot be resolved (no usable base URL, or one
-    /// hidden below a performer of your own) is named as the request gives it.
+    /// The method and absolute URL errors name: the URL resolved against the first ``BaseURL`` the request carries,
+    /// else the first from `performer` down (not below a performer of your own), else as the request gives it.
     func target(through performer: (any RequestPerforming)? = nil) -> (method: HTTPMethod, url: URL) {
         if case .success(let built)? = layered?.built, let url = built.url {
             // Built above the base URL's layer, the URL may still be relative.
@@ -16,8 +14,7 @@ extension Request {
         absolute(url, through: performer) ?? url
     }
 
-    /// `url` when it has a scheme, else joined to the base URL that applies; `nil` when none
-    /// does or it cannot resolve `url` (the BaseURL below then fails the call).
+    /// `nil` when no base URL applies or it cannot resolve `url` (the ``BaseURL`` below then fails the call).
     func absolute(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL? {
         guard !url.hasScheme else { return url }
         let options = self.options
@@ -35,13 +32,10 @@ extension Request {
 }
 
 extension FetchError {
-    /// A ``Code-swift.enum/cancelled`` error for `request`, passed to `performer`, naming ``Request/target(through:)``.
     static func cancelled(_ request: any Request, through performer: any RequestPerforming) -> FetchError {
-        let (method, url) = request.target(through: performer)
-        return FetchError(.cancelled, reason: "cancelled", method: method, url: url)
+        cancelled().naming(request, through: performer)
     }
 
-    /// ``wrapping(_:layer:request:)`` passing `request` to `performer`, naming ``Request/target(through:)``.
     static func wrapping(
         _ error: any Error, layer: String, request: any Request, through performer: any RequestPerforming
     ) -> any Error {
@@ -51,18 +45,16 @@ extension FetchError {
 
     /// `self` naming ``Request/target(through:)`` where it names no method or URL yet, or only a relative URL.
     func naming(_ request: any Request, through performer: (any RequestPerforming)? = nil) -> FetchError {
-        guard method == nil || url == nil || url?.scheme == nil else { return self }
+        guard method == nil || url?.scheme == nil else { return self }
         let (method, url) = request.target(through: performer)
         var copy = self
-        if copy.method == nil { copy.method = method }
-        if copy.url?.scheme == nil { copy.url = url }
-        return copy
+        if copy.url?.scheme == nil { copy.url = nil }
+        return copy.naming(method: method, url: url)
     }
 }
 
 extension URL {
-    /// Whether the URL has a scheme as RFC 3986 writes one (a letter, then letters, digits,
-    /// `+`, `-` or `.`, then `:`), read from its text: `scheme` makes a `String` on every call.
+    /// Whether the text starts with an RFC 3986 scheme and `:`; `scheme` would make a `String` on every call.
     var hasScheme: Bool {
         var text = absoluteString
         return text.withUTF8 { text in

@@ -1,6 +1,4 @@
-/// Gives every call a stack's ``Coders``; made by ``RequestPerforming/coding(with:)``. On the way down it fills in
-/// the coders a request leaves unset (its ``RequestOptions/coders`` win one by one); on the way up it puts them in
-/// ``Response/coders``, so its place in the stack does not matter.
+/// Fills in unset coders going down and sets ``Response/coders`` coming up, so its place in the stack does not matter.
 struct CodingLayer: PassingOnce {
     let coders: Coders
 

@@ -1,6 +1,4 @@
-/// Gives every call a completion queue (``RequestOptions/completionQueue``) unless it names its own; made by
-/// ``RequestPerforming/completing(on:)``. Its place in the stack does not matter: over `Session`, every completion
-/// of the call runs on the queue, a cache hit's included.
+/// Its place does not matter: over `Session`, every completion of the call runs on the queue, a cache hit's too.
 struct CompletionQueueLayer: PassingOnce {
     let queue: DispatchQueue
 

@@ -1,7 +1,5 @@
-/// An ``Enhancer`` that has to wait before it can change a request (a token held by an actor, a keychain read).
-///
-/// The enhancing layer awaits ``prepared(for:)`` in a `Task`, so the call completes after `perform` returns, even over
-/// a spy. Cancelling the call while it waits completes it at once with ``FetchError/Code-swift.enum/cancelled``.
+/// An ``Enhancer`` that has to wait before it can change a request (a token held by an actor, a keychain read); the
+/// call then completes after `perform` returns, even over a spy.
 public protocol AsyncEnhancer: Enhancer {
     /// Waits for what this call needs and returns the enhancer that applies it, in this one's place and order.
     /// - Parameter request: the caller's request, to read its ``Request/options``.

@@ -2,8 +2,7 @@
 ///
 /// Exactly one `/` joins the paths (`/v1` and `/users/7` give `/v1/users/7`, unlike RFC 3986 resolution, which would
 /// drop `v1`); the request's query and fragment are kept, and a URL that has a scheme is left as it is. A request can
-/// name another base with ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``. Runs at
-/// ``EnhancerPriority/high``, so other enhancers see the full URL.
+/// name another base with ``RequestOptions/baseURL`` or keep its URL with ``RequestOptions/skipsBaseURL``.
 public struct BaseURL: Enhancer, RequestOnlyEnhancer {
     private let prefix: Result<String, FetchError>
 
@@ -18,7 +17,7 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
             ?? .failure(FetchError(.invalidRequest, reason: "the base URL \(string.debugDescription) is not a URL"))
     }
 
-    /// ``EnhancerPriority/high``.
+    /// ``EnhancerPriority/high``, so other enhancers see the full URL.
     public var priority: EnhancerPriority { .high }
 
     /// Prefixes a relative URL with the base URL.
@@ -29,37 +28,25 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
         urlRequest.url = url
     }
 
-    /// `relative` joined to the base for `options` (its own ``RequestOptions/baseURL``, or this
-    /// one); `nil` when it has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
-    /// - Throws: what ``enhance(_:for:)`` throws.
+    /// `nil` when `relative` has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
     func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
         guard relative.scheme == nil, !options.skipsBaseURL else { return nil }
         let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()
         let path = relative.relativeString
-        let joined: String
-        if path.isEmpty || path.hasPrefix("?") || path.hasPrefix("#") {
-            joined = base + path
-        } else {
-            joined = base + "/" + path.drop { $0 == "/" }
-        }
+        let separator = path.isEmpty || path.hasPrefix("?") || path.hasPrefix("#") ? "" : "/"
+        let joined = base + separator + path.drop { $0 == "/" }
         guard let url = URL(string: joined) else {
             throw FetchError(.invalidRequest, reason: "\(joined.debugDescription) is not a valid URL")
         }
         return url
     }
 
-    /// The base URL as a string without a trailing slash.
     private static func prefix(of url: URL) -> Result<String, FetchError> {
-        guard url.scheme != nil, let host = url.host, !host.isEmpty else {
-            return .failure(
-                FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) has no scheme or host"))
+        func refused(_ fault: String) -> Result<String, FetchError> {
+            .failure(FetchError(.invalidRequest, reason: "the base URL \(url.absoluteString) \(fault)"))
         }
-        guard url.query == nil, url.fragment == nil else {
-            return .failure(
-                FetchError(
-                    .invalidRequest, reason: "the base URL \(url.absoluteString) cannot have a query or a fragment"
-                ))
-        }
+        guard url.scheme != nil, let host = url.host, !host.isEmpty else { return refused("has no scheme or host") }
+        guard url.query == nil, url.fragment == nil else { return refused("cannot have a query or a fragment") }
         var string = url.absoluteString
         while string.hasSuffix("/") { string.removeLast() }
         return .success(string)

@@ -13,7 +13,6 @@ public struct BasicAuth: Enhancer, RequestOnlyEnhancer {
     }
 
     /// Adds the `Authorization` field.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a user name holding `:`.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard urlRequest.header("Authorization") == nil,
             !request.options.skipsAuthentication

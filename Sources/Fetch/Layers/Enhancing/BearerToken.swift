@@ -11,7 +11,6 @@ public struct BearerToken: Enhancer, RequestOnlyEnhancer {
     public init(_ token: @escaping @Sendable () throws -> String?) { self.token = token }
 
     /// Adds the `Authorization` field.
-    /// - Throws: what the token closure throws, or ``FetchError/Code-swift.enum/invalidRequest``.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard urlRequest.header("Authorization") == nil,
             !request.options.skipsAuthentication,

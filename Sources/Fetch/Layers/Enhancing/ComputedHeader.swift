@@ -27,8 +27,6 @@ public struct ComputedHeader: Enhancer, RequestOnlyEnhancer {
     public var name: String { "ComputedHeader(\(field))" }
 
     /// Adds the field with its computed value.
-    /// - Throws: what the closure throws, or ``FetchError/Code-swift.enum/invalidRequest``
-    ///   for a value that cannot be sent.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         guard replacingExisting || urlRequest.header(field) == nil,
             let computed = try value(request)

@@ -14,7 +14,6 @@ public struct ContentTypeVerifier: Enhancer {
     public static let json = ContentTypeVerifier("application/json")
 
     /// Checks the media type.
-    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for another media type.
     public func enhance(_ response: inout Response) throws {
         guard Self.hasBody(response) else { return }
         let mediaType = response.mediaType
@@ -28,7 +27,6 @@ public struct ContentTypeVerifier: Enhancer {
         }
     }
 
-    /// Whether `response` has a body to check: in memory, in a file, or streamed.
     private static func hasBody(_ response: Response) -> Bool {
         if !response.body.isEmpty { return true }
         guard response.fileURL != nil || response.isStreamed else { return false }

@@ -1,9 +1,8 @@
 /// Changes every outgoing `URLRequest` (a base URL, a header, credentials) and may change or
 /// check every incoming ``Response``; put enhancers above a performer with `enhanced(by:)`.
 ///
-/// On the way out, enhancers run in ``priority`` order, highest first, after the request's own `adjust(_:)`; the
-/// ``Session`` then validates the final `URLRequest`. Responses pass through them in the reverse order. An enhancer
-/// that throws fails the call with an error naming it (``FetchError/layer``).
+/// They run in ``priority`` order, highest first, after the request's own `adjust(_:)`; responses pass through them in
+/// the reverse order.
 public protocol Enhancer: Sendable {
     /// Where the enhancer runs among the others; ``EnhancerPriority/normal`` by default.
     var priority: EnhancerPriority { get }

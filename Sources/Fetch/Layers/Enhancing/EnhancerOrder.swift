@@ -1,21 +1,16 @@
-/// Puts enhancers in the order they run on an outgoing request.
 enum EnhancerOrder {
-    /// `enhancers` by priority, highest first and stable; each relative one goes just before the first or just after
-    /// the last of its anchor type, in the order given. One whose anchor is absent counts as
-    /// ``EnhancerPriority/normal``; ones that only anchor on each other go last. Sort keys: `[-value, index, 0]` for a
-    /// value; for a relative one, its anchor's key with `[-1 or 1, index, 0]` in place of the last `0`.
+    /// Stable; a relative one goes just before the first or after the last of its anchor type, ones anchored only on
+    /// each other last. Keys: `[-value, index, 0]`, or the anchor's with `[-1 or 1, index, 0]` for its last `0`.
     static func sorted(_ enhancers: [any Enhancer]) -> [any Enhancer] {
         let types = enhancers.map { ObjectIdentifier(type(of: $0)) }
         var keys: [Int: [Int]] = [:]
         var resolving: Set<Int> = []
         func key(_ index: Int, _ placement: EnhancerPriority.Placement) -> [Int]? {
             if let known = keys[index] { return known }
-            let anchor: ObjectIdentifier
-            let side: Int
+            let (anchor, side): (ObjectIdentifier, Int)
             switch placement {
             case .value(let value): return [-value, index, 0]
-            case .before(let type, _): (anchor, side) = (type, -1)
-            case .after(let type, _): (anchor, side) = (type, 1)
+            case .beside(let type, _, let placed): (anchor, side) = (type, placed)
             }
             guard types.contains(anchor) else { return key(index, EnhancerPriority.normal.placement) }
             // An enhancer met again while its own key is sought is in a cycle: it has no key.

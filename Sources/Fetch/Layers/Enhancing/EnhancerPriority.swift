@@ -3,8 +3,8 @@
 public struct EnhancerPriority: Sendable, Hashable, CustomStringConvertible {
     enum Placement: Hashable {
         case value(Int)
-        case before(ObjectIdentifier, String)
-        case after(ObjectIdentifier, String)
+        /// Just before (`side` -1) or just after (1) the enhancers of the type named `name`.
+        case beside(ObjectIdentifier, name: String, side: Int)
     }
 
     let placement: Placement
@@ -23,20 +23,19 @@ public struct EnhancerPriority: Sendable, Hashable, CustomStringConvertible {
 
     /// Runs just before the enhancers of type `type`.
     public static func before<Other: Enhancer>(_ type: Other.Type) -> EnhancerPriority {
-        EnhancerPriority(.before(ObjectIdentifier(type), String(describing: type)))
+        EnhancerPriority(.beside(ObjectIdentifier(type), name: String(describing: type), side: -1))
     }
 
     /// Runs just after the enhancers of type `type`.
     public static func after<Other: Enhancer>(_ type: Other.Type) -> EnhancerPriority {
-        EnhancerPriority(.after(ObjectIdentifier(type), String(describing: type)))
+        EnhancerPriority(.beside(ObjectIdentifier(type), name: String(describing: type), side: 1))
     }
 
     /// `500`, `before BearerToken`, ...
     public var description: String {
         switch placement {
         case .value(let value): return "\(value)"
-        case .before(_, let name): return "before \(name)"
-        case .after(_, let name): return "after \(name)"
+        case .beside(_, let name, let side): return (side < 0 ? "before " : "after ") + name
         }
     }
 }

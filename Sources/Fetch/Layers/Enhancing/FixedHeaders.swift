@@ -19,7 +19,6 @@ public struct FixedHeaders: Enhancer, RequestOnlyEnhancer {
     }
 
     /// Adds the fields.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` when a field cannot be sent.
     public func enhance(_ urlRequest: inout URLRequest, for request: any Request) throws {
         for field in try fields.get() {
             try urlRequest.setHeader(field.name, field.value, replacing: replacingExisting)

@@ -23,7 +23,6 @@ public struct StatusVerifier: Enhancer {
     public var name: String { "StatusVerifier(\(accepted))" }
 
     /// Checks the status.
-    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
     public func enhance(_ response: inout Response) throws {
         guard accepts(response.status) else { throw FetchError.httpStatus(response) }
     }

@@ -1,16 +1,11 @@
 extension URLRequest {
-    /// The value of the header `name`, compared without case: what `value(forHTTPHeaderField:)`
-    /// returns, without lowercasing both names at each compare as it does on Linux.
+    /// `value(forHTTPHeaderField:)`, without lowercasing both names at each compare as Linux does.
     func header(_ name: String) -> String? {
         allHTTPHeaderFields?.field(named: name)?.value
     }
 
-    /// Sets the header `name` to `value` after checking the value: on Linux `setValue` silently drops a value holding
-    /// CR or LF. The name, and whether the transport owns it, are checked with the finished request
-    /// (``Request/checkedURLRequest()``). A name spelled as `setValue` stores it (`Content-Type`) is set in the fields
-    /// directly: on Linux `setValue` capitalizes the name and scans the value again.
-    /// - Parameter replacing: whether to replace a value the request already has.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a value that cannot be sent.
+    /// Checks the value first: Linux `setValue` silently drops one holding CR or LF (the name is checked later). A name
+    /// spelled as `setValue` stores it goes in the fields directly: Linux `setValue` capitalizes it and rescans.
     mutating func setHeader(_ name: String, _ value: String, replacing: Bool) throws {
         var fields = allHTTPHeaderFields ?? [:]
         let existing = fields.field(named: name)?.key

@@ -1,6 +1,4 @@
-/// Hands each failed call to an ``AsyncErrorHandler``, in a `Task`, and waits for its answer; made by
-/// ``RequestPerforming/handlingErrors(with:)``. Cancelling the call while it runs completes it at once with
-/// ``FetchError/Code-swift.enum/cancelled`` and cancels the `Task` (and a retry it asked for).
+/// Cancelling the call while the handler runs ends it at once as cancelled and cancels its `Task` and any retry.
 struct AsyncErrorHandlingLayer: Layer {
     let handler: any AsyncErrorHandler
 

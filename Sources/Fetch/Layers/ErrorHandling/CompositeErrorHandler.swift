@@ -1,6 +1,5 @@
 /// Runs several handlers as one link of a chain: every handler that handles the current error
 /// runs, in order; a recovery ends the run, and a replacement is the error the next ones see.
-/// It handles an error when any of its handlers does.
 public struct CompositeErrorHandler: ErrorHandler {
     /// The handlers, in the order they run.
     public let handlers: [any ErrorHandler]

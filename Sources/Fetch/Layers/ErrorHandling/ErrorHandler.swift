@@ -8,8 +8,7 @@ public enum ErrorHandlingResult: Sendable {
     case pass
 }
 
-/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``, where the first handler
-/// that handles an error wins): says whether it handles an error, then handles it.
+/// One link of an error-handling chain (``RequestPerforming/handlingErrors(_:presenter:)``): the first to handle wins.
 public protocol ErrorHandler: Sendable {
     /// The name errors and presenters use for this handler; its type name by default.
     var name: String { get }
@@ -26,8 +25,7 @@ extension ErrorHandler {
 }
 
 extension ErrorHandlingResult {
-    /// The error a call's handlers see: its failure, or for a response of 400 or more, that
-    /// response's ``FetchError/Code-swift.enum/httpStatus`` error; `nil` when it succeeded.
+    /// The failure, or a 4xx or 5xx response as its ``FetchError/Code-swift.enum/httpStatus`` error.
     static func error(of result: Result<Response, any Error>) -> (any Error)? {
         switch result {
         case .failure(let failure): failure
@@ -41,12 +39,8 @@ extension ErrorHandlingResult {
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {
         switch self {
         case .recover(let response):
-            switch request.options.kind {
-            case .plain, .upload, .download: break
-            case .stream(let sink):
-                // The reader has the head and perhaps some body: no response can replace the rest.
-                if sink.hasStarted { return (result, error) }
-            }
+            // A stream's reader may have the head and some body: no response can replace the rest.
+            guard request.options.kind.canBeSentAgain else { return (result, error) }
             return (.success(response.answering(request)), nil)
         case .replace(let newError):
             // The logging layer above names what came, not only what replaced it.

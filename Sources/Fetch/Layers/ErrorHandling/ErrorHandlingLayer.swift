@@ -1,6 +1,4 @@
-/// Passes every failed call through a chain of ``ErrorHandler``s and reports calls to a ``RequestPresenting``
-/// (``RequestPerforming/handlingErrors(_:presenter:)``); ``RequestOptions/errorOverride`` goes first. A 4xx or
-/// 5xx response is seen as ``FetchError/Code-swift.enum/httpStatus`` but delivered unchanged when let pass.
+/// ``RequestOptions/errorOverride`` goes first; a 4xx or 5xx is seen as `httpStatus`, delivered as is if let pass.
 struct ErrorHandlingLayer: Layer {
     let handlers: [any ErrorHandler]
     let presenter: (any RequestPresenting)?
@@ -13,19 +11,16 @@ struct ErrorHandlingLayer: Layer {
         if showsLoading { presenter?.loadingStarted(for: request) }
         return next.perform(request) { [self] result in
             let handled = handle(result, of: request, next)
-            if let presenter {
-                if showsLoading { presenter.loadingEnded(for: request) }
-                let isCancellation =
-                    (handled.shown as? FetchError)?.code == .cancelled || handled.shown is CancellationError
-                if let error = handled.shown, !isCancellation, request.options.presentsErrors {
-                    presenter.show(error, for: request)
-                }
+            if showsLoading { presenter?.loadingEnded(for: request) }
+            if let error = handled.shown, (error as? FetchError)?.code != .cancelled, !(error is CancellationError),
+                request.options.presentsErrors
+            {
+                presenter?.show(error, for: request)
             }
             completion(handled.result)
         }
     }
 
-    /// What the caller gets, and the error the presenter shows, if any.
     private func handle(
         _ result: Result<Response, any Error>, of request: any Request, _ next: any RequestPerforming
     ) -> (result: Result<Response, any Error>, shown: (any Error)?) {

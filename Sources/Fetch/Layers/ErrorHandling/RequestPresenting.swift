@@ -1,8 +1,7 @@
 /// Reports calls to a user interface: a loading indicator and error messages.
 ///
-/// Pass one to ``RequestPerforming/handlingErrors(_:presenter:)``. ``loadingStarted(for:)``
-/// and ``loadingEnded(for:)`` come exactly once each per call, in that order, cancelled or
-/// not, unless ``RequestOptions/showsLoading`` is off. Every requirement has an empty default.
+/// Pass one to ``RequestPerforming/handlingErrors(_:presenter:)``. ``loadingStarted(for:)`` and ``loadingEnded(for:)``
+/// come exactly once each per call, in that order, cancelled or not, unless ``RequestOptions/showsLoading`` is off.
 /// Calls come on the thread the call completes on: hop to the main actor yourself.
 public protocol RequestPresenting: Sendable {
     /// A call started.

@@ -1,7 +1,5 @@
-/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`).
-///
-/// The closure gets the failed call's ``FetchError/response`` (one delivered as it came, a verifier's, or the 401
-/// before a failed refresh) and the caller's request; to see the error itself, use ``CodeErrorHandler``.
+/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`); to see the
+/// error rather than the response, use ``CodeErrorHandler``.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>
@@ -26,17 +24,15 @@ public struct StatusErrorHandler: ErrorHandler {
 
     /// `StatusErrorHandler(401, 403)`; runs of three or more are ranges: `StatusErrorHandler(500..<600)`.
     public var name: String {
-        var parts: [String] = []
-        var run: [Int] = []
-        func flush() {
-            parts += run.count > 2 ? ["\(run[0])..<\(run[run.count - 1] + 1)"] : run.map(String.init)
-            run = []
-        }
+        var runs: [[Int]] = []
         for status in statuses.sorted() {
-            if let last = run.last, status != last + 1 { flush() }
-            run.append(status)
+            if let last = runs.last?.last, status == last + 1 {
+                runs[runs.count - 1].append(status)
+            } else {
+                runs.append([status])
+            }
         }
-        flush()
+        let parts = runs.flatMap { $0.count > 2 ? ["\($0[0])..<\($0[$0.count - 1] + 1)"] : $0.map(String.init) }
         return "StatusErrorHandler(\(parts.joined(separator: ", ")))"
     }
 

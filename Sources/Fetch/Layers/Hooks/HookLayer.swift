@@ -1,5 +1,4 @@
-/// Runs pre-request hooks in order, each on the previous one's output, and post-request hooks on every response;
-/// made by ``RequestPerforming/hooking(pre:post:)``. The caller gets its own request in ``Response/request``.
+/// Each pre-request hook maps the previous one's output; the caller gets its own request in ``Response/request``.
 struct HookLayer: Layer {
     let pre: [PreRequestHook]
     let post: [PostRequestHook]
@@ -17,20 +16,18 @@ struct HookLayer: Layer {
                 return NothingToCancel()
             }
         }
-        // What a hook sent goes down as the caller's request, so responses name the caller's,
-        // and as a call of the caller's kind, so a stream or a download stays one.
+        // Sent as the caller's request (responses name it) and of the caller's kind (a stream or a download stays one).
         let kind = request.options.kind
         let outgoing = pre.isEmpty ? request : LayeredRequest(mapped, for: request, options: { $0.kind = kind })
         return send(outgoing, for: request, through: next, thenFrom: 0, completion)
     }
 
-    /// Sends `outgoing` for the caller's `request` and runs the post-request hooks from `first` on.
     private func send(
         _ outgoing: any Request, for request: any Request, through next: any RequestPerforming, thenFrom first: Int,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) -> any Cancellable {
         next.perform(outgoing) { result in
-            guard case .success(let response) = result, first < post.count else { return completion(result) }
+            guard case .success(let response) = result else { return completion(result) }
             for index in first..<post.count {
                 let hook = post[index]
                 do {
@@ -38,14 +35,12 @@ struct HookLayer: Layer {
                     case .continue: continue
                     case .completed: return completion(result)
                     case .send(let another):
-                        // Nothing can replace what a stream's reader already read.
                         guard request.options.kind.canBeSentAgain else {
                             let reason = "\(hook.name) sent another request after the stream's reader had its response"
                             let url = response.urlRequest.url ?? request.url
-                            return completion(
-                                .failure(
-                                    FetchError(
-                                        .layer, reason: reason, method: request.method, url: url, layer: hook.name)))
+                            let error = FetchError(
+                                .layer, reason: reason, method: request.method, url: url, layer: hook.name)
+                            return completion(.failure(error))
                         }
                         request.attemptLog?.received(result)
                         let kind = Self.kind(ofNextAfter: response, for: request)
@@ -62,8 +57,6 @@ struct HookLayer: Layer {
         }
     }
 
-    /// The kind of the request a post-request hook sends for `response`: plain after a plain call or an upload; a
-    /// download's goes to the same destination (the replaced file deleted), a stream's to its reader before a head.
     private static func kind(ofNextAfter response: Response, for request: any Request) -> CallKind {
         let kind = request.options.kind
         switch kind {

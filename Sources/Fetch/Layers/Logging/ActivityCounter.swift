@@ -37,14 +37,12 @@ public final class ActivityCounter: ActivityReporting, Sendable {
         change(by: -1)
     }
 
-    /// Applies `delta`, then reports until the reported state matches the count, unless
-    /// another thread (or an `onChange` further up this one) is reporting and will.
+    /// One thread at a time reports, until the reported state matches the count; `onChange` may change it meanwhile.
     private func change(by delta: Int) {
         let leads: Bool = state.withLock { state in
             state.active += delta
-            guard !state.isReporting else { return false }
-            state.isReporting = true
-            return true
+            defer { state.isReporting = true }
+            return !state.isReporting
         }
         guard leads else { return }
         while let busy = nextReport() { onChange(busy) }

@@ -8,7 +8,6 @@ public protocol ActivityReporting: Sendable {
     func requestEnded(_ request: any Request, result: Result<Response, any Error>)
 }
 
-/// Reports every call's start and end to an ``ActivityReporting``; see ``RequestPerforming/reportingActivity(to:)``.
 struct ActivityReportingLayer: Layer {
     let reporter: any ActivityReporting
 

@@ -1,7 +1,5 @@
-/// What one logged call really sent, attempt by attempt: each attempt's `URLRequest` (after every layer) and, where
-/// a layer saw it, the attempt's own result. A layer that does not deliver an attempt's result as it came (retry,
-/// refresh, a hook, an error handler) records it first; an error handler that replaces it says so.
-/// A request built again before its attempt has a result counts as the same attempt.
+/// Each attempt a logged call sent, and its result: a layer that does not deliver one as it came (retry, refresh, a
+/// hook, an error handler) records it first. A request built again before its result is the same attempt.
 final class AttemptLog: Sendable {
     struct Attempt {
         var sent: URLRequest
@@ -20,7 +18,6 @@ final class AttemptLog: Sendable {
 
     var last: Attempt? { attempts.withLock { $0.last } }
 
-    /// An attempt is being sent as `urlRequest`.
     func sent(_ urlRequest: URLRequest) {
         let finished: (Attempt, Int)? = attempts.withLock { attempts in
             let last = attempts.last
@@ -32,8 +29,7 @@ final class AttemptLog: Sendable {
         if let finished { onEarlierAttempt(finished.0, finished.1) }
     }
 
-    /// The latest attempt's own result, unless one was recorded for it already; `replaced` when an error handler
-    /// replaced `result`, what reached it, with another error.
+    /// Records the latest attempt's result unless one is; `replaced` when an error handler replaced it with another.
     func received(_ result: Result<Response, any Error>, replaced: Bool = false) {
         attempts.withLock { attempts in
             guard !attempts.isEmpty else { return }

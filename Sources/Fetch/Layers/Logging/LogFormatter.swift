@@ -1,11 +1,9 @@
-/// Writes the text of one log entry.
 struct LogFormatter {
     let configuration: LogConfiguration
     let options: LogOptions
 
     private var redaction: Redaction { configuration.redaction }
 
-    /// The entry for a call that ended with `result`, after `last`, its last attempt.
     func event(
         for request: any Request, result: Result<Response, any Error>, duration: Duration?, last: AttemptLog.Attempt?
     ) -> LogEvent {
@@ -23,22 +21,16 @@ struct LogFormatter {
             came = replaced
             outcome = self.outcome(of: replaced) + ", replaced by " + outcome
         }
-        let lines: [String]
-        if let streamed {
-            lines = streamed
-        } else if let response = came.response {
-            // The one an error carries, too: a status a layer below rejected.
-            lines = describe(response, of: request, outcome: outcome, duration: duration)
-        } else {
-            let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
-            lines = [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
-        }
+        let error: FetchError? = if case .failure(let failure) = came { failure as? FetchError } else { nil }
+        // A response an error carries counts too: a status a layer below rejected.
+        let lines =
+            streamed ?? came.response.map { describe($0, of: request, outcome: outcome, duration: duration) }
+            ?? [summary(of: last?.sent, naming: error, for: request, outcome: outcome, duration: duration)]
         let level: LogEvent.Level = if case .failure = result { .error } else { .info }
         return LogEvent(level: level, message: lines.joined(separator: "\n"), request: request, duration: duration)
     }
 
-    /// The lines for a streamed call whose reader got the head: that head, then how the stream
-    /// ended and its byte count; `nil` when the reader got none (failed first, or refused).
+    /// `nil` when the reader got no head (the call failed first, or it was refused).
     private func streamLines(
         for request: any Request, of sink: StreamSink, result: Result<Response, any Error>, duration: Duration?,
         sent: URLRequest?
@@ -56,13 +48,11 @@ struct LogFormatter {
         case (.failure, let head?, let note?):
             (response, outcome) = (head, "stream cancelled: handle dropped: \(note) (\(received) received)")
         case (.failure, let head?, nil) where stream.stoppedByReader:
-            (response, outcome) = (
-                head, "stream stopped by its reader after \(bytes(stream.read)) read (\(received) received)"
-            )
+            let read = bytes(stream.read)
+            (response, outcome) = (head, "stream stopped by its reader after \(read) read (\(received) received)")
         case (.failure(let error), let head?, nil):
             (response, outcome) = (head, "stream failed after \(bytes(received)): \(describe(error))")
-        case (.failure, nil, _):
-            return nil
+        case (.failure, nil, _): return nil
         }
         if case .failure = result, let sent { response.urlRequest = sent }
         return describe(response, of: request, outcome: "\(response.status), " + outcome, duration: duration)
@@ -70,7 +60,6 @@ struct LogFormatter {
 
     private func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
-    /// The entry for attempt `number` of a call, which another attempt followed.
     func event(forAttempt attempt: AttemptLog.Attempt, number: Int, of request: any Request) -> LogEvent {
         let level: LogEvent.Level =
             switch attempt.result {
@@ -85,7 +74,6 @@ struct LogFormatter {
         return LogEvent(level: level, message: line, request: request, duration: nil)
     }
 
-    /// What came, as the log writes it: the status, or the error.
     private func outcome(of result: Result<Response, any Error>) -> String {
         switch result {
         case .success(let response): "\(response.status)"
@@ -93,13 +81,10 @@ struct LogFormatter {
         }
     }
 
-    /// An error as the log writes it: a ``FetchError``'s code and reason, anything else as
-    /// it describes itself; URLs quoted in it, with the secrets in their query, are redacted.
     private func describe(_ error: any Error) -> String {
         redaction.redactingURLs(in: (error as? FetchError).map { "\($0.code.rawValue): \($0.reason)" } ?? "\(error)")
     }
 
-    /// The summary line, then what the options ask for of what was sent and what came back.
     private func describe(_ response: Response, of request: any Request, outcome: String, duration: Duration?)
         -> [String]
     {

@@ -25,8 +25,7 @@ public struct LogOptions: OptionSet, Sendable, Hashable {
     /// A `curl` command for what was sent (redacted).
     public static let curl = LogOptions(rawValue: 1 << 8)
 
-    /// The response's ``ResponseMetrics`` on a line of their own: where the time went,
-    /// bytes, redirects, retries, refreshes, cache. Not part of any preset.
+    /// The response's ``ResponseMetrics`` on a line of their own; in no preset.
     public static let metrics = LogOptions(rawValue: 1 << 9)
 
     /// A line for each attempt that another followed (a retry, a resend after a refresh, a hook's request), written

@@ -1,6 +1,4 @@
-/// Writes one entry per call to a ``LogConfiguration``'s sink when the call ends; made by
-/// ``RequestPerforming/logging(_:)``. The entry describes the last attempt's `URLRequest` and what came back,
-/// redacted; a download's body is logged as written to a file, a stream's as streamed (neither is read back).
+/// One entry per call, about its last attempt's `URLRequest`; a download's or a stream's body is not read back.
 struct LoggingLayer: StandingAside {
     let configuration: LogConfiguration
 

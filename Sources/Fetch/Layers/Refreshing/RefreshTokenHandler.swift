@@ -20,8 +20,7 @@ public struct RefreshTokenHandler: RefreshHandler {
     public init(
         _ store: TokenStore, statuses: Set<Int> = [401], newToken: @escaping @Sendable () async throws -> String
     ) {
-        self.statuses = statuses
-        refresh = { done in
+        self.init(statuses: statuses) { done in
             Task {
                 do {
                     store.token = try await newToken()

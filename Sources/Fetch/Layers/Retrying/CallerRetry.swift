@@ -8,7 +8,6 @@ public struct CallerRetry: Sendable {
 
     /// Sends the request once more after `delay` (through the call's scheduler), unless
     /// `maxAttempts` attempts, the first included, have been made or the call was cancelled.
-    /// The completion is called again with that attempt's result.
     /// - Returns: whether another attempt is on its way.
     @discardableResult
     public func retry(maxAttempts: Int, delay: Duration = .zero) -> Bool {
@@ -31,19 +30,12 @@ public struct CallerRetry: Sendable {
 }
 
 extension RequestPerforming {
-    /// Performs `request` and lets the completion decide, attempt by attempt, whether to
-    /// send it again.
+    /// Performs `request` and lets the completion, called once per attempt with a ``CallerRetry``, decide whether to
+    /// send it again; `scheduler` waits between attempts.
     ///
-    /// Every status is a `.success(Response)` here, as for `perform`: without
-    /// `requiringSuccess()` a 503 is not a failure and is not retried. The completion is
-    /// called once per attempt. Cancelling stops the attempt in flight or the wait, calls the
-    /// completion once with ``FetchError/Code-swift.enum/cancelled`` (unless the last attempt
-    /// was already delivered), and `retry` answers `false` from then on.
-    /// - Parameters:
-    ///   - request: what to send, each time.
-    ///   - scheduler: waits between attempts; real time by default.
-    ///   - completion: gets each attempt's result and its ``CallerRetry``.
-    /// - Returns: a handle that cancels the call.
+    /// Every status is a `.success(Response)` here: without `requiringSuccess()` a 503 is not retried. Cancelling
+    /// stops the attempt in flight or the wait, calls the completion once with ``FetchError/Code-swift.enum/cancelled``
+    /// (unless the last attempt was already delivered), and `retry` answers `false` from then on.
     @discardableResult
     public func performRetryable(
         _ request: any Request,

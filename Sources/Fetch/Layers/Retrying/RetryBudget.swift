@@ -1,8 +1,6 @@
 /// A limit on retries shared by every call that uses it, so a failing server gets no storm of retries.
 ///
-/// Each call deposits `ratio` of a retry and each retry withdraws one; the budget starts with `reserve` and never holds
-/// more (or one, if `reserve` is 0), so retries stay below `reserve + ratio × calls`. When it is empty the layer
-/// delivers the last result. Time passing neither refills it nor expires what earlier calls earned.
+/// It holds at most `reserve` retries, or one if `reserve` is 0; when it is empty the layer delivers the last result.
 public final class RetryBudget: Sendable {
     private let available: Locked<Double>
     /// The share of a retry each call earns.
@@ -21,12 +19,10 @@ public final class RetryBudget: Sendable {
     /// The retries the budget can pay for now (may be fractional).
     public var balance: Double { available.withLock { $0 } }
 
-    /// Records a new call, earning `ratio` of a retry.
     func recordCall() {
         available.withLock { $0 = min(Double(max(1, reserve)), $0 + ratio) }
     }
 
-    /// Spends one retry if there is one; returns whether the retry may go ahead.
     func withdraw() -> Bool {
         available.withLock { available in
             guard available >= 1 else { return false }

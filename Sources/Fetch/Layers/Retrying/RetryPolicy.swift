@@ -96,7 +96,6 @@ public struct RetryPolicy: Sendable {
         switch attempt.result {
         case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
-            // A status a layer below made an error (StatusVerifier) counts as that response, and the code too.
             if let response = (error as? FetchError)?.response {
                 let decision = decide(after: response, attempt)
                 if decision != .stop { return decision }
