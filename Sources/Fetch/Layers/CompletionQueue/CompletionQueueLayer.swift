@@ -1,4 +1,5 @@
-/// Its place does not matter: over `Session`, every completion of the call runs on the queue, a cache hit's too.
+/// Gives every call a completion queue unless it names its own. Its place does not matter: over `Session`, every
+/// completion of the call runs on the queue, a cache hit's too.
 struct CompletionQueueLayer: PassingOnce {
     let queue: DispatchQueue
 

@@ -1,4 +1,5 @@
-/// Cancelling the call while the handler runs ends it at once as cancelled and cancels its `Task` and any retry.
+/// Hands each failed call to an ``AsyncErrorHandler`` in a `Task`. Cancelling the call while the handler runs ends it
+/// at once as cancelled and cancels its `Task` and any retry.
 struct AsyncErrorHandlingLayer: Layer {
     let handler: any AsyncErrorHandler
 

@@ -1,4 +1,5 @@
-/// ``RequestOptions/errorOverride`` goes first; a 4xx or 5xx is seen as `httpStatus`, delivered as is if let pass.
+/// Passes every failed call through a chain of ``ErrorHandler``s, ``RequestOptions/errorOverride`` first; a 4xx or
+/// 5xx is seen as `httpStatus`, delivered as is if let pass.
 struct ErrorHandlingLayer: Layer {
     let handlers: [any ErrorHandler]
     let presenter: (any RequestPresenting)?

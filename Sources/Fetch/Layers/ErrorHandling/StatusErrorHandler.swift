@@ -1,5 +1,6 @@
-/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`); to see the
-/// error rather than the response, use ``CodeErrorHandler``.
+/// Handles responses with given statuses (400 and above), listed (`401, 403`) or as a range (`500..<600`). The closure
+/// gets the failed call's ``FetchError/response`` (as delivered, a verifier's, or the 401 before a failed refresh); to
+/// see the error itself, use ``CodeErrorHandler``.
 public struct StatusErrorHandler: ErrorHandler {
     /// The statuses handled.
     public let statuses: Set<Int>
