@@ -36,7 +36,7 @@ public struct LogOptions: OptionSet, Sendable, Hashable {
     public static let `default`: LogOptions = [.method, .url, .status, .time]
     /// The default and both sets of headers.
     public static let headers: LogOptions = [.default, .requestHeaders, .responseHeaders]
-    /// Everything.
+    /// Every field of the call, its bodies and a `curl` command; not ``metrics`` or ``attempts``.
     public static let all: LogOptions = [.headers, .requestBody, .responseBody, .curl]
     /// Nothing: the call is not logged.
     public static let none: LogOptions = []
