@@ -1,10 +1,6 @@
 /// The life of a streamed body as a value: its ``Phase``, the ``Event``s that move it, the ``Effect``s to carry out.
-///
-/// Pure bookkeeping: no lock, no I/O. A ``StreamSink`` keeps one behind `Locked` and carries
-/// out the effects after unlocking. A reader (a `Waiter`) takes one chunk at a time.
-///
-/// The end is a phase (``Phase/ending(_:)``), not a `ResultOnce` like the head: it must reach
-/// the reader after the last chunk kept, so ``Event/take(_:)`` reaches it only once nothing is kept.
+/// No lock, no I/O: ``StreamSink`` carries out the effects after unlocking. A `Waiter` takes one chunk at a time.
+/// The end is a phase, not a `ResultOnce` like the head: it must reach the reader after the last chunk kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
@@ -19,7 +15,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     }
 
     enum Event: Sendable {
-        /// A check refused the head offered with this error.
         case refused(any Error)
         /// The head, checked, without its body.
         case opened(Response)
@@ -61,7 +56,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     private var waiter: Waiter?
     /// Why a check refused the last head offered, until the next one: the call's error.
     private var refusal: (any Error)?
-    /// The checks of the layers in the call's path, in the order they were added.
     private var checks: [(number: Int, check: HeadCheck)] = []
     private var lastCheck = 0
 
@@ -75,7 +69,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return stoppedByReader
     }
 
-    /// - Returns: the number that removes the check.
     mutating func addCheck(_ check: @escaping HeadCheck) -> Int {
         lastCheck += 1
         checks.append((lastCheck, check))
@@ -94,7 +87,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return checks.reversed().map(\.check)
     }
 
-    /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .refused(let error):
@@ -104,7 +96,22 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             guard !stoppedByReader, case .awaitingHead = phase, offered.isSuccess || acceptsAnyStatus else { return [] }
             (phase, head) = (.streaming, offered)
             return [.head(.success(offered))]
-        case .received(let data): return receive(data)
+        case .received(let data):
+            guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
+            if let waiting = waiter {
+                waiter = nil
+                received += data.count
+                read += data.count
+                return [.hand(waiting, .success(data))]
+            }
+            let arrival = buffer.append(data)
+            if case .overflow = arrival {
+                phase = .ending(.failure(overflow()))
+                return [.stopCall] + wake()
+            }
+            received += data.count
+            guard case .write(let bytes, let offset) = arrival else { return [] }
+            return [.spill(bytes, at: offset)]
         case .spillFailed(let error):
             guard !stoppedByReader, case .streaming = phase else { return [] }
             phase = .ending(.failure(error))
@@ -122,24 +129,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             return [.dropSpill, .stopCall] + wake() + [.head(.failure(FetchError.cancelled()))]
         case .take(let taker): return take(taker)
         }
-    }
-
-    private mutating func receive(_ data: Data) -> [Effect] {
-        guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
-        if let waiting = waiter {
-            waiter = nil
-            received += data.count
-            read += data.count
-            return [.hand(waiting, .success(data))]
-        }
-        let arrival = buffer.append(data)
-        if case .overflow = arrival {
-            phase = .ending(.failure(overflow()))
-            return [.stopCall] + wake()
-        }
-        received += data.count
-        guard case .write(let bytes, let offset) = arrival else { return [] }
-        return [.spill(bytes, at: offset)]
     }
 
     private func overflow() -> FetchError {

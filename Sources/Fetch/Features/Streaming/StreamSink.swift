@@ -23,7 +23,6 @@ public final class StreamSink: Sendable {
     /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is
     /// taken before the machine's for every event, so the file matches the machine's offsets.
     private let io = Locked<SpillFile?>(nil)
-    /// The head, or the error the stream ended with before one.
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
     let queue = Locked<DispatchQueue?>(nil)
@@ -32,7 +31,6 @@ public final class StreamSink: Sendable {
     typealias Machine = StreamMachine<@Sendable (Result<Data?, any Error>) -> Void>
 
     enum Reader: Sendable {
-        /// An async reader that asks for each chunk.
         case pull
         /// Callbacks: the head, each chunk, then the completion once.
         case push(
@@ -77,9 +75,7 @@ public final class StreamSink: Sendable {
         bodiless.isStreamed = true
         let checks = machine.withLock { $0.offer() }
         do {
-            if response.isSuccess || acceptsAnyStatus {
-                for check in checks { try check(&bodiless) }
-            }
+            for check in checks where response.isSuccess || acceptsAnyStatus { try check(&bodiless) }
         } catch {
             machine.withLock { _ = $0.handle(.refused(error)) }
             return false
@@ -109,8 +105,7 @@ public final class StreamSink: Sendable {
 
     // MARK: The end
 
-    /// Ends the stream with the call's result; called once, by the call's completion. A
-    /// response the performer did not stream is delivered now, as the head and one chunk.
+    /// Ends the stream with the call's result, once; a response not streamed becomes the head and one chunk.
     func finish(_ result: Result<Response, any Error>) {
         step(.finished(result))
     }
@@ -126,8 +121,7 @@ public final class StreamSink: Sendable {
 
     // MARK: The pull reader
 
-    /// Waits for the head; cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the call's error; ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
+    /// Waits for the head, or throws the call's error (`httpStatus` for a status not accepted); cancellable.
     func response() async throws -> Response {
         try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
@@ -149,8 +143,7 @@ public final class StreamSink: Sendable {
 
     // MARK: Carrying out
 
-    /// Moves the machine with `event`: the spill file's effects run under the `io` lock, the rest with no lock held.
-    /// Returns whether the machine did anything.
+    /// Whether the machine did anything; the spill file's effects run under the `io` lock, the rest unlocked.
     @discardableResult
     private func step(_ event: Machine.Event) -> Bool {
         let effects = io.withLock { spill in
