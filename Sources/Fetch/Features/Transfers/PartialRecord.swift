@@ -11,7 +11,6 @@ struct PartialRecord: Codable, Hashable, Sendable {
     var lastModified: String?
     var length: Int64?
 
-    /// The value for `If-Range`: the entity tag, else the date.
     var validator: String? { etag ?? lastModified }
 
     /// `nil` when a 2xx body from its first byte cannot be resumed.
@@ -73,7 +72,6 @@ struct ResumePoint: Hashable, Sendable {
     /// for the last byte again gets a 206 that proves the file current, not a 416.
     let offset: Int64
     let size: Int64
-    /// The `If-Range` value.
     let validator: String
     let record: PartialRecord
 

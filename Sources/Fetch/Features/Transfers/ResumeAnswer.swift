@@ -14,25 +14,21 @@ enum ResumeAnswer: Hashable, Sendable {
     /// A status other than 2xx: the partial file stays as it is.
     case notABody
 
-    /// The meaning of a response to a request that asked for `point` (`nil`: the whole body).
-    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for a 206 whose
-    ///   `Content-Range` is missing, malformed, or does not start where the request asked.
+    /// The meaning of a response to a request that asked for `point` (`nil`: the whole body); throws `badServerResponse`
+    /// for a 206 whose `Content-Range` is missing, malformed, or does not start where the request asked.
     static func decide(
         status: Int, headers: HTTPHeaders, contentLength: Int64?,
         asked point: ResumePoint?
     ) throws(FetchError) -> ResumeAnswer {
-        guard let point else {
-            return (200..<300).contains(status) ? .fresh(length: contentLength) : .notABody
-        }
-        switch status {
-        case 206:
+        switch (status, point) {
+        case (206, let point?):
             return try partial(headers: headers, contentLength: contentLength, asked: point)
-        case 416:
+        case (416, let point?):
             guard let range = headers.first("Content-Range").flatMap(ContentRange.init), range.first == nil,
                 let length = range.length, length == point.size
             else { return .startOver }
             return .whole(length: length)
-        case 200..<300:
+        case (200..<300, _):
             return .fresh(length: contentLength)
         default:
             return .notABody

@@ -1,7 +1,5 @@
-/// The life of a transfer's body as a value: where a download's partial file stands
-/// (``Phase``), the ``Event``s that move it and the ``Effect``s its owner carries out.
-///
-/// Pure bookkeeping: no lock, no I/O, no clock (events bring the time). `TransferState`
+/// The life of a transfer's body as a value: where a download's partial file stands (``Phase``), the ``Event``s that
+/// move it and the ``Effect``s its owner carries out. No lock, no I/O, no clock (events bring the time): `TransferState`
 /// carries out the effects after unlocking. An upload has no file: only its progress.
 struct TransferMachine: Sendable {
     enum Phase: Equatable, Sendable {
@@ -30,7 +28,6 @@ struct TransferMachine: Sendable {
         case writeFailed
         /// A fresh, empty partial file replaced one that could not be continued.
         case restarted
-        /// The caller cancelled, asking to keep the partial file or not.
         case stop(keeping: Bool)
         case settle(status: Int)
         /// The call ended; keep the partial file when asked and it can be resumed.
@@ -71,7 +68,6 @@ struct TransferMachine: Sendable {
     let uploadLength: Int64?
     private var throttle = ProgressThrottle()
 
-    /// A download of `url` resuming at `asked`, or an upload of `uploadLength` bytes.
     init(downloads: Bool, url: URL? = nil, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
         (self.downloads, self.url, self.asked) = (downloads, url, asked)
         resumable = asked != nil
@@ -86,11 +82,16 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .responded(let status, let headers, let length): return respond(status, headers, length)
-        case .received(let data, let now): return receive(data, now)
+        case .received(let data, let now):
+            guard phase == .writing else { return [] }
+            received += Int64(data.count)
+            // A compressed body decodes to more bytes than its announced length.
+            if let known = expected, received > known { expected = nil }
+            guard throttle.allows(at: now) else { return [.write(data)] }
+            return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
         case .sent(let total, let announced, let now):
             guard isLive else { return [] }
             sent = total
@@ -145,19 +146,6 @@ struct TransferMachine: Sendable {
             (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
             let report = TransferProgress(completedBytes: offset, expectedBytes: total)
             return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
-        }
-    }
-
-    private mutating func receive(_ data: Data, _ now: UInt64) -> [Effect] {
-        switch phase {
-        case .writing:
-            received += Int64(data.count)
-            // A compressed body decodes to more bytes than its announced length.
-            if let known = expected, received > known { expected = nil }
-            guard throttle.allows(at: now) else { return [.write(data)] }
-            return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
-        case .ready, .declined, .whole, .closed, .stopped, .settled:
-            return []
         }
     }
 

@@ -10,7 +10,6 @@ final class TransferState: TaskKindHandler, Sendable {
     private let progress: (@Sendable (TransferProgress) -> Void)?
     /// A file made for this transfer only (an encoded form), deleted when it ends.
     let uploadFile: URL?
-    /// Set by ``DownloadHandle/cancelKeepingPartial()``.
     private let keepsPartial: Locked<Bool>?
 
     init(
@@ -88,10 +87,8 @@ final class TransferState: TaskKindHandler, Sendable {
         events.async { completion(outcome) }
     }
 
-    /// The call's response from the task's.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the file cannot be written or moved;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file lacks the length its `Content-Range`
-    ///   announced; ``FetchError/Code-swift.enum/cancelled`` when the caller cancelled first.
+    /// The call's response from the task's; throws `file`, `badServerResponse` (a resumed file shorter than its
+    /// `Content-Range` announced), or `cancelled` when the caller cancelled first.
     func settle(_ response: Response) throws -> Response {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
@@ -119,8 +116,7 @@ final class TransferState: TaskKindHandler, Sendable {
         if let uploadFile { unlink(uploadFile.path) }
     }
 
-    /// Carries out the machine's effects with no lock held but the file's.
-    /// - Returns: whether the request goes on, fails, or starts over.
+    /// Carries out the machine's effects with no lock held but the file's: the request goes on, fails or starts over.
     @discardableResult
     private func carryOut(_ event: TransferMachine.Event) -> BodyOpening {
         for effect in machine.withLock({ $0.handle(event) }) {
