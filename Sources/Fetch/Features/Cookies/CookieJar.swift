@@ -2,7 +2,6 @@
 /// matches on the host only (ignoring `Secure`, `Path`) and adds no cookie to the redirects a delegate follows.
 struct CookieJar: Sendable {
     let storage: HTTPCookieStorage
-    /// The time every expiry is measured against.
     let clock: @Sendable () -> Date
 
     init(_ storage: HTTPCookieStorage, clock: @escaping @Sendable () -> Date = { Date() }) {

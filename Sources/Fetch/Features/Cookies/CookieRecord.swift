@@ -4,9 +4,7 @@ struct CookieRecord: Equatable, Sendable {
     var value: String
     /// The host it was set by (host-only) or the domain it applies to: lowercase, no leading dot.
     var domain: String
-    /// Whether it goes only to `domain` itself, not to its subdomains.
     var hostOnly = true
-    /// The path it applies to, and below.
     var path = "/"
     /// `nil` for a session cookie, which lasts as long as its store.
     var expires: Date? = nil
@@ -28,7 +26,6 @@ struct CookieRecord: Equatable, Sendable {
 extension CookieRecord {
     /// The cookie that `cookie`, received from `url` at `now`, stores (§5.3); `nil` when its `Domain` does not match
     /// the host or is a public suffix, or without a host. An expired one is returned: storing it removes the old.
-    ///
     /// Any `Domain` that domain-matches the host makes a domain cookie, also one equal to the host (§5.3 step 6); only
     /// a public suffix or an IP address equal to the host (step 5), or no `Domain`, makes a host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {
