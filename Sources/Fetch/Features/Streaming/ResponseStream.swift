@@ -129,7 +129,6 @@ extension ResponseStream {
     }
 }
 
-/// Something that turns a body's pieces into values, incrementally.
 protocol StreamParser: Sendable {
     associatedtype Output
     mutating func feed(_ piece: Data) throws -> [Output]

@@ -10,7 +10,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case streaming
         /// The call ended, or the sink ended it: the reader takes what is kept, then this end.
         case ending(Result<Response, any Error>)
-        /// The reader took the end.
         case ended
     }
 
@@ -106,7 +105,12 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             }
             let arrival = buffer.append(data)
             if case .overflow = arrival {
-                phase = .ending(.failure(overflow()))
+                let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
+                let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
+                let reason =
+                    "the stream's reader fell behind by more than its buffer (\(memory)) and spill file "
+                    + "(\(file)) keep; the bytes kept were delivered, the rest was not read"
+                phase = .ending(.failure(FetchError(.bodyTooLarge, reason: reason, response: head)))
                 return [.stopCall] + wake()
             }
             received += data.count
@@ -131,16 +135,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         }
     }
 
-    private func overflow() -> FetchError {
-        let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
-        let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
-        return FetchError(
-            .bodyTooLarge,
-            reason: "the stream's reader fell behind by more than its buffer (\(memory)) and spill file (\(file)) "
-                + "keep; the bytes kept were delivered, the rest was not read", response: head)
-    }
-
-    /// A response the performer did not stream becomes the head and one chunk.
     private mutating func finish(_ result: Result<Response, any Error>) -> [Effect] {
         switch phase {
         case .ending, .ended: return [.releaseCall]

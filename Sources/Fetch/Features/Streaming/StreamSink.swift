@@ -42,14 +42,11 @@ public final class StreamSink: Sendable {
         bufferSize: Int, spillLimit: Int, acceptsAnyStatus: Bool, reader: Reader,
         spillDirectory: String = NSTemporaryDirectory()
     ) {
-        self.bufferSize = max(1, bufferSize)
+        let buffer = StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit)
+        (self.bufferSize, self.spillLimit) = (buffer.memoryLimit, buffer.spillLimit)
         self.spillDirectory = spillDirectory
-        self.spillLimit = max(0, spillLimit)
         self.acceptsAnyStatus = acceptsAnyStatus
-        machine = Locked(
-            Machine(
-                buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit),
-                acceptsAnyStatus: acceptsAnyStatus))
+        machine = Locked(Machine(buffer: buffer, acceptsAnyStatus: acceptsAnyStatus))
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
         head.whenFinished { result in
             guard let onHead, case .success(let response) = result else { return }
@@ -58,8 +55,6 @@ public final class StreamSink: Sendable {
         }
         pushNext(onChunk, completion)
     }
-
-    // MARK: The performer's side
 
     /// Whether a head has been accepted: the reader has the response, so retry and refresh
     /// layers deliver a later failure as it is rather than sending the request again.
@@ -103,8 +98,6 @@ public final class StreamSink: Sendable {
         queue.withLock { $0 = $0 ?? DispatchQueue(label: "Fetch.stream", target: target) }
     }
 
-    // MARK: The end
-
     /// Ends the stream with the call's result, once; a response not streamed becomes the head and one chunk.
     func finish(_ result: Result<Response, any Error>) {
         step(.finished(result))
@@ -119,15 +112,12 @@ public final class StreamSink: Sendable {
         stopCall.setAction { call.cancel() }
     }
 
-    // MARK: The pull reader
-
     /// Waits for the head, or throws the call's error (`httpStatus` for a status not accepted); cancellable.
     func response() async throws -> Response {
         try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
 
-    /// The next chunk, `nil` at the end; cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the stream's error (once; `nil` follows), or ``FetchError/Code-swift.enum/cancelled``.
+    /// The next chunk, `nil` at the end, or the stream's error once (`cancelled` when stopped); cancellable.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -140,8 +130,6 @@ public final class StreamSink: Sendable {
 
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { machine.withLock { $0.hasEnded } }
-
-    // MARK: Carrying out
 
     /// Whether the machine did anything; the spill file's effects run under the `io` lock, the rest unlocked.
     @discardableResult
@@ -195,8 +183,6 @@ public final class StreamSink: Sendable {
         }
         return !effects.isEmpty
     }
-
-    // MARK: The push reader
 
     /// Asks for the push reader's next chunk, answered on its queue; none is delivered after the reader stopped.
     private func pushNext(
