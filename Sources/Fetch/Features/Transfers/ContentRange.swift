@@ -6,15 +6,9 @@ struct ContentRange: Hashable, Sendable {
     var last: Int64?
     /// The whole representation's length; `nil` for `*`.
     var length: Int64?
-
-    var count: Int64? {
-        guard let first, let last else { return nil }
-        return last - first + 1
-    }
 }
 
 extension ContentRange {
-    /// `nil` when `text` is not a well-formed byte range.
     init?(_ text: String) {
         let syntax = /\s*bytes\s+(?:([0-9]+)-([0-9]+)|\*)\/([0-9]+|\*)\s*/.ignoresCase()
         guard let (_, first, last, total) = text.wholeMatch(of: syntax)?.output else { return nil }

@@ -1,8 +1,5 @@
-/// What a partial download keeps in `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`.
-///
-/// Written only for a response that can be resumed: a strong `ETag` (or, without one, a `Last-Modified` at least 60
-/// seconds older than its `Date`, RFC 9110 section 8.8.2.2) and no `Content-Encoding` (a range of a compressed
-/// representation does not match the decoded bytes on disk). Without a record the partial file is never resumed.
+/// What a partial download keeps in `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`
+/// (RFC 9110 section 8.8.2.2), written only for a response that can be resumed (see <doc:TransferringFiles>).
 struct PartialRecord: Codable, Hashable, Sendable {
     /// The URL of the request, as first sent (before redirects).
     var url: String

@@ -39,11 +39,11 @@ enum ResumeAnswer: Hashable, Sendable {
         headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint
     ) throws(FetchError) -> ResumeAnswer {
         let text = headers.first("Content-Range")
-        guard let text, let range = ContentRange(text), let first = range.first, let count = range.count else {
+        guard let text, let range = ContentRange(text), let first = range.first, let last = range.last else {
             throw mismatch(text.map { "with Content-Range \"\($0)\"" } ?? "without a Content-Range", point)
         }
         guard first == point.offset else { throw mismatch("with Content-Range \"\(text)\"", point) }
-        if let contentLength, contentLength != count {
+        if let contentLength, contentLength != last - first + 1 {
             throw mismatch("with Content-Range \"\(text)\" but \(contentLength) bytes", point)
         }
         // A range of a compressed representation, or of another version, does not continue the bytes on disk.

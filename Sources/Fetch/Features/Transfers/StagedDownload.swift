@@ -1,7 +1,6 @@
-/// A download in progress on disk: its partial file next to the destination, moved into place by ``commit(length:)``,
-/// kept for a resume or deleted by ``end(keeping:)``; a failure of the file system throws `file`. The partial file is
-/// locked (`flock`) while a download writes it, so a second download there fails rather than mix its bytes in. Its
-/// I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
+/// A download in progress on disk: its partial file next to the destination, locked (`flock`) while written, moved
+/// into place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``; file system failures throw
+/// `file`. Its I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
 final class StagedDownload: Sendable {
     let finalURL: URL
     let files: PartialFiles

@@ -115,7 +115,6 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Decides what the head of a response means for the partial file (``ResumeAnswer``).
     private mutating func respond(_ status: Int, _ headers: HTTPHeaders, _ length: Int64?) -> [Effect] {
         guard downloads, isLive else { return [] }
         let answer: ResumeAnswer

@@ -26,8 +26,7 @@ final class TransferState: TaskKindHandler, Sendable {
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
-    /// Opens a download's partial file, asking `urlRequest` for the rest when resumable;
-    /// `options` is `nil` for a plain call's body streamed from files.
+    /// Opens a download's partial file; `options` is `nil` for a plain call whose body is streamed from files.
     convenience init(
         _ request: any Request, _ options: TransferOptions?, sending urlRequest: inout URLRequest,
         queue: DispatchQueue
@@ -109,8 +108,7 @@ final class TransferState: TaskKindHandler, Sendable {
         return settled
     }
 
-    /// Ends the transfer: deletes the temporary upload file, and the partial download unless
-    /// `keepingPartial` and it can be resumed. Safe to call more than once.
+    /// Deletes the upload file, and the partial download unless `keepingPartial` and resumable; safe to call again.
     func close(keepingPartial: Bool = false) {
         carryOut(.close(keepingPartial: keepingPartial))
         if let uploadFile { unlink(uploadFile.path) }
