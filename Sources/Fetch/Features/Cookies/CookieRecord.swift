@@ -15,11 +15,6 @@ struct CookieRecord: Equatable, Sendable {
     var created = Date.distantPast
 
     func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
-
-    /// Same name, domain and path (§5.3 step 11), host-only or not: a new one replaces it.
-    func isSameCookie(as other: CookieRecord) -> Bool {
-        name == other.name && domain == other.domain && path == other.path
-    }
 }
 
 // In an extension, so that the memberwise initializer stays.
