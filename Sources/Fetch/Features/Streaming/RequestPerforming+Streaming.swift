@@ -17,7 +17,12 @@ extension RequestPerforming {
             bufferSize: bufferSize, spillLimit: spillLimit, acceptsAnyStatus: acceptingAnyStatus, reader: .pull)
         if Task.isCancelled { throw FetchError.cancelled(request, through: self) }
         let dropped = DroppedHandle()
-        let outgoing = LayeredRequest(request, options: { ($0.kind, $0.droppedHandle) = (.stream(sink), dropped) })
+        let outgoing = LayeredRequest(
+            request,
+            options: {
+                $0.kind = .stream(sink)
+                $0.droppedHandle = dropped
+            })
         let call = perform(outgoing) { sink.finish($0) }
         sink.cancelling(call)
         do {

@@ -136,10 +136,7 @@ protocol StreamParser: Sendable {
 }
 
 extension EventStreamParser: StreamParser {
-    mutating func end() -> [ServerSentEvent] {
-        finish()
-        return []
-    }
+    mutating func end() -> [ServerSentEvent] { [] }
 }
 
 extension LineSplitter: StreamParser {

@@ -33,7 +33,6 @@ final class SpillFile: Sendable {
         }
     }
 
-    /// Gives the file's space back once the reader has taken all of it.
     func empty() {
         // A failure costs disk space only; the file is gone with the stream.
         try? file.truncate(atOffset: 0)

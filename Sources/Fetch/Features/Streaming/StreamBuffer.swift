@@ -8,7 +8,6 @@ struct StreamBuffer: Sendable, Equatable {
     /// The largest the file may grow; 0 keeps nothing in a file.
     let spillLimit: Int
     let writeSize: Int
-    /// The most bytes one read hands to the reader.
     let readSize: Int
 
     private(set) var memory: [Data] = []

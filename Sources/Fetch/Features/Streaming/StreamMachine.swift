@@ -48,7 +48,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Body bytes taken from the performer, and those handed to the reader.
     private(set) var received = 0
     private(set) var read = 0
-    /// The end the reader took, once it did.
     private(set) var outcome: Result<Response, any Error>?
     let acceptsAnyStatus: Bool
     private(set) var buffer: StreamBuffer

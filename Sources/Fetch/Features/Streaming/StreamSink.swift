@@ -18,10 +18,9 @@ public final class StreamSink: Sendable {
     /// the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     public let acceptsAnyStatus: Bool
     private let spillDirectory: String
-    /// Its lock is a leaf.
     let machine: Locked<Machine>
-    /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is
-    /// taken before the machine's for every event, so the file matches the machine's offsets.
+    /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is taken before the machine's
+    /// (a leaf) for every event, so the file matches the machine's offsets.
     private let io = Locked<SpillFile?>(nil)
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
