@@ -105,7 +105,23 @@ struct TransferMachine: Sendable {
             guard isLive || phase == .closed else { return [] }
             (phase, asked, resumable, received, expected, checkedLength) = (.ready, nil, false, 0, nil, nil)
             return []
-        case .settle(let status): return settle(status)
+        case .settle(let status):
+            guard downloads else {
+                guard isLive else { return [] }
+                let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
+                return [.report(.finished(total))]
+            }
+            switch phase {
+            case .declined:
+                return []
+            case .stopped:
+                return [.fail(FetchError.cancelled())]
+            case .closed, .settled:
+                return [.fail(FetchError(.file, reason: "the download was stopped before it completed"))]
+            case .ready, .writing, .whole:
+                defer { phase = .settled }
+                return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
+            }
         case .stop(let keeping), .close(let keeping):
             let ending: Phase = if case .stop = event { .stopped } else { .settled }
             // An upload has no file: a stop lets it run on to its end.
@@ -117,54 +133,32 @@ struct TransferMachine: Sendable {
 
     private mutating func respond(_ status: Int, _ headers: HTTPHeaders, _ length: Int64?) -> [Effect] {
         guard downloads, isLive else { return [] }
-        let answer: ResumeAnswer
         do {
-            answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked)
+            switch try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked) {
+            case .notABody:
+                phase = .declined
+                return [.decline]
+            case .startOver:
+                phase = .closed
+                return [.startOver]
+            case .whole(let total):
+                (phase, received, expected, checkedLength) = (.whole, total, total, total)
+                return []
+            case .fresh(let total):
+                // Resumable only with a strong validator (see ``PartialRecord``).
+                let record = PartialRecord(url: url, headers: headers, length: total)
+                (phase, received, expected, checkedLength, resumable) = (.writing, 0, total, nil, record != nil)
+                return [.begin(offset: 0, record: record)]
+            case .append(let offset, let total):
+                var record = asked?.record
+                record?.length = total
+                (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
+                let report = TransferProgress(completedBytes: offset, expectedBytes: total)
+                return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
+            }
         } catch {
             phase = .closed
             return [.fail(error)]
-        }
-        switch answer {
-        case .notABody:
-            phase = .declined
-            return [.decline]
-        case .startOver:
-            phase = .closed
-            return [.startOver]
-        case .whole(let total):
-            (phase, received, expected, checkedLength) = (.whole, total, total, total)
-            return []
-        case .fresh(let total):
-            // Resumable only with a strong validator (see ``PartialRecord``).
-            let record = PartialRecord(url: url, headers: headers, length: total)
-            (phase, received, expected, checkedLength, resumable) = (.writing, 0, total, nil, record != nil)
-            return [.begin(offset: 0, record: record)]
-        case .append(let offset, let total):
-            var record = asked?.record
-            record?.length = total
-            (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
-            let report = TransferProgress(completedBytes: offset, expectedBytes: total)
-            return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
-        }
-    }
-
-    /// Settles the body of a response that ended: the file is moved into place, unless declined.
-    private mutating func settle(_ status: Int) -> [Effect] {
-        guard downloads else {
-            guard isLive else { return [] }
-            let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
-            return [.report(.finished(total))]
-        }
-        switch phase {
-        case .declined:
-            return []
-        case .stopped:
-            return [.fail(FetchError.cancelled())]
-        case .closed, .settled:
-            return [.fail(FetchError(.file, reason: "the download was stopped before it completed"))]
-        case .ready, .writing, .whole:
-            defer { phase = .settled }
-            return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
         }
     }
 }

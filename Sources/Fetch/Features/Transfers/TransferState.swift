@@ -51,10 +51,9 @@ final class TransferState: TaskKindHandler, Sendable {
     }
 
     func write(_ data: Data) -> FetchError? {
-        guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
-            return nil
-        }
-        return error
+        let now = DispatchTime.now().uptimeNanoseconds
+        if case .failed(let error) = carryOut(.received(data, now: now)) { return error }
+        return nil
     }
 
     func sent(total: Int64, expected: Int64) {
