@@ -2,7 +2,6 @@
 /// matches on the host only (ignoring `Secure`, `Path`) and adds no cookie to the redirects a delegate follows.
 struct CookieJar: Sendable {
     let storage: HTTPCookieStorage
-    /// The time every expiry is measured against.
     let clock: @Sendable () -> Date
 
     init(_ storage: HTTPCookieStorage, clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -16,8 +15,8 @@ struct CookieJar: Sendable {
         store(SetCookie.split(folded: field), from: url)
     }
 
-    /// Stores cookies received from `url` (§5.3): each replaces the one of the same name,
-    /// domain and path, and an expired one only removes it. Nothing changes under `.never`.
+    /// Stores cookies received from `url` (§5.3): each replaces the one of the same name, domain and path (host-only
+    /// or not, step 11), and an expired one only removes it. Nothing changes under `.never`.
     func store(_ strings: [String], from url: URL) {
         guard storage.cookieAcceptPolicy != .never else { return }
         let now = clock()
@@ -25,9 +24,10 @@ struct CookieJar: Sendable {
         for var record in accepted {
             for old in storage.cookies ?? [] {
                 let stored = CookieRecord(old)
-                guard stored.isSameCookie(as: record) else { continue }
-                record.created = min(record.created, stored.created)
-                storage.deleteCookie(old)
+                if (stored.name, stored.domain, stored.path) == (record.name, record.domain, record.path) {
+                    record.created = min(record.created, stored.created)
+                    storage.deleteCookie(old)
+                }
             }
             if !record.isExpired(at: now), let cookie = record.httpCookie { storage.setCookie(cookie) }
         }

@@ -1,8 +1,6 @@
 extension CookieRecord {
     /// FoundationNetworking sets it to the moment the `HTTPCookie` is made, whatever the properties say.
     static let createdKey = HTTPCookiePropertyKey("Created")
-    /// The property `HTTPCookie.isHTTPOnly` reads.
-    static let httpOnlyKey = HTTPCookiePropertyKey("HttpOnly")
 
     /// A domain with a leading dot applies to subdomains too; one without is host-only.
     init(_ cookie: HTTPCookie) {
@@ -23,7 +21,7 @@ extension CookieRecord {
         ]
         if let expires { properties[.expires] = expires } else { properties[.discard] = "TRUE" }
         if secure { properties[.secure] = "TRUE" }
-        if httpOnly { properties[Self.httpOnlyKey] = "TRUE" }
+        if httpOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
         return HTTPCookie(properties: properties)
     }
 }

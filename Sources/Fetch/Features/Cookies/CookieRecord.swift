@@ -4,9 +4,7 @@ struct CookieRecord: Equatable, Sendable {
     var value: String
     /// The host it was set by (host-only) or the domain it applies to: lowercase, no leading dot.
     var domain: String
-    /// Whether it goes only to `domain` itself, not to its subdomains.
     var hostOnly = true
-    /// The path it applies to, and below.
     var path = "/"
     /// `nil` for a session cookie, which lasts as long as its store.
     var expires: Date? = nil
@@ -17,18 +15,12 @@ struct CookieRecord: Equatable, Sendable {
     var created = Date.distantPast
 
     func isExpired(at now: Date) -> Bool { expires.map { $0 <= now } ?? false }
-
-    /// Same name, domain and path (§5.3 step 11), host-only or not: a new one replaces it.
-    func isSameCookie(as other: CookieRecord) -> Bool {
-        name == other.name && domain == other.domain && path == other.path
-    }
 }
 
 // In an extension, so that the memberwise initializer stays.
 extension CookieRecord {
     /// The cookie that `cookie`, received from `url` at `now`, stores (§5.3); `nil` when its `Domain` does not match
     /// the host or is a public suffix, or without a host. An expired one is returned: storing it removes the old.
-    ///
     /// Any `Domain` that domain-matches the host makes a domain cookie, also one equal to the host (§5.3 step 6); only
     /// a public suffix or an IP address equal to the host (step 5), or no `Domain`, makes a host-only cookie.
     init?(accepting cookie: SetCookie, from url: URL, at now: Date) {

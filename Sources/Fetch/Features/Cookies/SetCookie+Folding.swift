@@ -1,9 +1,7 @@
 extension SetCookie {
-    /// The set-cookie strings of one field value: URLSession joins repeated `Set-Cookie`
-    /// fields with `", "`, and commas also appear inside `Expires` dates and values.
-    ///
-    /// Only `", "` followed by a `name=value` pair (an `=` before the next `;`) starts a new cookie, so a value
-    /// holding `", x=y"` is split there: once URLSession joined the fields, nothing tells them apart.
+    /// The set-cookie strings of one field value, whose `Set-Cookie` fields URLSession joined with `", "`; commas also
+    /// appear in `Expires` dates and values, so only `", "` followed by a `name=value` pair (an `=` before the next
+    /// `;`) starts a new cookie. A value holding `", x=y"` is split there: once joined, nothing tells them apart.
     static func split(folded value: String) -> [String] {
         var strings: [String] = []
         for piece in value.components(separatedBy: ", ") {

@@ -27,31 +27,26 @@ struct SetCookie: Equatable, Sendable {
             let equals = attribute.firstIndex(of: "=")
             let key = String(attribute[..<(equals ?? attribute.endIndex)].trimmingSpaces).lowercased()
             let text = equals.map { String(attribute[attribute.index(after: $0)...].trimmingSpaces) } ?? ""
-            apply(key, text)
-        }
-    }
-
-    /// Records attribute `key` (lowercased) unless it is malformed.
-    private mutating func apply(_ key: String, _ text: String) {
-        switch key {
-        case "expires":
-            if let date = HTTPDate.parseCookieDate(text) { expires = date }
-        case "max-age":
-            if let seconds = Self.deltaSeconds(text) { maxAge = seconds }
-        case "domain":
-            // An empty Domain is ignored (the RFC leaves it undefined and advises ignoring it).
-            guard !text.isEmpty else { return }
-            let stripped = text.hasPrefix(".") ? String(text.dropFirst()) : text
-            // `Domain=.` leaves an empty domain attribute: the cookie is host-only (RFC 6265 §5.3 step 6).
-            domain = stripped.isEmpty ? nil : stripped.lowercased()
-        case "path":
-            path = text.hasPrefix("/") ? text : nil
-        case "secure":
-            secure = true
-        case "httponly":
-            httpOnly = true
-        default:
-            break
+            switch key {
+            case "expires":
+                if let date = HTTPDate.parseCookieDate(text) { expires = date }
+            case "max-age":
+                if let seconds = Self.deltaSeconds(text) { maxAge = seconds }
+            case "domain":
+                // An empty Domain is ignored (the RFC leaves it undefined and advises ignoring it).
+                guard !text.isEmpty else { continue }
+                let stripped = text.hasPrefix(".") ? String(text.dropFirst()) : text
+                // `Domain=.` leaves an empty domain attribute: the cookie is host-only (RFC 6265 §5.3 step 6).
+                domain = stripped.isEmpty ? nil : stripped.lowercased()
+            case "path":
+                path = text.hasPrefix("/") ? text : nil
+            case "secure":
+                secure = true
+            case "httponly":
+                httpOnly = true
+            default:
+                break
+            }
         }
     }
 

@@ -1,5 +1,5 @@
 /// Splits bytes that arrive in pieces into lines, without their ends; a CRLF split across two
-/// pieces is still one line end. A line longer than ``maximumLength`` without its end fails.
+/// pieces is still one line end. A line longer than ``maximumLength`` bytes without its end fails.
 struct LineSplitter: Sendable {
     enum Endings: Sendable {
         /// LF or CRLF; a lone CR stays in the line.
@@ -9,7 +9,6 @@ struct LineSplitter: Sendable {
     }
 
     let endings: Endings
-    /// In bytes.
     let maximumLength: Int
     /// The start of a line whose end has not arrived yet.
     private(set) var pending = Data()
@@ -20,8 +19,7 @@ struct LineSplitter: Sendable {
         FetchError(.bodyTooLarge, reason: "a line longer than the limit of \(limit) bytes arrived without a line end")
     }
 
-    /// Takes the next piece and returns the lines it completes, in order.
-    /// - Throws: ``FetchError/Code-swift.enum/bodyTooLarge`` when a line grows past the limit.
+    /// The lines `data` completes, in order; throws `bodyTooLarge` when a line grows past the limit.
     mutating func feed(_ data: Data) throws -> [Data] {
         var lines: [Data] = []
         var start = data.startIndex

@@ -129,20 +129,14 @@ extension ResponseStream {
     }
 }
 
-/// Something that turns a body's pieces into values, incrementally.
 protocol StreamParser: Sendable {
     associatedtype Output
-    /// The values that `piece` completes.
     mutating func feed(_ piece: Data) throws -> [Output]
-    /// The values left at the end of the body.
     mutating func end() -> [Output]
 }
 
 extension EventStreamParser: StreamParser {
-    mutating func end() -> [ServerSentEvent] {
-        finish()
-        return []
-    }
+    mutating func end() -> [ServerSentEvent] { [] }
 }
 
 extension LineSplitter: StreamParser {

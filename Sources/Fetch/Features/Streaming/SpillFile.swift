@@ -1,9 +1,9 @@
 /// The temporary file where a stream keeps what its reader has not taken once its memory buffer is full. Unlinked
-/// at once, while open, so nothing is left on disk; used only under its ``StreamSink``'s `io` lock.
+/// at once, while open, so nothing is left on disk; used only under its ``StreamSink``'s `io` lock. Every failure
+/// throws ``FetchError/Code-swift.enum/file`` (a directory that refuses it, a full disk).
 final class SpillFile: Sendable {
     private let file: FileHandle
 
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the directory refuses it.
     init(in directory: String) throws {
         let template = (directory as NSString).appendingPathComponent("fetch-stream-XXXXXX")
         var path = Array(template.utf8CString)
@@ -13,7 +13,6 @@ final class SpillFile: Sendable {
         file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    /// - Throws: ``FetchError/Code-swift.enum/file`` (the disk is full, for one).
     func write(_ data: Data, at offset: Int) throws {
         do {
             try file.seek(toOffset: UInt64(offset))
@@ -23,7 +22,6 @@ final class SpillFile: Sendable {
         }
     }
 
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the bytes cannot be read back.
     func read(at offset: Int, count: Int) throws -> Data {
         do {
             try file.seek(toOffset: UInt64(offset))
@@ -35,7 +33,6 @@ final class SpillFile: Sendable {
         }
     }
 
-    /// Gives the file's space back once the reader has taken all of it.
     func empty() {
         // A failure costs disk space only; the file is gone with the stream.
         try? file.truncate(atOffset: 0)

@@ -1,20 +1,13 @@
-/// What a stream holds that its reader has not taken, in order: up to ``memoryLimit`` bytes
-/// in memory, then the rest in a spill file up to ``spillLimit`` bytes.
-///
-/// A pure value: ``append(_:)`` and ``next()`` say which file write or read to carry out,
-/// and ``StreamSink`` carries them out under its `io` lock, so the offsets match the file.
-///
-/// The bytes come out oldest first: memory, the file's unread range, then ``gathered``. Once
-/// something is spilled, every chunk goes behind it until the reader has taken it all. The
-/// file starts again at offset 0 each time it is read through, so ``spillLimit`` bounds its size.
+/// What a stream holds that its reader has not taken: up to ``memoryLimit`` bytes in memory, then the rest in a
+/// spill file up to ``spillLimit``. A pure value: ``StreamSink`` carries out the writes and reads it names.
+/// Oldest first: memory, the file's unread range, then ``gathered``; once something is spilled, every chunk goes
+/// behind it until the reader has taken it all. The file starts at offset 0 again each time it is read through.
 struct StreamBuffer: Sendable, Equatable {
     /// How many bytes memory holds before chunks go to the file (one chunk may pass it).
     let memoryLimit: Int
     /// The largest the file may grow; 0 keeps nothing in a file.
     let spillLimit: Int
-    /// Bytes gathered before one write to the file.
     let writeSize: Int
-    /// The most bytes one read from the file hands to the reader.
     let readSize: Int
 
     private(set) var memory: [Data] = []
@@ -26,7 +19,6 @@ struct StreamBuffer: Sendable, Equatable {
     private(set) var gathered = Data()
 
     enum Arrival: Equatable {
-        /// Kept in memory, or gathered for the file.
         case kept
         /// Kept: write these bytes to the file at this offset.
         case write(Data, at: Int)

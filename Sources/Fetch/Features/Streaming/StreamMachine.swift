@@ -1,10 +1,6 @@
 /// The life of a streamed body as a value: its ``Phase``, the ``Event``s that move it, the ``Effect``s to carry out.
-///
-/// Pure bookkeeping: no lock, no I/O. A ``StreamSink`` keeps one behind `Locked` and carries
-/// out the effects after unlocking. A reader (a `Waiter`) takes one chunk at a time.
-///
-/// The end is a phase (``Phase/ending(_:)``), not a `ResultOnce` like the head: it must reach
-/// the reader after the last chunk kept, so ``Event/take(_:)`` reaches it only once nothing is kept.
+/// No lock, no I/O: ``StreamSink`` carries out the effects after unlocking. A `Waiter` takes one chunk at a time.
+/// The end is a phase, not a `ResultOnce` like the head: it must reach the reader after the last chunk kept.
 struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Checks, and may change, a head before the reader gets it; throws to refuse it.
     typealias HeadCheck = @Sendable (inout Response) throws -> Void
@@ -14,12 +10,10 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         case streaming
         /// The call ended, or the sink ended it: the reader takes what is kept, then this end.
         case ending(Result<Response, any Error>)
-        /// The reader took the end.
         case ended
     }
 
     enum Event: Sendable {
-        /// A check refused the head offered with this error.
         case refused(any Error)
         /// The head, checked, without its body.
         case opened(Response)
@@ -54,14 +48,12 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
     /// Body bytes taken from the performer, and those handed to the reader.
     private(set) var received = 0
     private(set) var read = 0
-    /// The end the reader took, once it did.
     private(set) var outcome: Result<Response, any Error>?
     let acceptsAnyStatus: Bool
     private(set) var buffer: StreamBuffer
     private var waiter: Waiter?
     /// Why a check refused the last head offered, until the next one: the call's error.
     private var refusal: (any Error)?
-    /// The checks of the layers in the call's path, in the order they were added.
     private var checks: [(number: Int, check: HeadCheck)] = []
     private var lastCheck = 0
 
@@ -75,7 +67,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return stoppedByReader
     }
 
-    /// - Returns: the number that removes the check.
     mutating func addCheck(_ check: @escaping HeadCheck) -> Int {
         lastCheck += 1
         checks.append((lastCheck, check))
@@ -94,7 +85,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         return checks.reversed().map(\.check)
     }
 
-    /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .refused(let error):
@@ -104,7 +94,27 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
             guard !stoppedByReader, case .awaitingHead = phase, offered.isSuccess || acceptsAnyStatus else { return [] }
             (phase, head) = (.streaming, offered)
             return [.head(.success(offered))]
-        case .received(let data): return receive(data)
+        case .received(let data):
+            guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
+            if let waiting = waiter {
+                waiter = nil
+                received += data.count
+                read += data.count
+                return [.hand(waiting, .success(data))]
+            }
+            let arrival = buffer.append(data)
+            if case .overflow = arrival {
+                let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
+                let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
+                let reason =
+                    "the stream's reader fell behind by more than its buffer (\(memory)) and spill file "
+                    + "(\(file)) keep; the bytes kept were delivered, the rest was not read"
+                phase = .ending(.failure(FetchError(.bodyTooLarge, reason: reason, response: head)))
+                return [.stopCall] + wake()
+            }
+            received += data.count
+            guard case .write(let bytes, let offset) = arrival else { return [] }
+            return [.spill(bytes, at: offset)]
         case .spillFailed(let error):
             guard !stoppedByReader, case .streaming = phase else { return [] }
             phase = .ending(.failure(error))
@@ -124,34 +134,6 @@ struct StreamMachine<Waiter: Sendable>: Sendable {
         }
     }
 
-    private mutating func receive(_ data: Data) -> [Effect] {
-        guard !stoppedByReader, case .streaming = phase, !data.isEmpty else { return [] }
-        if let waiting = waiter {
-            waiter = nil
-            received += data.count
-            read += data.count
-            return [.hand(waiting, .success(data))]
-        }
-        let arrival = buffer.append(data)
-        if case .overflow = arrival {
-            phase = .ending(.failure(overflow()))
-            return [.stopCall] + wake()
-        }
-        received += data.count
-        guard case .write(let bytes, let offset) = arrival else { return [] }
-        return [.spill(bytes, at: offset)]
-    }
-
-    private func overflow() -> FetchError {
-        let memory = ByteCountFormatter.string(fromByteCount: Int64(buffer.memoryLimit), countStyle: .binary)
-        let file = ByteCountFormatter.string(fromByteCount: Int64(buffer.spillLimit), countStyle: .binary)
-        return FetchError(
-            .bodyTooLarge,
-            reason: "the stream's reader fell behind by more than its buffer (\(memory)) and spill file (\(file)) "
-                + "keep; the bytes kept were delivered, the rest was not read", response: head)
-    }
-
-    /// A response the performer did not stream becomes the head and one chunk.
     private mutating func finish(_ result: Result<Response, any Error>) -> [Effect] {
         switch phase {
         case .ending, .ended: return [.releaseCall]

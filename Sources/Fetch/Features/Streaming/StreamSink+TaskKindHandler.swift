@@ -1,6 +1,5 @@
 /// What a stream adds to its task in ``Session``: the sink itself takes and counts the body.
 extension StreamSink: TaskKindHandler {
-    /// The serial queue of the reader's callbacks, where the call completes.
     var events: DispatchQueue { queue.withLock { $0 } ?? .global() }
     var takesBody: Bool { true }
     var uploadsBody: Bool { false }

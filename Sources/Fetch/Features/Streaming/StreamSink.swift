@@ -18,12 +18,10 @@ public final class StreamSink: Sendable {
     /// the call fails with ``FetchError/Code-swift.enum/httpStatus``.
     public let acceptsAnyStatus: Bool
     private let spillDirectory: String
-    /// Its lock is a leaf.
     let machine: Locked<Machine>
-    /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is
-    /// taken before the machine's for every event, so the file matches the machine's offsets.
+    /// Made when the first bytes spill (`nil` once it failed or was dropped). This lock is taken before the machine's
+    /// (a leaf) for every event, so the file matches the machine's offsets.
     private let io = Locked<SpillFile?>(nil)
-    /// The head, or the error the stream ended with before one.
     private let head = ResultOnce<Response>()
     /// Where a push reader's callbacks run (see ``deliver(on:)``); `nil` for the calling thread.
     let queue = Locked<DispatchQueue?>(nil)
@@ -32,7 +30,6 @@ public final class StreamSink: Sendable {
     typealias Machine = StreamMachine<@Sendable (Result<Data?, any Error>) -> Void>
 
     enum Reader: Sendable {
-        /// An async reader that asks for each chunk.
         case pull
         /// Callbacks: the head, each chunk, then the completion once.
         case push(
@@ -44,14 +41,11 @@ public final class StreamSink: Sendable {
         bufferSize: Int, spillLimit: Int, acceptsAnyStatus: Bool, reader: Reader,
         spillDirectory: String = NSTemporaryDirectory()
     ) {
-        self.bufferSize = max(1, bufferSize)
+        let buffer = StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit)
+        (self.bufferSize, self.spillLimit) = (buffer.memoryLimit, buffer.spillLimit)
         self.spillDirectory = spillDirectory
-        self.spillLimit = max(0, spillLimit)
         self.acceptsAnyStatus = acceptsAnyStatus
-        machine = Locked(
-            Machine(
-                buffer: StreamBuffer(memoryLimit: bufferSize, spillLimit: spillLimit),
-                acceptsAnyStatus: acceptsAnyStatus))
+        machine = Locked(Machine(buffer: buffer, acceptsAnyStatus: acceptsAnyStatus))
         guard case .push(let onHead, let onChunk, let completion) = reader else { return }
         head.whenFinished { result in
             guard let onHead, case .success(let response) = result else { return }
@@ -60,8 +54,6 @@ public final class StreamSink: Sendable {
         }
         pushNext(onChunk, completion)
     }
-
-    // MARK: The performer's side
 
     /// Whether a head has been accepted: the reader has the response, so retry and refresh
     /// layers deliver a later failure as it is rather than sending the request again.
@@ -77,9 +69,7 @@ public final class StreamSink: Sendable {
         bodiless.isStreamed = true
         let checks = machine.withLock { $0.offer() }
         do {
-            if response.isSuccess || acceptsAnyStatus {
-                for check in checks { try check(&bodiless) }
-            }
+            for check in checks where response.isSuccess || acceptsAnyStatus { try check(&bodiless) }
         } catch {
             machine.withLock { _ = $0.handle(.refused(error)) }
             return false
@@ -107,10 +97,7 @@ public final class StreamSink: Sendable {
         queue.withLock { $0 = $0 ?? DispatchQueue(label: "Fetch.stream", target: target) }
     }
 
-    // MARK: The end
-
-    /// Ends the stream with the call's result; called once, by the call's completion. A
-    /// response the performer did not stream is delivered now, as the head and one chunk.
+    /// Ends the stream with the call's result, once; a response not streamed becomes the head and one chunk.
     func finish(_ result: Result<Response, any Error>) {
         step(.finished(result))
     }
@@ -124,16 +111,12 @@ public final class StreamSink: Sendable {
         stopCall.setAction { call.cancel() }
     }
 
-    // MARK: The pull reader
-
-    /// Waits for the head; cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the call's error; ``FetchError/Code-swift.enum/httpStatus`` for a status not accepted.
+    /// Waits for the head, or throws the call's error (`httpStatus` for a status not accepted); cancellable.
     func response() async throws -> Response {
         try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
 
-    /// The next chunk, `nil` at the end; cancelling the waiting `Task` cancels the stream.
-    /// - Throws: the stream's error (once; `nil` follows), or ``FetchError/Code-swift.enum/cancelled``.
+    /// The next chunk, `nil` at the end, or the stream's error once (`cancelled` when stopped); cancellable.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -147,10 +130,7 @@ public final class StreamSink: Sendable {
     /// Whether the reader has seen the end, or stopped: leaving it then cancels nothing.
     var hasEnded: Bool { machine.withLock { $0.hasEnded } }
 
-    // MARK: Carrying out
-
-    /// Moves the machine with `event`: the spill file's effects run under the `io` lock, the rest with no lock held.
-    /// Returns whether the machine did anything.
+    /// Whether the machine did anything; the spill file's effects run under the `io` lock, the rest unlocked.
     @discardableResult
     private func step(_ event: Machine.Event) -> Bool {
         let effects = io.withLock { spill in
@@ -202,8 +182,6 @@ public final class StreamSink: Sendable {
         }
         return !effects.isEmpty
     }
-
-    // MARK: The push reader
 
     /// Asks for the push reader's next chunk, answered on its queue; none is delivered after the reader stopped.
     private func pushNext(

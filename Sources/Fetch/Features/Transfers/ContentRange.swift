@@ -6,26 +6,16 @@ struct ContentRange: Hashable, Sendable {
     var last: Int64?
     /// The whole representation's length; `nil` for `*`.
     var length: Int64?
-
-    /// `nil` for `bytes */length`.
-    var count: Int64? {
-        guard let first, let last else { return nil }
-        return last - first + 1
-    }
 }
 
 extension ContentRange {
-    /// `nil` when `text` is not a well-formed byte range.
     init?(_ text: String) {
         let syntax = /\s*bytes\s+(?:([0-9]+)-([0-9]+)|\*)\/([0-9]+|\*)\s*/.ignoresCase()
         guard let (_, first, last, total) = text.wholeMatch(of: syntax)?.output else { return nil }
         length = Int64(total)
-        if length == nil, total != "*" { return nil }
         // `bytes */length`, the range a 416 names, must give the length.
-        guard let first, let last else {
-            if length == nil { return nil }
-            return
-        }
+        if length == nil, total != "*" || first == nil { return nil }
+        guard let first, let last else { return }
         guard let first = Int64(first), let last = Int64(last), first <= last, last < length ?? .max else {
             return nil
         }

@@ -31,11 +31,9 @@ extension DownloadDestination {
         return PartialDownload.existing(for: staged.finalURL) != nil
     }
 
-    /// The file a performer wrote (``Response/fileURL``), or its answer in memory written here: the whole body, or
-    /// the rest of it for a 206 to Fetch's `Range`, then a finished report to `progress`.
-    /// - Throws: ``FetchError/Code-swift.enum/httpStatus`` for a status with no body for the
-    ///   file; ``FetchError/Code-swift.enum/badServerResponse`` for a mismatched `Content-Range`
-    ///   or an unresumable partial download (deleted); ``FetchError/Code-swift.enum/file`` when unwritable.
+    /// The file a performer wrote (``Response/fileURL``), or its answer in memory written here (all, or the rest for a
+    /// 206 to Fetch's `Range`), then a finished report. Throws `httpStatus` for a status with no body for the file,
+    /// `badServerResponse` for a mismatched `Content-Range` or an unresumable partial download (deleted), or `file`.
     func downloadedFile(
         _ response: Response, for request: any Request, progress: (@Sendable (TransferProgress) -> Void)?
     ) throws -> DownloadedFile {

@@ -50,7 +50,6 @@ public struct DownloadDestination: Sendable {
         }
     }
 
-    /// A temporary file's name chosen now, for every attempt of one call.
     func named(for request: any Request) -> DownloadDestination {
         guard case .temporary = kind, let url = try? resolve(for: request) else { return self }
         return DownloadDestination(kind: .namedTemporary(url))

@@ -4,7 +4,6 @@
 /// Either way it ends at once, completing with ``FetchError/Code-swift.enum/cancelled``; nothing more is written.
 public final class DownloadHandle: Cancellable {
     private let call = CancellationHandle()
-    /// Read by the performer that writes the file, through ``TransferOptions``.
     let keepsPartial = Locked(false)
 
     /// Cancels the download and deletes what it received.

@@ -1,8 +1,5 @@
-/// What a partial download keeps in `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`.
-///
-/// Written only for a response that can be resumed: a strong `ETag` (or, without one, a `Last-Modified` at least 60
-/// seconds older than its `Date`, RFC 9110 section 8.8.2.2) and no `Content-Encoding` (a range of a compressed
-/// representation does not match the decoded bytes on disk). Without a record the partial file is never resumed.
+/// What a partial download keeps in `<destination>.fetchpart.json`: its URL and the strong validator for `If-Range`
+/// (RFC 9110 section 8.8.2.2), written only for a response that can be resumed (see <doc:TransferringFiles>).
 struct PartialRecord: Codable, Hashable, Sendable {
     /// The URL of the request, as first sent (before redirects).
     var url: String
@@ -11,7 +8,6 @@ struct PartialRecord: Codable, Hashable, Sendable {
     var lastModified: String?
     var length: Int64?
 
-    /// The value for `If-Range`: the entity tag, else the date.
     var validator: String? { etag ?? lastModified }
 
     /// `nil` when a 2xx body from its first byte cannot be resumed.
@@ -73,7 +69,6 @@ struct ResumePoint: Hashable, Sendable {
     /// for the last byte again gets a 206 that proves the file current, not a 416.
     let offset: Int64
     let size: Int64
-    /// The `If-Range` value.
     let validator: String
     let record: PartialRecord
 

@@ -91,21 +91,16 @@ extension RequestPerforming {
     /// Starts downloading the body of `request` into `destination`; the transfer has its progress and its value.
     public func downloading(_ request: any Request, to destination: DownloadDestination) -> Transfer<DownloadedFile> {
         Transfer.start { progress, completion, dropped in
-            download(request.noting(dropped), to: destination, progress: progress, completion: completion)
+            let noted = LayeredRequest(request, options: { $0.droppedHandle = dropped })
+            return download(noted, to: destination, progress: progress, completion: completion)
         }
     }
 
     /// Starts sending `request` and its body; the transfer has its progress and the response.
     public func uploading(_ request: any Request) -> Transfer<Response> {
         Transfer.start { progress, completion, dropped in
-            upload(request.noting(dropped), progress: progress, completion: completion)
+            let noted = LayeredRequest(request, options: { $0.droppedHandle = dropped })
+            return upload(noted, progress: progress, completion: completion)
         }
-    }
-}
-
-extension Request {
-    /// Tells the layers where the handle records that it was dropped.
-    fileprivate func noting(_ dropped: DroppedHandle) -> any Request {
-        LayeredRequest(self, options: { $0.droppedHandle = dropped })
     }
 }

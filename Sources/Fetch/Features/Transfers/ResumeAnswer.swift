@@ -14,25 +14,21 @@ enum ResumeAnswer: Hashable, Sendable {
     /// A status other than 2xx: the partial file stays as it is.
     case notABody
 
-    /// The meaning of a response to a request that asked for `point` (`nil`: the whole body).
-    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` for a 206 whose
-    ///   `Content-Range` is missing, malformed, or does not start where the request asked.
+    /// The meaning of a response to a request that asked for `point` (`nil`: the whole body); throws `badServerResponse`
+    /// for a 206 whose `Content-Range` is missing, malformed, or does not start where the request asked.
     static func decide(
         status: Int, headers: HTTPHeaders, contentLength: Int64?,
         asked point: ResumePoint?
     ) throws(FetchError) -> ResumeAnswer {
-        guard let point else {
-            return (200..<300).contains(status) ? .fresh(length: contentLength) : .notABody
-        }
-        switch status {
-        case 206:
+        switch (status, point) {
+        case (206, let point?):
             return try partial(headers: headers, contentLength: contentLength, asked: point)
-        case 416:
+        case (416, let point?):
             guard let range = headers.first("Content-Range").flatMap(ContentRange.init), range.first == nil,
                 let length = range.length, length == point.size
             else { return .startOver }
             return .whole(length: length)
-        case 200..<300:
+        case (200..<300, _):
             return .fresh(length: contentLength)
         default:
             return .notABody
@@ -43,11 +39,11 @@ enum ResumeAnswer: Hashable, Sendable {
         headers: HTTPHeaders, contentLength: Int64?, asked point: ResumePoint
     ) throws(FetchError) -> ResumeAnswer {
         let text = headers.first("Content-Range")
-        guard let text, let range = ContentRange(text), let first = range.first, let count = range.count else {
+        guard let text, let range = ContentRange(text), let first = range.first, let last = range.last else {
             throw mismatch(text.map { "with Content-Range \"\($0)\"" } ?? "without a Content-Range", point)
         }
         guard first == point.offset else { throw mismatch("with Content-Range \"\(text)\"", point) }
-        if let contentLength, contentLength != count {
+        if let contentLength, contentLength != last - first + 1 {
             throw mismatch("with Content-Range \"\(text)\" but \(contentLength) bytes", point)
         }
         // A range of a compressed representation, or of another version, does not continue the bytes on disk.

@@ -1,8 +1,6 @@
-/// A download in progress on disk: its partial file next to the destination, moved into
-/// place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``.
-///
-/// The partial file is locked (`flock`) while a download writes it, so a second download there fails rather than
-/// mix its bytes in. Its I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
+/// A download in progress on disk: its partial file next to the destination, locked (`flock`) while written, moved
+/// into place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``; file system failures throw
+/// `file`. Its I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
 final class StagedDownload: Sendable {
     let finalURL: URL
     let files: PartialFiles
@@ -16,10 +14,8 @@ final class StagedDownload: Sendable {
     /// Bytes gathered before one write to disk, so the delegate queue keeps up with the network.
     static let writeSize = 256 * 1024
 
-    /// Opens the partial file. A `Range` with an `If-Range` that the partial file no longer
-    /// matches is taken out of `urlRequest`, so the download starts again.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the destination may not be replaced,
-    ///   its folder is missing or unwritable, or another download to it is under way.
+    /// Opens the partial file, or throws `file` (the destination may not be replaced, its folder is missing or
+    /// unwritable, another download is under way). A stale `Range` and `If-Range` are taken out of `urlRequest`.
     init(_ destination: DownloadDestination, for request: any Request, sending urlRequest: inout URLRequest) throws {
         finalURL = try destination.resolve(for: request)
         replacing = destination.replacesExisting
@@ -34,7 +30,6 @@ final class StagedDownload: Sendable {
     }
 
     /// Cuts the partial file to `offset` bytes (0 for a fresh body) and writes `record` beside it, or removes it.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the file or the record cannot be written.
     func begin(at offset: Int64, record: PartialRecord?) throws {
         try withFile { file in
             try files.write(record)
@@ -43,8 +38,6 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Adds body bytes, writing out what is gathered once it reaches ``writeSize``.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when a write fails.
     func append(_ data: Data) throws {
         try withFile { file in
             file.gathered.append(data)
@@ -52,9 +45,7 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Deletes the partial file and opens a fresh one, for a download that starts again.
-    /// - Returns: whether a fresh file is open; `false` when the download had already ended.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened.
+    /// Deletes the partial file and opens a fresh one; `false` when the download had already ended.
     func reopen() throws -> Bool {
         try file.withLock { file in
             guard let old = file else { return false }
@@ -66,10 +57,8 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Writes out what is gathered and moves the file to the destination, removing the record.
-    /// - Parameter length: the whole body's length, checked against the file's when given.
-    /// - Throws: ``FetchError/Code-swift.enum/badServerResponse`` when the file does not have `length` bytes;
-    ///   ``FetchError/Code-swift.enum/file`` when it cannot be written or moved. The partial files are then deleted.
+    /// Moves the file to the destination, removing the record; throws `badServerResponse` when it does not have
+    /// `length` bytes. A failure deletes the partial files.
     func commit(length: Int64?) throws -> URL {
         try file.withLock { file in
             guard var open = file else {
@@ -78,12 +67,9 @@ final class StagedDownload: Sendable {
             file = nil
             do {
                 try Self.flush(&open)
-                if let length {
-                    let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
-                    if size != length {
-                        throw FetchError(
-                            .badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
-                    }
+                let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
+                if let length, size != length {
+                    throw FetchError(.badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
                 }
                 try open.handle.close()
                 try move()
@@ -149,8 +135,6 @@ final class StagedDownload: Sendable {
         }
     }
 
-    /// Opens (or creates) the partial file and takes its lock.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when it cannot be opened or is held.
     private static func openLocked(_ files: PartialFiles, for finalURL: URL) throws -> FileHandle {
         let folder = finalURL.deletingLastPathComponent()
         var isFolder: ObjCBool = false

@@ -1,7 +1,5 @@
-/// The life of a transfer's body as a value: where a download's partial file stands
-/// (``Phase``), the ``Event``s that move it and the ``Effect``s its owner carries out.
-///
-/// Pure bookkeeping: no lock, no I/O, no clock (events bring the time). `TransferState`
+/// The life of a transfer's body as a value: where a download's partial file stands (``Phase``), the ``Event``s that
+/// move it and the ``Effect``s its owner carries out. No lock, no I/O, no clock (events bring the time): `TransferState`
 /// carries out the effects after unlocking. An upload has no file: only its progress.
 struct TransferMachine: Sendable {
     enum Phase: Equatable, Sendable {
@@ -30,7 +28,6 @@ struct TransferMachine: Sendable {
         case writeFailed
         /// A fresh, empty partial file replaced one that could not be continued.
         case restarted
-        /// The caller cancelled, asking to keep the partial file or not.
         case stop(keeping: Bool)
         case settle(status: Int)
         /// The call ended; keep the partial file when asked and it can be resumed.
@@ -71,7 +68,6 @@ struct TransferMachine: Sendable {
     let uploadLength: Int64?
     private var throttle = ProgressThrottle()
 
-    /// A download of `url` resuming at `asked`, or an upload of `uploadLength` bytes.
     init(downloads: Bool, url: URL? = nil, asked: ResumePoint? = nil, uploadLength: Int64? = nil) {
         (self.downloads, self.url, self.asked) = (downloads, url, asked)
         resumable = asked != nil
@@ -86,11 +82,16 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// - Returns: what to do, in order; nothing when the event changes nothing.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .responded(let status, let headers, let length): return respond(status, headers, length)
-        case .received(let data, let now): return receive(data, now)
+        case .received(let data, let now):
+            guard phase == .writing else { return [] }
+            received += Int64(data.count)
+            // A compressed body decodes to more bytes than its announced length.
+            if let known = expected, received > known { expected = nil }
+            guard throttle.allows(at: now) else { return [.write(data)] }
+            return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
         case .sent(let total, let announced, let now):
             guard isLive else { return [] }
             sent = total
@@ -104,7 +105,23 @@ struct TransferMachine: Sendable {
             guard isLive || phase == .closed else { return [] }
             (phase, asked, resumable, received, expected, checkedLength) = (.ready, nil, false, 0, nil, nil)
             return []
-        case .settle(let status): return settle(status)
+        case .settle(let status):
+            guard downloads else {
+                guard isLive else { return [] }
+                let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
+                return [.report(.finished(total))]
+            }
+            switch phase {
+            case .declined:
+                return []
+            case .stopped:
+                return [.fail(FetchError.cancelled())]
+            case .closed, .settled:
+                return [.fail(FetchError(.file, reason: "the download was stopped before it completed"))]
+            case .ready, .writing, .whole:
+                defer { phase = .settled }
+                return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
+            }
         case .stop(let keeping), .close(let keeping):
             let ending: Phase = if case .stop = event { .stopped } else { .settled }
             // An upload has no file: a stop lets it run on to its end.
@@ -114,70 +131,34 @@ struct TransferMachine: Sendable {
         }
     }
 
-    /// Decides what the head of a response means for the partial file (``ResumeAnswer``).
     private mutating func respond(_ status: Int, _ headers: HTTPHeaders, _ length: Int64?) -> [Effect] {
         guard downloads, isLive else { return [] }
-        let answer: ResumeAnswer
         do {
-            answer = try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked)
+            switch try ResumeAnswer.decide(status: status, headers: headers, contentLength: length, asked: asked) {
+            case .notABody:
+                phase = .declined
+                return [.decline]
+            case .startOver:
+                phase = .closed
+                return [.startOver]
+            case .whole(let total):
+                (phase, received, expected, checkedLength) = (.whole, total, total, total)
+                return []
+            case .fresh(let total):
+                // Resumable only with a strong validator (see ``PartialRecord``).
+                let record = PartialRecord(url: url, headers: headers, length: total)
+                (phase, received, expected, checkedLength, resumable) = (.writing, 0, total, nil, record != nil)
+                return [.begin(offset: 0, record: record)]
+            case .append(let offset, let total):
+                var record = asked?.record
+                record?.length = total
+                (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
+                let report = TransferProgress(completedBytes: offset, expectedBytes: total)
+                return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
+            }
         } catch {
             phase = .closed
             return [.fail(error)]
-        }
-        switch answer {
-        case .notABody:
-            phase = .declined
-            return [.decline]
-        case .startOver:
-            phase = .closed
-            return [.startOver]
-        case .whole(let total):
-            (phase, received, expected, checkedLength) = (.whole, total, total, total)
-            return []
-        case .fresh(let total):
-            // Resumable only with a strong validator (see ``PartialRecord``).
-            let record = PartialRecord(url: url, headers: headers, length: total)
-            (phase, received, expected, checkedLength, resumable) = (.writing, 0, total, nil, record != nil)
-            return [.begin(offset: 0, record: record)]
-        case .append(let offset, let total):
-            var record = asked?.record
-            record?.length = total
-            (phase, received, expected, checkedLength, resumable) = (.writing, offset, total, total, true)
-            let report = TransferProgress(completedBytes: offset, expectedBytes: total)
-            return [.begin(offset: offset, record: record)] + (offset > 0 ? [.report(report)] : [])
-        }
-    }
-
-    private mutating func receive(_ data: Data, _ now: UInt64) -> [Effect] {
-        switch phase {
-        case .writing:
-            received += Int64(data.count)
-            // A compressed body decodes to more bytes than its announced length.
-            if let known = expected, received > known { expected = nil }
-            guard throttle.allows(at: now) else { return [.write(data)] }
-            return [.write(data), .report(TransferProgress(completedBytes: received, expectedBytes: expected))]
-        case .ready, .declined, .whole, .closed, .stopped, .settled:
-            return []
-        }
-    }
-
-    /// Settles the body of a response that ended: the file is moved into place, unless declined.
-    private mutating func settle(_ status: Int) -> [Effect] {
-        guard downloads else {
-            guard isLive else { return [] }
-            let total = (200..<300).contains(status) ? uploadLength ?? sent : sent
-            return [.report(.finished(total))]
-        }
-        switch phase {
-        case .declined:
-            return []
-        case .stopped:
-            return [.fail(FetchError.cancelled())]
-        case .closed, .settled:
-            return [.fail(FetchError(.file, reason: "the download was stopped before it completed"))]
-        case .ready, .writing, .whole:
-            defer { phase = .settled }
-            return [.commit(length: checkedLength, total: received, whole: phase == .whole)]
         }
     }
 }

@@ -10,7 +10,6 @@ final class TransferState: TaskKindHandler, Sendable {
     private let progress: (@Sendable (TransferProgress) -> Void)?
     /// A file made for this transfer only (an encoded form), deleted when it ends.
     let uploadFile: URL?
-    /// Set by ``DownloadHandle/cancelKeepingPartial()``.
     private let keepsPartial: Locked<Bool>?
 
     init(
@@ -27,8 +26,7 @@ final class TransferState: TaskKindHandler, Sendable {
         events = DispatchQueue(label: "Fetch.Session.transfer", target: queue)
     }
 
-    /// Opens a download's partial file, asking `urlRequest` for the rest when resumable;
-    /// `options` is `nil` for a plain call's body streamed from files.
+    /// Opens a download's partial file; `options` is `nil` for a plain call whose body is streamed from files.
     convenience init(
         _ request: any Request, _ options: TransferOptions?, sending urlRequest: inout URLRequest,
         queue: DispatchQueue
@@ -53,10 +51,9 @@ final class TransferState: TaskKindHandler, Sendable {
     }
 
     func write(_ data: Data) -> FetchError? {
-        guard case .failed(let error) = carryOut(.received(data, now: DispatchTime.now().uptimeNanoseconds)) else {
-            return nil
-        }
-        return error
+        let now = DispatchTime.now().uptimeNanoseconds
+        if case .failed(let error) = carryOut(.received(data, now: now)) { return error }
+        return nil
     }
 
     func sent(total: Int64, expected: Int64) {
@@ -88,10 +85,8 @@ final class TransferState: TaskKindHandler, Sendable {
         events.async { completion(outcome) }
     }
 
-    /// The call's response from the task's.
-    /// - Throws: ``FetchError/Code-swift.enum/file`` when the file cannot be written or moved;
-    ///   ``FetchError/Code-swift.enum/badServerResponse`` when a resumed file lacks the length its `Content-Range`
-    ///   announced; ``FetchError/Code-swift.enum/cancelled`` when the caller cancelled first.
+    /// The call's response from the task's; throws `file`, `badServerResponse` (a resumed file shorter than its
+    /// `Content-Range` announced), or `cancelled` when the caller cancelled first.
     func settle(_ response: Response) throws -> Response {
         var settled = response
         for effect in machine.withLock({ $0.handle(.settle(status: response.status)) }) {
@@ -112,15 +107,13 @@ final class TransferState: TaskKindHandler, Sendable {
         return settled
     }
 
-    /// Ends the transfer: deletes the temporary upload file, and the partial download unless
-    /// `keepingPartial` and it can be resumed. Safe to call more than once.
+    /// Deletes the upload file, and the partial download unless `keepingPartial` and resumable; safe to call again.
     func close(keepingPartial: Bool = false) {
         carryOut(.close(keepingPartial: keepingPartial))
         if let uploadFile { unlink(uploadFile.path) }
     }
 
-    /// Carries out the machine's effects with no lock held but the file's.
-    /// - Returns: whether the request goes on, fails, or starts over.
+    /// Carries out the machine's effects with no lock held but the file's: the request goes on, fails or starts over.
     @discardableResult
     private func carryOut(_ event: TransferMachine.Event) -> BodyOpening {
         for effect in machine.withLock({ $0.handle(event) }) {
