@@ -14,7 +14,8 @@ extension Request {
         absolute(url, through: performer) ?? url
     }
 
-    /// `nil` when no base URL applies or it cannot resolve `url` (the ``BaseURL`` below then fails the call).
+    /// `url` when it has a scheme, else joined to the base URL that applies; `nil` when none does or it cannot resolve
+    /// `url` (the ``BaseURL`` below then fails the call).
     func absolute(_ url: URL, through performer: (any RequestPerforming)? = nil) -> URL? {
         guard !url.hasScheme else { return url }
         let options = self.options

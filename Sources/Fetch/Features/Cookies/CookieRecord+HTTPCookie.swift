@@ -21,6 +21,7 @@ extension CookieRecord {
         ]
         if let expires { properties[.expires] = expires } else { properties[.discard] = "TRUE" }
         if secure { properties[.secure] = "TRUE" }
+        // The key `HTTPCookie.isHTTPOnly` reads; Foundation names no constant for it.
         if httpOnly { properties[HTTPCookiePropertyKey("HttpOnly")] = "TRUE" }
         return HTTPCookie(properties: properties)
     }

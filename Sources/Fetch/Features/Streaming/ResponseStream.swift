@@ -136,6 +136,7 @@ protocol StreamParser: Sendable {
 }
 
 extension EventStreamParser: StreamParser {
+    // The standard drops an event no blank line ended.
     mutating func end() -> [ServerSentEvent] { [] }
 }
 

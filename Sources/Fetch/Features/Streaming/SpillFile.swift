@@ -1,6 +1,7 @@
 /// The temporary file where a stream keeps what its reader has not taken once its memory buffer is full. Unlinked
-/// at once, while open, so nothing is left on disk; used only under its ``StreamSink``'s `io` lock. Every failure
-/// throws ``FetchError/Code-swift.enum/file`` (a directory that refuses it, a full disk).
+/// at once, while open, so nothing is left on disk; used only under its ``StreamSink``'s `io` lock. Making, writing and
+/// reading it throw ``FetchError/Code-swift.enum/file`` (a directory that refuses it, a full disk); emptying it never
+/// fails the stream.
 final class SpillFile: Sendable {
     private let file: FileHandle
 

@@ -111,12 +111,14 @@ public final class StreamSink: Sendable {
         stopCall.setAction { call.cancel() }
     }
 
-    /// Waits for the head, or throws the call's error (`httpStatus` for a status not accepted); cancellable.
+    /// Waits for the head, or throws the call's error (`httpStatus` for a status not accepted); cancelling the waiting
+    /// `Task` cancels the whole stream.
     func response() async throws -> Response {
         try await head.value(cancelling: CancellationHandle { self.cancel() })
     }
 
-    /// The next chunk, `nil` at the end, or the stream's error once (`cancelled` when stopped); cancellable.
+    /// The next chunk, `nil` at the end, or the stream's error once (`cancelled` when stopped); cancelling the waiting
+    /// `Task` cancels the whole stream.
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

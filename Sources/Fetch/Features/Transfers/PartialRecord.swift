@@ -21,6 +21,7 @@ struct PartialRecord: Codable, Hashable, Sendable {
             guard !tag.hasPrefix("W/"), !tag.hasPrefix("w/"), !tag.contains(where: \.isNewline) else { return nil }
             etag = tag
         } else if let modified = headers.first("Last-Modified"), let date = HTTPDate.parse(modified),
+            // A Last-Modified at least 60 seconds before the response's Date is strong (RFC 9110 section 8.8.2.2).
             let sent = headers.first("Date").flatMap(HTTPDate.parse), sent.timeIntervalSince(date) >= 60
         {
             lastModified = modified

@@ -1,6 +1,7 @@
-/// A download in progress on disk: its partial file next to the destination, locked (`flock`) while written, moved
-/// into place by ``commit(length:)``, kept for a resume or deleted by ``end(keeping:)``; file system failures throw
-/// `file`. Its I/O runs under its own leaf lock and finds the file gone once ended: no late byte lands.
+/// A download in progress on disk: its partial file next to the destination, locked (`flock`) while written so that a
+/// second download to it fails rather than mix its bytes in, moved into place by ``commit(length:)``, kept for a
+/// resume or deleted by ``end(keeping:)``; file system failures throw `file`. Its I/O runs under its own leaf lock and
+/// finds the file gone once ended: no late byte lands.
 final class StagedDownload: Sendable {
     let finalURL: URL
     let files: PartialFiles

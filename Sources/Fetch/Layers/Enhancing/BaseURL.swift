@@ -28,7 +28,8 @@ public struct BaseURL: Enhancer, RequestOnlyEnhancer {
         urlRequest.url = url
     }
 
-    /// `nil` when `relative` has a scheme or the request sets ``RequestOptions/skipsBaseURL``.
+    /// `relative` joined to the base that applies; `nil` when it has a scheme or the request sets
+    /// ``RequestOptions/skipsBaseURL``.
     func resolved(_ relative: URL, options: RequestOptions) throws -> URL? {
         guard relative.scheme == nil, !options.skipsBaseURL else { return nil }
         let base = try options.baseURL.map { try Self.prefix(of: $0).get() } ?? prefix.get()

@@ -1,6 +1,7 @@
 enum EnhancerOrder {
-    /// Stable; a relative one goes just before the first or after the last of its anchor type, ones anchored only on
-    /// each other last. Keys: `[-value, index, 0]`, or the anchor's with `[-1 or 1, index, 0]` for its last `0`.
+    /// By priority, highest first and stable; a relative one goes just before the first or after the last of its anchor
+    /// type (``EnhancerPriority/normal`` when that type is absent), ones anchored only on each other last. Keys:
+    /// `[-value, index, 0]`, or the anchor's with `[-1 or 1, index, 0]` for its last `0`.
     static func sorted(_ enhancers: [any Enhancer]) -> [any Enhancer] {
         let types = enhancers.map { ObjectIdentifier(type(of: $0)) }
         var keys: [Int: [Int]] = [:]

@@ -1,4 +1,5 @@
-/// Each pre-request hook maps the previous one's output; the caller gets its own request in ``Response/request``.
+/// Runs pre-request hooks in order, each on the previous one's output, and post-request hooks on every response; the
+/// caller gets its own request in ``Response/request``.
 struct HookLayer: Layer {
     let pre: [PreRequestHook]
     let post: [PostRequestHook]

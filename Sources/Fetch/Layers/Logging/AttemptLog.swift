@@ -29,7 +29,8 @@ final class AttemptLog: Sendable {
         if let finished { onEarlierAttempt(finished.0, finished.1) }
     }
 
-    /// Records the latest attempt's result unless one is; `replaced` when an error handler replaced it with another.
+    /// Records the latest attempt's result unless one is recorded already; `replaced` when an error handler replaced
+    /// it with another.
     func received(_ result: Result<Response, any Error>, replaced: Bool = false) {
         attempts.withLock { attempts in
             guard !attempts.isEmpty else { return }

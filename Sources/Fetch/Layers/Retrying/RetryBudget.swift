@@ -1,6 +1,8 @@
 /// A limit on retries shared by every call that uses it, so a failing server gets no storm of retries.
 ///
-/// It holds at most `reserve` retries, or one if `reserve` is 0; when it is empty the layer delivers the last result.
+/// Each call adds `ratio` of a retry and each retry spends one, so retries stay below `reserve + ratio × calls`; it
+/// holds at most `reserve` (or one, if `reserve` is 0), and time passing does not refill it. When it is empty the layer
+/// delivers the last result.
 public final class RetryBudget: Sendable {
     private let available: Locked<Double>
     /// The share of a retry each call earns.

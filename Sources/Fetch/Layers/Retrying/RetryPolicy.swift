@@ -96,6 +96,7 @@ public struct RetryPolicy: Sendable {
         switch attempt.result {
         case .success(let response): return decide(after: response, attempt)
         case .failure(let error):
+            // A status a layer below made an error counts as that response; if that says stop, its code may not.
             if let response = (error as? FetchError)?.response {
                 let decision = decide(after: response, attempt)
                 if decision != .stop { return decision }
