@@ -1,6 +1,6 @@
 /// The life of a transfer's body as a value: where a download's partial file stands (``Phase``), the ``Event``s that
-/// move it and the ``Effect``s its owner carries out. No lock, no I/O, no clock (events bring the time): `TransferState`
-/// carries out the effects after unlocking. An upload has no file: only its progress.
+/// move it and the ``Effect``s its owner carries out. No lock, no I/O, no clock (events bring the time):
+/// `TransferState` carries out the effects after unlocking. An upload has no file: only its progress.
 struct TransferMachine: Sendable {
     enum Phase: Equatable, Sendable {
         /// No head yet: nothing is written (an upload stays here until it ends).

@@ -1,9 +1,9 @@
 /// Changes every outgoing `URLRequest` (a base URL, a header, credentials) and may change or
 /// check every incoming ``Response``; put enhancers above a performer with `enhanced(by:)`.
 ///
-/// They run in ``priority`` order, highest first, after the request's own `adjust(_:)`, and what they make is checked as
-/// `Session` checks every request; responses pass through them in the reverse order. One that throws fails the call
-/// with an error naming it (``FetchError/layer``).
+/// They run in ``priority`` order, highest first, after the request's own `adjust(_:)`, and what they make is checked
+/// as `Session` checks every request; responses pass through them in the reverse order. One that throws fails the
+/// call with an error naming it (``FetchError/layer``).
 public protocol Enhancer: Sendable {
     /// Where the enhancer runs among the others; ``EnhancerPriority/normal`` by default.
     var priority: EnhancerPriority { get }
