@@ -27,9 +27,6 @@ public struct Coders: Sendable {
             jsonEncoder: jsonEncoder ?? fallback.jsonEncoder, jsonDecoder: jsonDecoder ?? fallback.jsonDecoder,
             parameterEncoder: parameterEncoder ?? fallback.parameterEncoder)
     }
-
-    /// The parameter encoder to use: this set's, or the default one.
-    var parameters: ParameterEncoder { parameterEncoder ?? ParameterEncoder() }
 }
 
 extension RequestOptions {

@@ -14,7 +14,6 @@ struct NamedFailure: Equatable {
         NamedFailure(code: .tls, phrases: phrases, codes: codes, reason: "TLS failed: " + problem)
     }
 
-    /// Any other TLS failure: a message that names SSL or TLS and nothing more specific.
     static let otherTLS = NamedFailure(
         code: .tls, phrases: ["ssl", "tls"], codes: [.secureConnectionFailed], reason: "TLS failed")
 

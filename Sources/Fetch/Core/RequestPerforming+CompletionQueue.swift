@@ -18,8 +18,7 @@ extension RequestPerforming {
         request.options.completionQueue
     }
 
-    /// Calls `completion` with `result` on ``completionQueue(for:)``, or at once when it names none;
-    /// a layer answering a call itself calls it on its base.
+    /// Calls `completion` on ``completionQueue(for:)``, or at once; a layer answering a call calls it on its base.
     func callBack(
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void,
         with result: Result<Response, any Error>, for request: any Request

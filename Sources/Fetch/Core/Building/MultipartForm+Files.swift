@@ -16,9 +16,8 @@ extension MultipartForm {
         return total
     }
 
-    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`; removed on any error.
-    /// - Throws: what ``encoded()`` throws, ``FetchError/Code-swift.enum/file`` for a file that cannot
-    ///   be written, ``FetchError/Code-swift.enum/cancelled`` when `isCancelled` turns true.
+    /// Writes the encoded form to a new file at `url`, removed on any error: what ``encoded()`` throws, a
+    /// ``FetchError/Code-swift.enum/file`` error, or ``FetchError/Code-swift.enum/cancelled`` once `isCancelled()`.
     func writeEncoded(to url: URL, isCancelled: () -> Bool) throws {
         let output = try FileBody.create(url)
         do {
@@ -35,7 +34,8 @@ extension MultipartForm {
 
     /// Copies a file part through `write` in chunks, failing if it holds the boundary (even across chunk edges).
     func copy(_ url: URL, of part: Part, chunkSize: Int, delimiter: Data, into write: (Data) throws -> Void) throws {
-        let input = try FileBody.open(url)
+        try FileBody.checkReadable(url)
+        let input = try FileBody.attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
         defer { try? input.close() }
         var tail = Data()
         while true {

@@ -13,7 +13,7 @@ extension RequestBody {
         -> RequestBody
     {
         RequestBody(
-            source: .encoded { coders in try (encoder ?? coders.parameters).form(value) },
+            source: .encoded { coders in try (encoder ?? coders.parameterEncoder ?? ParameterEncoder()).form(value) },
             contentType: "application/x-www-form-urlencoded")
     }
 

@@ -5,7 +5,6 @@ public struct RequestBody: Sendable {
         case data(Data)
         /// Encoded when the request is built, with the call's coders.
         case encoded(@Sendable (Coders) throws -> Data)
-        /// A file, streamed when sent.
         case file(URL)
         /// A multipart form with file parts, streamed when sent.
         case form(MultipartForm)
@@ -55,7 +54,9 @@ public struct RequestBody: Sendable {
         switch source {
         case .data(let data): return data
         case .encoded(let encode): return try encode(coders ?? Coders())
-        case .file(let url): return try FileBody.read(url)
+        case .file(let url):
+            try FileBody.checkReadable(url)
+            return try FileBody.attempt("read \(url.path)") { try Data(contentsOf: url) }
         case .form(let form): return try form.encoded()
         }
     }

@@ -65,8 +65,7 @@ public struct Redaction: Sendable {
         string(forURLText: url.absoluteString)
     }
 
-    /// `text` with every URL in it (a `scheme://` up to a space, a quote or an angle
-    /// bracket) passed through ``string(for:)``: for error messages, which may quote a URL.
+    /// `text` with every URL in it passed through ``string(for:)``: for error messages, which may quote one.
     func redactingURLs(in text: String) -> String {
         text.replacing(/[A-Za-z0-9+.\-]+:\/\/[^\s"'<>`]*/) { string(forURLText: String($0.output)) }
     }

@@ -103,8 +103,7 @@ public enum HTTPDate {
         return months.firstIndex(of: name).map { $0 + 1 }
     }
 
-    /// The moment of a day and time in UTC; `nil` when the day does not exist or the time is
-    /// out of range (a second of 60 is a leap second, allowed when `leapSecond` is set).
+    /// The moment in UTC; `nil` for a day that does not exist or a time out of range (second 60 needs `leapSecond`).
     private static func date(year: Int, month: Int, day: Int, _ clock: Time, leapSecond: Bool) -> Date? {
         guard year >= 1, day >= 1, day <= daysIn(month, of: year), clock.hour <= 23, clock.minute <= 59,
             clock.second <= (leapSecond ? 60 : 59)
