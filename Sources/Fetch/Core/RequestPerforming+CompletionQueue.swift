@@ -1,10 +1,9 @@
 extension RequestOptions {
     private enum CompletionQueueKey: RequestOptionKey { static let defaultValue: DispatchQueue? = nil }
 
-    /// The queue this call's completion runs on, in place of the performer's; `nil` (the default) keeps the
-    /// performer's. It wins over a ``RequestPerforming/completing(on:)`` layer, either over
-    /// ``Session/Configuration-swift.struct/completionQueue``, and applies to all the call delivers: completion,
-    /// progress, stream callbacks, answers of layers. The `SpyPerformer` of FetchTesting ignores it.
+    /// The queue all this call delivers runs on (completion, progress, stream callbacks, answers of layers); `nil`, the
+    /// default, keeps the performer's. It wins over a ``RequestPerforming/completing(on:)`` layer, either over
+    /// ``Session/Configuration-swift.struct/completionQueue``; the `SpyPerformer` of FetchTesting ignores it.
     public var completionQueue: DispatchQueue? {
         get { self[CompletionQueueKey.self] }
         set { self[CompletionQueueKey.self] = newValue }

@@ -54,7 +54,6 @@ public struct Redaction: Sendable {
         return fields.map { "\($0.key): \(value($0.value, ofHeader: $0.key))" }
     }
 
-    /// `headers` as `Name: value` lines, in order, hidden values replaced.
     func headerLines(of headers: HTTPHeaders) -> [String] {
         headers.map { "\($0.name): \(value($0.value, ofHeader: $0.name))" }
     }

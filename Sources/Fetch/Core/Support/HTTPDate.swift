@@ -1,15 +1,11 @@
 /// Reads the dates of HTTP fields, in UTC, with plain arithmetic (no formatter or calendar).
 /// A two-digit year of 70 to 99 is 19xx, one of 0 to 69 is 20xx.
-///
-/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
-///   (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`).
-/// - `parseCookieDate(_:)`: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm
-///   (FoundationNetworking's parser reads `01-Jan-99` as the year 98).
 public enum HTTPDate {
     private typealias Time = (hour: Int, minute: Int, second: Int)
     private typealias Token = Substring.UTF8View
 
-    /// The date `text` names, or `nil` when it is not an HTTP date.
+    /// The date `text` names as RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`),
+    /// RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`); `nil` for anything else.
     public static func parse(_ text: String) -> Date? {
         let words = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") })
         let isGMT = words.last.map { $0.elementsEqual("GMT".utf8) } ?? false
@@ -36,8 +32,8 @@ public enum HTTPDate {
         return date(year: wholeYear, month: month, day: day, clock, leapSecond: true)
     }
 
-    /// The moment a cookie's `Expires` names, or `nil`. Of the tokens between delimiters, the first
-    /// that reads as a time, a day, a month or a year (tried in that order) gives that part.
+    /// A cookie's `Expires`, by RFC 6265 §5.1.1 (FoundationNetworking reads `01-Jan-99` as the year 98): of the tokens
+    /// between delimiters, the first that reads as a time, a day, a month or a year (in that order) gives that part.
     static func parseCookieDate(_ text: String) -> Date? {
         var clock: Time?
         var day: Int?
