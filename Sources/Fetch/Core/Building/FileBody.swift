@@ -19,13 +19,6 @@ enum FileBody {
         }
     }
 
-    /// What `work` returns; an error it throws becomes a ``FetchError/Code-swift.enum/file`` error: could not `what`.
-    static func attempt<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
-        do { return try work() } catch {
-            throw FetchError(.file, reason: "could not \(what): \(error)", underlying: error)
-        }
-    }
-
     /// Creates a new, empty file at `url` (failing if one exists) and opens it for writing.
     static func create(_ url: URL) throws -> FileHandle {
         let folder = url.deletingLastPathComponent()

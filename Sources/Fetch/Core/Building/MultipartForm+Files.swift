@@ -24,7 +24,7 @@ extension MultipartForm {
             defer { try? output.close() }
             try encode { piece in
                 if isCancelled() { throw FetchError.cancelled() }
-                try FileBody.attempt("write the form to \(url.path)") { try output.write(contentsOf: piece) }
+                try FetchError.attempt("write the form to \(url.path)") { try output.write(contentsOf: piece) }
             }
         } catch {
             try? FileManager.default.removeItem(at: url)
@@ -35,11 +35,11 @@ extension MultipartForm {
     /// Copies a file part through `write` in chunks, failing if it holds the boundary (even across chunk edges).
     func copy(_ url: URL, of part: Part, chunkSize: Int, delimiter: Data, into write: (Data) throws -> Void) throws {
         try FileBody.checkReadable(url)
-        let input = try FileBody.attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
+        let input = try FetchError.attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
         defer { try? input.close() }
         var tail = Data()
         while true {
-            let chunk = try FileBody.attempt("read \(url.path)") { try input.read(upToCount: chunkSize) ?? Data() }
+            let chunk = try FetchError.attempt("read \(url.path)") { try input.read(upToCount: chunkSize) ?? Data() }
             if chunk.isEmpty { return }
             let window = tail + chunk
             if window.range(of: delimiter) != nil { throw refusing(part, "contains the boundary") }

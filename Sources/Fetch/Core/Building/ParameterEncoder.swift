@@ -53,7 +53,7 @@ public struct ParameterEncoder: Sendable {
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` when `value` does not encode or is not keyed.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
         let output = ParameterItemEncoder.Output()
-        try FetchError.encoding("\(Value.self) as parameters") {
+        try FetchError.attempt("encode \(Value.self) as parameters", as: .encoding) {
             try value.encode(to: ParameterItemEncoder(output: output, name: nil, codingPath: [], rules: self))
         }
         guard output.topLevelIsKeyed else {
