@@ -77,17 +77,16 @@ public enum HTTPDate {
         return run.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    /// The number `token` spells with one to four digits and nothing else.
-    private static func wholeNumber(_ token: Token) -> Int? {
-        token.allSatisfy(isDigit) ? leadingNumber(token, digits: 1...4) : nil
+    /// The number `token` spells with `digits` digits and nothing else.
+    private static func wholeNumber(_ token: Token, digits: ClosedRange<Int> = 1...4) -> Int? {
+        token.allSatisfy(isDigit) ? leadingNumber(token, digits: digits) : nil
     }
 
     /// The `hh:mm:ss` time (`digits` digits a part) that starts `token`, and what follows it (a non-digit first).
     private static func time(_ token: Token, digits: ClosedRange<Int>) -> (time: Time, rest: Token)? {
         let fields = token.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[0].allSatisfy(isDigit), fields[1].allSatisfy(isDigit),
-            let hour = leadingNumber(fields[0], digits: digits), let minute = leadingNumber(fields[1], digits: digits),
-            let second = leadingNumber(fields[2], digits: digits)
+        guard fields.count == 3, let hour = wholeNumber(fields[0], digits: digits),
+            let minute = wholeNumber(fields[1], digits: digits), let second = leadingNumber(fields[2], digits: digits)
         else { return nil }
         return ((hour, minute, second), fields[2].drop(while: isDigit))
     }
