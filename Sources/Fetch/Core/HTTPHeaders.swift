@@ -14,24 +14,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    private var own: [Field]
+    private var own: [Field] = []
     /// The response whose fields these are, converted only when needed: most callers look up one field or none.
     private var response: ResponseFields?
 
     private var fields: [Field] { response?.fields ?? own }
 
     /// Makes an empty list of headers.
-    public init() { own = [] }
+    public init() {}
 
     /// Makes headers from name-value pairs, in order; repeated names are kept.
     public init(_ pairs: [(String, String)]) {
         own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
-    init(_ response: HTTPURLResponse) {
-        own = []
-        self.response = ResponseFields(response)
-    }
+    init(_ response: HTTPURLResponse) { self.response = ResponseFields(response) }
 
     private mutating func takeOwnership() {
         guard let response else { return }
