@@ -1,15 +1,6 @@
 /// What a call carries besides its request: where the response body goes, and whether the request body reports its
-/// progress. Set by the verb that starts the call (`perform`, `download`, `upload`, `stream`) and read by every layer
-/// from ``RequestOptions/kind``. A layer that treats kinds differently decides with one exhaustive `switch`, so a new
-/// kind does not compile until each layer handles it:
-///
-/// ```swift
-/// switch request.options.kind {
-/// case .plain, .upload: ...           // the response body arrives whole, in memory
-/// case .download(let transfer): ...   // the body goes to transfer.destination
-/// case .stream(let sink): ...         // the body goes to the sink as it arrives
-/// }
-/// ```
+/// progress. Set by the verb that starts the call and read by every layer from ``RequestOptions/kind``, each deciding
+/// in one exhaustive `switch` (see "Kinds of call" in <doc:ComposingLayers>).
 public enum CallKind: Sendable {
     /// The response body arrives whole, in ``Response/body``.
     case plain

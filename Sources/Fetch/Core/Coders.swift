@@ -1,7 +1,5 @@
-/// The coders a stack (or one request) uses: the JSON encoder for ``RequestBody/json(_:encoder:)`` bodies, the JSON
-/// decoder for `Decodable` models, the ``ParameterEncoder`` for ``Request/query`` and ``RequestBody/form(_:encoder:)``.
-/// A coder left `nil` is taken from the next place: the call's or the body's own, the request's, then the stack's (a
-/// model's ``JSONDecoderProviding`` decoder comes before the stack's).
+/// The coders a stack (or one request) uses for JSON bodies, `Decodable` models, queries and form bodies; a coder left
+/// `nil` is taken from the next place (see "Coders" in <doc:RequestsAndModels>).
 public struct Coders: Sendable {
     /// Makes the encoder for JSON bodies; `nil` leaves it to the next place.
     public var jsonEncoder: (@Sendable () -> JSONEncoder)?
@@ -27,9 +25,6 @@ public struct Coders: Sendable {
             jsonEncoder: jsonEncoder ?? fallback.jsonEncoder, jsonDecoder: jsonDecoder ?? fallback.jsonDecoder,
             parameterEncoder: parameterEncoder ?? fallback.parameterEncoder)
     }
-
-    /// The parameter encoder to use: this set's, or the default one.
-    var parameters: ParameterEncoder { parameterEncoder ?? ParameterEncoder() }
 }
 
 extension RequestOptions {

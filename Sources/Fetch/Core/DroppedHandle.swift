@@ -1,13 +1,11 @@
-/// Whether the one value that could receive a call's result (a ``ResponseStream``, a ``Transfer``) was let go of while
-/// the call ran, and how far the call had got, so the cancelled call's log line says why. Set once, by the handle's
-/// `deinit` before it cancels; carried in the options so every layer can read it.
+/// Whether the one value that could receive a call's result (a ``ResponseStream``, a ``Transfer``) was let go of, and
+/// after how much, so the cancelled call's log line says why. Set by the handle's `deinit` before it cancels.
 final class DroppedHandle: Sendable {
     private let state = Locked<String?>(nil)
 
     /// What was dropped after how much (`its Transfer was dropped after 1024 bytes`); `nil` while the handle is held.
     var note: String? { state.withLock { $0 } }
 
-    /// Records that the handle was dropped; the first note stays.
     func record(_ note: String) {
         state.withLock { if $0 == nil { $0 = note } }
     }

@@ -154,10 +154,10 @@ extension FetchError {
         do { return try work() } catch let error as FetchError { throw error.naming(method: method, url: url()) }
     }
 
-    /// What `work` returns; any other error it throws becomes an ``Code-swift.enum/encoding`` error about `what`.
-    static func encoding<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
+    /// What `work` returns; any other error it throws becomes a `code` error: could not `what`.
+    static func attempt<Value>(_ what: String, as code: Code = .file, _ work: () throws -> Value) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error } catch {
-            throw FetchError(.encoding, reason: "could not encode \(what): \(error)", underlying: error)
+            throw FetchError(code, reason: "could not \(what): \(error)", underlying: error)
         }
     }
 

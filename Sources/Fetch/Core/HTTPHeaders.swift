@@ -14,27 +14,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         }
     }
 
-    /// The fields, unless they are a response's that no one has needed as a list yet.
-    private var own: [Field]
-    /// The response whose fields these are, converted only when needed (most callers look up
-    /// one field or none); a change copies them into `own` first.
+    private var own: [Field] = []
+    /// The response whose fields these are, converted only when needed: most callers look up one field or none.
     private var response: ResponseFields?
 
     private var fields: [Field] { response?.fields ?? own }
 
     /// Makes an empty list of headers.
-    public init() { own = [] }
+    public init() {}
 
     /// Makes headers from name-value pairs, in order; repeated names are kept.
     public init(_ pairs: [(String, String)]) {
         own = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
-    /// The header fields of `response`, as URLSession reports them, read when first needed.
-    init(_ response: HTTPURLResponse) {
-        own = []
-        self.response = ResponseFields(response)
-    }
+    init(_ response: HTTPURLResponse) { self.response = ResponseFields(response) }
 
     private mutating func takeOwnership() {
         guard let response else { return }
@@ -152,8 +146,7 @@ extension String {
 }
 
 extension HTTPHeaders {
-    /// The fields as one value per name, names compared without case: repeats are joined
-    /// with `", "` in order, under the first spelling, as `URLRequest.addValue` joins them.
+    /// One value per name, compared without case: repeats joined with `", "` under the first spelling, as `addValue`.
     func joinedByName() -> [String: String] {
         var joined: [String: String] = [:]
         joined.reserveCapacity(count)

@@ -14,7 +14,6 @@ struct NamedFailure: Equatable {
         NamedFailure(code: .tls, phrases: phrases, codes: codes, reason: "TLS failed: " + problem)
     }
 
-    /// Any other TLS failure: a message that names SSL or TLS and nothing more specific.
     static let otherTLS = NamedFailure(
         code: .tls, phrases: ["ssl", "tls"], codes: [.secureConnectionFailed], reason: "TLS failed")
 
@@ -39,7 +38,6 @@ struct NamedFailure: Equatable {
         tls(
             ["alert certificate required"], [.clientCertificateRequired, .clientCertificateRejected],
             "the server requires a client certificate"),
-        // TLS 1.2's answer to a missing client certificate, or to a client sharing no version or cipher.
         tls(
             ["alert handshake failure"], [],
             "the server refused the handshake (it requires a client certificate, or shares no TLS "
@@ -47,7 +45,6 @@ struct NamedFailure: Equatable {
         tls(
             ["wrong version number", "packet length too long", "unknown protocol"], [],
             "the server does not speak TLS on that port (plain HTTP?)"),
-        // FoundationNetworking fails a header line that is not UTF-8 or does not end in CR LF.
         NamedFailure(
             code: .badServerResponse, phrases: ["failed writing header"], codes: [],
             reason: "the response has a header line FoundationNetworking on Linux cannot read: a byte that is "

@@ -13,8 +13,7 @@ public protocol Request: Sendable {
     /// ``ParameterEncoder``, with the request's or the stack's encoder (see ``Coders``); `nil` by
     /// default. A failure to encode fails the call with ``FetchError/Code-swift.enum/encoding``.
     var query: (any Encodable & Sendable)? { get }
-    /// The body, if any, encoded when the request is built; a failure fails the call with
-    /// ``FetchError/Code-swift.enum/encoding``.
+    /// The body, if any, encoded when the request is built (see ``RequestBody``).
     var body: RequestBody? { get }
     /// Per-request settings read by the performer and its layers; empty by default.
     var options: RequestOptions { get }

@@ -1,10 +1,9 @@
 extension RequestOptions {
     private enum CompletionQueueKey: RequestOptionKey { static let defaultValue: DispatchQueue? = nil }
 
-    /// The queue this call's completion runs on, in place of the performer's; `nil` (the default) keeps the
-    /// performer's. It wins over a ``RequestPerforming/completing(on:)`` layer, either over
-    /// ``Session/Configuration-swift.struct/completionQueue``, and applies to all the call delivers: completion,
-    /// progress, stream callbacks, answers of layers. The `SpyPerformer` of FetchTesting ignores it.
+    /// The queue all this call delivers runs on (completion, progress, stream callbacks, answers of layers); `nil`, the
+    /// default, keeps the performer's. It wins over a ``RequestPerforming/completing(on:)`` layer, either over
+    /// ``Session/Configuration-swift.struct/completionQueue``; the `SpyPerformer` of FetchTesting ignores it.
     public var completionQueue: DispatchQueue? {
         get { self[CompletionQueueKey.self] }
         set { self[CompletionQueueKey.self] = newValue }
@@ -18,8 +17,7 @@ extension RequestPerforming {
         request.options.completionQueue
     }
 
-    /// Calls `completion` with `result` on ``completionQueue(for:)``, or at once when it names none;
-    /// a layer answering a call itself calls it on its base.
+    /// Calls `completion` on ``completionQueue(for:)``, or at once; a layer answering a call calls it on its base.
     func callBack(
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void,
         with result: Result<Response, any Error>, for request: any Request

@@ -1,9 +1,6 @@
 /// Anything that can perform a ``Request``: the real ``Session``, a layer wrapping another
 /// performer, or a spy in a test. A conformer writes ``perform(_:completion:)`` and gets the rest
 /// (parsing into ``Parsable`` models, async/await, typed requests, layers) from extensions.
-///
-/// Layers hold the performer they wrap as `any RequestPerforming` and are not generic, so the
-/// layer verbs work on an injected `any RequestPerforming` too.
 public protocol RequestPerforming: Sendable {
     /// Performs `request` and calls `completion` exactly once, on a queue the performer documents,
     /// with the response or an error. Any status is a `.success` (parsers turn statuses into

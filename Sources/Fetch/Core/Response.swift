@@ -16,7 +16,6 @@ public struct Response: Sendable {
     public var url: URL?
     /// How the call went: timings, redirects, bytes, what layers did. Empty for one made by hand.
     public var metrics: ResponseMetrics
-    /// What a feature or a layer added, by key (see ``ResponseKey``).
     private var added: [ObjectIdentifier: any Sendable] = [:]
 
     /// Makes a response to `request` (a `GET` of `url` or `http://localhost/` by default; one a layer passed down
@@ -54,8 +53,7 @@ public struct Response: Sendable {
     /// Whether the status is in 200...299.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// Whether a response with `status` to a `method` request has no body, whatever its
-    /// `Content-Length` says: a response to HEAD, a 204 and a 304 (RFC 9110, section 6.4.1).
+    /// Whether a response has no body whatever its `Content-Length`: to HEAD, a 204, a 304 (RFC 9110, section 6.4.1).
     static func hasNoBody(method: String?, status: Int) -> Bool {
         method == "HEAD" || status == 204 || status == 304
     }
@@ -82,8 +80,7 @@ public struct Response: Sendable {
         redaction.body(body, contentType: headers.first("Content-Type")).preview(limit: limit)
     }
 
-    /// How much of a body that is not delivered (a download's or a stream's, for a status
-    /// the caller does not accept) `Session` keeps for the error; the rest is dropped.
+    /// How much of an undelivered body (a download's or a stream's, for a refused status) an error keeps.
     static let errorBodyLimit = 64 * 1024
 }
 

@@ -9,7 +9,6 @@ enum FileBody {
         return size.int64Value
     }
 
-    /// Checks that `url` names a readable regular file.
     static func checkReadable(_ url: URL) throws {
         guard url.isFileURL else { throw FetchError(.file, reason: "\(url.absoluteString) is not a file URL") }
         guard size(of: url) != nil else {
@@ -17,23 +16,6 @@ enum FileBody {
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw FetchError(.file, reason: "\(url.path) cannot be read")
-        }
-    }
-
-    static func open(_ url: URL) throws -> FileHandle {
-        try checkReadable(url)
-        return try attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
-    }
-
-    static func read(_ url: URL) throws -> Data {
-        try checkReadable(url)
-        return try attempt("read \(url.path)") { try Data(contentsOf: url) }
-    }
-
-    /// What `work` returns; an error it throws becomes a ``FetchError/Code-swift.enum/file`` error: could not `what`.
-    static func attempt<Value>(_ what: String, _ work: () throws -> Value) throws -> Value {
-        do { return try work() } catch {
-            throw FetchError(.file, reason: "could not \(what): \(error)", underlying: error)
         }
     }
 

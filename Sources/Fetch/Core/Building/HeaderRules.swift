@@ -8,7 +8,6 @@ package enum HeaderRules {
 
     private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
-    /// Whether `name` is one of ``reservedNames``, in any case; only names of their lengths are lowercased.
     private static func isReserved(_ name: String) -> Bool {
         switch name.utf8.count {
         case 4, 10, 14, 17: return reservedNames.contains(name.lowercased())
@@ -45,8 +44,7 @@ package enum HeaderRules {
         }
     }
 
-    /// Checks the value of header `name`.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a control character but tab.
+    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a control character but tab in `value`.
     static func validate(value: String, of name: String) throws {
         // Bytes below 0x80 are ASCII characters in UTF-8, so a byte check finds the same ones.
         if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
@@ -92,9 +90,8 @@ package enum HeaderRules {
         if let port = url.port, !(1...65535).contains(port) { throw fail("port \(port) is out of range") }
     }
 
-    /// Whether `text`, a URL, plainly passes `validate(_:_:)`: `http://` or `https://` (any case), then a host of
-    /// letters, digits, `.`, `-` and `_`, an optional port of 1 to 5 digits within 1...65535, then the end, `/`, `?` or
-    /// `#`. Read from the text, cheaper than Foundation's component getters; any other URL is checked through them.
+    /// Whether the URL `text` plainly passes `validate(_:_:)`, read from the text, cheaper than Foundation's getters:
+    /// `http(s)://`, a host of letters, digits, `.-_`, an optional port in 1...65535, then the end, `/`, `?` or `#`.
     static func isPlainHTTP(_ text: String) -> Bool {
         var bytes = text.utf8.makeIterator()
         for expected in "http".utf8 {

@@ -16,16 +16,15 @@ extension MultipartForm {
         return total
     }
 
-    /// Writes the encoded form to a new file at `url`, chunk by chunk, checking `isCancelled`; removed on any error.
-    /// - Throws: what ``encoded()`` throws, ``FetchError/Code-swift.enum/file`` for a file that cannot
-    ///   be written, ``FetchError/Code-swift.enum/cancelled`` when `isCancelled` turns true.
+    /// Writes the encoded form to a new file at `url`, removed on any error: what ``encoded()`` throws, a
+    /// ``FetchError/Code-swift.enum/file`` error, or ``FetchError/Code-swift.enum/cancelled`` once `isCancelled()`.
     func writeEncoded(to url: URL, isCancelled: () -> Bool) throws {
         let output = try FileBody.create(url)
         do {
             defer { try? output.close() }
             try encode { piece in
                 if isCancelled() { throw FetchError.cancelled() }
-                try FileBody.attempt("write the form to \(url.path)") { try output.write(contentsOf: piece) }
+                try FetchError.attempt("write the form to \(url.path)") { try output.write(contentsOf: piece) }
             }
         } catch {
             try? FileManager.default.removeItem(at: url)
@@ -35,11 +34,12 @@ extension MultipartForm {
 
     /// Copies a file part through `write` in chunks, failing if it holds the boundary (even across chunk edges).
     func copy(_ url: URL, of part: Part, chunkSize: Int, delimiter: Data, into write: (Data) throws -> Void) throws {
-        let input = try FileBody.open(url)
+        try FileBody.checkReadable(url)
+        let input = try FetchError.attempt("open \(url.path)") { try FileHandle(forReadingFrom: url) }
         defer { try? input.close() }
         var tail = Data()
         while true {
-            let chunk = try FileBody.attempt("read \(url.path)") { try input.read(upToCount: chunkSize) ?? Data() }
+            let chunk = try FetchError.attempt("read \(url.path)") { try input.read(upToCount: chunkSize) ?? Data() }
             if chunk.isEmpty { return }
             let window = tail + chunk
             if window.range(of: delimiter) != nil { throw refusing(part, "contains the boundary") }

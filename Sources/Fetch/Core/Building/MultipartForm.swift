@@ -134,8 +134,7 @@ public struct MultipartForm: Sendable {
 }
 
 extension RequestBody {
-    /// The form as `multipart/form-data`. A form with file parts is streamed: `Session` writes it
-    /// to a temporary file chunk by chunk, uploads that, and deletes it when the call ends.
+    /// The form as `multipart/form-data`; one with file parts is streamed (see <doc:TransferringFiles>).
     public static func multipart(_ form: MultipartForm) -> RequestBody {
         if form.hasFileParts { return RequestBody(source: .form(form), contentType: form.contentType) }
         return RequestBody(source: .encoded { _ in try form.encoded() }, contentType: form.contentType)

@@ -1,10 +1,6 @@
-/// Turns an `Encodable` value into query items named by where each value sits (`page[size]`, `tags[]`), for a
-/// query string or a form body.
-///
-/// Properties come in the order they encode; `nil` is omitted, `Data` is Base64; names and values
-/// are percent-encoded as ``QueryEncoder`` does (in a form body a space is `+`). The top-level
-/// value must be a struct or a `[String: ...]` dictionary; anything else, or an error the value
-/// throws, fails with ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
+/// Turns an `Encodable` struct or `[String: ...]` dictionary into query items named by where each value sits
+/// (`page[size]`, `tags[]`), for a query string or a form body, by the rules in <doc:RequestsAndModels>; anything
+/// else, or an error the value throws, fails with ``FetchError/Code-swift.enum/encoding`` and nothing is sent.
 public struct ParameterEncoder: Sendable {
     /// How an array is written.
     public enum ArrayEncoding: Sendable {
@@ -57,7 +53,7 @@ public struct ParameterEncoder: Sendable {
     /// - Throws: ``FetchError/Code-swift.enum/encoding`` when `value` does not encode or is not keyed.
     public func queryItems<Value: Encodable>(_ value: Value) throws -> [URLQueryItem] {
         let output = ParameterItemEncoder.Output()
-        try FetchError.encoding("\(Value.self) as parameters") {
+        try FetchError.attempt("encode \(Value.self) as parameters", as: .encoding) {
             try value.encode(to: ParameterItemEncoder(output: output, name: nil, codingPath: [], rules: self))
         }
         guard output.topLevelIsKeyed else {

@@ -1,9 +1,7 @@
-/// The `Encoder` behind ``ParameterEncoder``: writes each single value as a query item named by
-/// where it sits (`page[size]`, `tags[]`). It is its own single-value container.
+/// The `Encoder` behind ``ParameterEncoder``, and its own single-value container.
 struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
     /// What one encoding writes. Used by one encoding, on one thread.
     final class Output {
-        /// The query items, in the order the values encoded.
         var items: [URLQueryItem] = []
         /// Whether the top-level value is a keyed one, the only kind that names its values.
         var topLevelIsKeyed = false
@@ -46,7 +44,6 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
         if let name { output.items.append(URLQueryItem(name: name, value: text)) }
     }
 
-    /// An encoder for the value named `name` at `path`, writing to the same output.
     func child(_ name: String, at path: [any CodingKey]) -> ParameterItemEncoder {
         ParameterItemEncoder(output: output, name: name, codingPath: path, rules: rules)
     }
@@ -70,7 +67,6 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
         mutating func superEncoder() -> any Encoder { child(for: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder { child(for: key) }
 
-        /// The encoder of the value for `key`: top-level fields are named by their key, nested ones as `parent[key]`.
         private func child(for key: Key) -> ParameterItemEncoder {
             let name = encoder.name.map { "\($0)[\(key.stringValue)]" } ?? key.stringValue
             return encoder.child(name, at: codingPath + [key])
@@ -96,7 +92,6 @@ struct ParameterItemEncoder: Encoder, SingleValueEncodingContainer {
         }
         mutating func superEncoder() -> any Encoder { next() }
 
-        /// The encoder of the next element, named as ``ParameterEncoder/arrayEncoding`` says.
         private mutating func next() -> ParameterItemEncoder {
             defer { count += 1 }
             let name = encoder.name ?? ""

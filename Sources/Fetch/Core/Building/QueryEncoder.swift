@@ -1,6 +1,5 @@
-/// Percent-encodes query items so every value reaches the server as given: everything but RFC
-/// 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`) is encoded, so `q=a+b` is sent as `q=a%2Bb`
-/// where `URLComponents.queryItems` would send a `+` that servers read as a space.
+/// Percent-encodes query items so every value reaches the server as given: all but RFC 3986's unreserved characters,
+/// so `q=a+b` is sent as `q=a%2Bb` where `URLComponents` would send a `+` that servers read as a space.
 public enum QueryEncoder {
     private static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")

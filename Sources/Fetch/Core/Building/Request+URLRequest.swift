@@ -8,15 +8,14 @@ extension Request {
         try buildURLRequest(checkingHeaders: true)
     }
 
-    /// Builds the `URLRequest`, header fields set all at once, repeats joined; without
-    /// `checkingHeaders`, for a caller that checks the finished request.
+    /// Without `checkingHeaders`, for a caller that checks the finished request; fields set at once, repeats joined.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
         // `do`/`catch` rather than `FetchError.naming`, whose closures would cost on every request.
         let url: URL
         do {
             var items = queryItems
-            if let query { items += try (options.coders?.parameters ?? ParameterEncoder()).queryItems(query) }
+            if let query { items += try (options.coders?.parameterEncoder ?? ParameterEncoder()).queryItems(query) }
             url = items.isEmpty ? self.url : try QueryEncoder.appending(items, to: self.url)
         } catch let error as FetchError {
             throw error.naming(method: method, url: resolving(self.url))

@@ -6,14 +6,13 @@ extension RequestBody {
             source: .data(Data(QueryEncoder.form(fields).utf8)), contentType: "application/x-www-form-urlencoded")
     }
 
-    /// An `Encodable` value as `application/x-www-form-urlencoded`, encoded when the request is built
-    /// by `encoder` or, when `nil`, the request's or the stack's (see ``Coders``), else
-    /// `ParameterEncoder()`; a failure fails the call with ``FetchError/Code-swift.enum/encoding``.
+    /// An `Encodable` value as `application/x-www-form-urlencoded`, encoded (see ``RequestBody``) by `encoder` or,
+    /// when `nil`, the request's or the stack's (see ``Coders``), else `ParameterEncoder()`.
     public static func form<Value: Encodable & Sendable>(_ value: Value, encoder: ParameterEncoder? = nil)
         -> RequestBody
     {
         RequestBody(
-            source: .encoded { coders in try (encoder ?? coders.parameters).form(value) },
+            source: .encoded { coders in try (encoder ?? coders.parameterEncoder ?? ParameterEncoder()).form(value) },
             contentType: "application/x-www-form-urlencoded")
     }
 

@@ -5,7 +5,6 @@ public struct RequestBody: Sendable {
         case data(Data)
         /// Encoded when the request is built, with the call's coders.
         case encoded(@Sendable (Coders) throws -> Data)
-        /// A file, streamed when sent.
         case file(URL)
         /// A multipart form with file parts, streamed when sent.
         case form(MultipartForm)
@@ -33,7 +32,7 @@ public struct RequestBody: Sendable {
     ) -> RequestBody {
         RequestBody(
             source: .encoded { coders in
-                try FetchError.encoding("\(Value.self) as JSON") {
+                try FetchError.attempt("encode \(Value.self) as JSON", as: .encoding) {
                     try ((encoder ?? coders.jsonEncoder)?() ?? JSONEncoder()).encode(value)
                 }
             }, contentType: "application/json")
@@ -45,7 +44,9 @@ public struct RequestBody: Sendable {
     public static func encoded(
         contentType: String?, _ encode: @escaping @Sendable () throws -> Data
     ) -> RequestBody {
-        RequestBody(source: .encoded { _ in try FetchError.encoding("the body", encode) }, contentType: contentType)
+        RequestBody(
+            source: .encoded { _ in try FetchError.attempt("encode the body", as: .encoding, encode) },
+            contentType: contentType)
     }
 
     /// The bytes of the body, encoded with `coders` (the defaults when `nil`); a streamed body is read whole.
@@ -55,7 +56,9 @@ public struct RequestBody: Sendable {
         switch source {
         case .data(let data): return data
         case .encoded(let encode): return try encode(coders ?? Coders())
-        case .file(let url): return try FileBody.read(url)
+        case .file(let url):
+            try FileBody.checkReadable(url)
+            return try FetchError.attempt("read \(url.path)") { try Data(contentsOf: url) }
         case .form(let form): return try form.encoded()
         }
     }

@@ -1,6 +1,5 @@
-/// A `Decodable` model that chooses the `JSONDecoder` that reads it: its ready-made `parse(from:)`,
-/// arrays of it, ``Response/decode(_:using:)`` without a decoder, and so every ``TypedRequest``
-/// whose `Output` it is, use ``decoder``.
+/// A `Decodable` model that chooses the `JSONDecoder` that reads it, wherever it is decoded without one of its own
+/// (see <doc:RequestsAndModels>).
 public protocol JSONDecoderProviding: Decodable {
     /// The decoder for this type's responses.
     static var decoder: JSONDecoder { get }

@@ -25,8 +25,7 @@ extension Response {
         try Output.parse(from: throwingParsedError(errorParser))
     }
 
-    /// This response, unless its status is not 2xx and `errorParser` makes an error of it.
-    /// - Throws: the error `errorParser` returns.
+    /// This response, unless its status is not 2xx and `errorParser` makes an error of it, which this throws.
     func throwingParsedError(_ errorParser: (any ErrorParsing.Type)?) throws -> Response {
         if !isSuccess, let errorParser, let error = errorParser.error(from: self) { throw error }
         return self

@@ -32,7 +32,6 @@ extension Redaction {
         body.contains(UInt8(ascii: "=")) && body.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// The index of the first byte from `start` on that is not JSON white space, or the end.
     private static func skippingSpace(_ bytes: [UInt8], from start: Int) -> Int {
         bytes[start...].firstIndex { !isJSONSpace($0) } ?? bytes.count
     }
@@ -41,8 +40,7 @@ extension Redaction {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
-    /// `json` with the value of every secret key replaced by the replacement as a JSON string. Scans bytes: a string
-    /// followed by `:` is a key; the value after a secret key (string, number, literal, object or array) is skipped.
+    /// `json` with the value of every secret key replaced; scanned as bytes, a string followed by `:` being a key.
     private func redactingJSON(_ json: Data) -> Data {
         let bytes = [UInt8](json)
         var output: [UInt8] = []

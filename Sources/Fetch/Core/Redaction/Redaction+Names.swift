@@ -1,7 +1,6 @@
 extension Redaction {
-    /// The words that make a name secret by default. A name is split into words at anything but a letter or digit and
-    /// where a lowercase letter meets an uppercase one (`api_key`, `apiKey`, `user[password]`); it also counts when,
-    /// without separators, it contains a word of five letters or more (`accesstoken`).
+    /// The words that make a name secret by default, split into words (`api_key`, `apiKey`, `user[password]`) or,
+    /// for one of five letters or more, anywhere in it (`accesstoken`); see <doc:ComposingLayers>.
     public static let defaultSecretWords: Set<String> = [
         "password", "passwd", "passphrase", "pwd", "secret", "token", "key", "apikey", "auth",
         "authorization", "credential", "credentials", "signature", "pin", "otp", "ssn", "cvv", "cvc",

@@ -54,7 +54,6 @@ public struct Redaction: Sendable {
         return fields.map { "\($0.key): \(value($0.value, ofHeader: $0.key))" }
     }
 
-    /// `headers` as `Name: value` lines, in order, hidden values replaced.
     func headerLines(of headers: HTTPHeaders) -> [String] {
         headers.map { "\($0.name): \(value($0.value, ofHeader: $0.name))" }
     }
@@ -65,8 +64,7 @@ public struct Redaction: Sendable {
         string(forURLText: url.absoluteString)
     }
 
-    /// `text` with every URL in it (a `scheme://` up to a space, a quote or an angle
-    /// bracket) passed through ``string(for:)``: for error messages, which may quote a URL.
+    /// `text` with every URL in it passed through ``string(for:)``: for error messages, which may quote one.
     func redactingURLs(in text: String) -> String {
         text.replacing(/[A-Za-z0-9+.\-]+:\/\/[^\s"'<>`]*/) { string(forURLText: String($0.output)) }
     }

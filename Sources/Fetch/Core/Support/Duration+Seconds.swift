@@ -1,6 +1,5 @@
 extension Duration {
-    /// The duration in seconds, as a `Double` for Foundation APIs. Never traps, however
-    /// long the duration (`components` would, past `Int64.max` seconds).
+    /// In seconds, for Foundation APIs; never traps, as `components` would past `Int64.max` seconds.
     var seconds: Double {
         self / .seconds(1)
     }

@@ -1,15 +1,11 @@
 /// Reads the dates of HTTP fields, in UTC, with plain arithmetic (no formatter or calendar).
 /// A two-digit year of 70 to 99 is 19xx, one of 0 to 69 is 20xx.
-///
-/// - ``parse(_:)``: RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), RFC 850
-///   (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`).
-/// - `parseCookieDate(_:)`: a cookie's `Expires`, by RFC 6265 §5.1.1's lenient algorithm
-///   (FoundationNetworking's parser reads `01-Jan-99` as the year 98).
 public enum HTTPDate {
     private typealias Time = (hour: Int, minute: Int, second: Int)
     private typealias Token = Substring.UTF8View
 
-    /// The date `text` names, or `nil` when it is not an HTTP date.
+    /// The date `text` names as RFC 9110 §5.6.7's HTTP-date, strictly: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`),
+    /// RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) or asctime (`Sun Nov  6 08:49:37 1994`); `nil` for anything else.
     public static func parse(_ text: String) -> Date? {
         let words = text.utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") })
         let isGMT = words.last.map { $0.elementsEqual("GMT".utf8) } ?? false
@@ -36,8 +32,8 @@ public enum HTTPDate {
         return date(year: wholeYear, month: month, day: day, clock, leapSecond: true)
     }
 
-    /// The moment a cookie's `Expires` names, or `nil`. Of the tokens between delimiters, the first
-    /// that reads as a time, a day, a month or a year (tried in that order) gives that part.
+    /// A cookie's `Expires`, by RFC 6265 §5.1.1 (FoundationNetworking reads `01-Jan-99` as the year 98): of the tokens
+    /// between delimiters, the first that reads as a time, a day, a month or a year (in that order) gives that part.
     static func parseCookieDate(_ text: String) -> Date? {
         var clock: Time?
         var day: Int?
@@ -81,17 +77,16 @@ public enum HTTPDate {
         return run.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    /// The number `token` spells with one to four digits and nothing else.
-    private static func wholeNumber(_ token: Token) -> Int? {
-        token.allSatisfy(isDigit) ? leadingNumber(token, digits: 1...4) : nil
+    /// The number `token` spells with `digits` digits and nothing else.
+    private static func wholeNumber(_ token: Token, digits: ClosedRange<Int> = 1...4) -> Int? {
+        token.allSatisfy(isDigit) ? leadingNumber(token, digits: digits) : nil
     }
 
     /// The `hh:mm:ss` time (`digits` digits a part) that starts `token`, and what follows it (a non-digit first).
     private static func time(_ token: Token, digits: ClosedRange<Int>) -> (time: Time, rest: Token)? {
         let fields = token.split(separator: UInt8(ascii: ":"), maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[0].allSatisfy(isDigit), fields[1].allSatisfy(isDigit),
-            let hour = leadingNumber(fields[0], digits: digits), let minute = leadingNumber(fields[1], digits: digits),
-            let second = leadingNumber(fields[2], digits: digits)
+        guard fields.count == 3, let hour = wholeNumber(fields[0], digits: digits),
+            let minute = wholeNumber(fields[1], digits: digits), let second = leadingNumber(fields[2], digits: digits)
         else { return nil }
         return ((hour, minute, second), fields[2].drop(while: isDigit))
     }
@@ -103,8 +98,7 @@ public enum HTTPDate {
         return months.firstIndex(of: name).map { $0 + 1 }
     }
 
-    /// The moment of a day and time in UTC; `nil` when the day does not exist or the time is
-    /// out of range (a second of 60 is a leap second, allowed when `leapSecond` is set).
+    /// The moment in UTC; `nil` for a day that does not exist or a time out of range (second 60 needs `leapSecond`).
     private static func date(year: Int, month: Int, day: Int, _ clock: Time, leapSecond: Bool) -> Date? {
         guard year >= 1, day >= 1, day <= daysIn(month, of: year), clock.hour <= 23, clock.minute <= 59,
             clock.second <= (leapSecond ? 60 : 59)

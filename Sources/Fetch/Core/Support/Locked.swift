@@ -33,8 +33,7 @@ extension Locked where State == Void {
 
     /// Runs `body` under the lock.
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        // Not through `state`: the thread sanitizer takes an access to the empty value for
-        // an access to the whole object, and reports races between the lock's users.
+        // Not through `state`: the thread sanitizer would see an access to the whole object and report races.
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
