@@ -1,4 +1,3 @@
-/// Requests per origin: each runs or waits in line as the ``OriginLimiter`` says.
 extension Session {
     /// Starts `state`'s deadline, then its first task, or queues it when its origin has no free slot (all calls).
     func admit(_ state: TaskState) {

@@ -18,8 +18,7 @@ public final class Session: RequestPerforming {
     /// Where tasks are made, resumed and cancelled, except while no task of any session is in flight (see `admit`).
     let control = ControlThread()
     let limiter: Locked<OriginLimiter<TaskState>>
-    /// Why the configuration cannot be used (an unsendable User-Agent or header field, a
-    /// setting this platform ignores), checked once: every call fails with it before sending.
+    /// Why the configuration cannot be used, checked once: every call fails with it before sending.
     let configurationRefusal: FetchError?
     let deadlines = DeadlineTimer()
     /// Bumped by ``cancelAll()``: a form upload still being encoded stops when it changes.
@@ -115,8 +114,7 @@ public final class Session: RequestPerforming {
             run(request, urlRequest, cookies: cookies, bodyFile: bodyFile, kindHandler: kindHandler, handle, completion)
             return handle
         }
-        // A form with file parts is sent from a temporary file, written chunk by chunk (so it
-        // has a Content-Length), until a cancel of its handle or a `cancelAll`.
+        // A form with file parts goes from a temporary file (so it has a Content-Length), written until a cancel.
         let cancelAllCount = self.cancelAllCount
         let generation = cancelAllCount.withLock { $0 }
         let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
@@ -138,8 +136,7 @@ public final class Session: RequestPerforming {
         return handle
     }
 
-    /// What `request`'s kind adds to its task: a ``TransferState`` (download, upload, streamed
-    /// body), its ``StreamSink``, or `nil`. Opens a download's partial file and adds `Range`.
+    /// What `request`'s kind adds to its task; opens a download's partial file and adds `Range`.
     private func kindHandler(for request: any Request, sending urlRequest: inout URLRequest) throws -> (
         any TaskKindHandler
     )? {
@@ -155,7 +152,7 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Makes the call's ``TaskState`` and admits it; a transfer or a stream has no session deadline, only its own.
+    /// Admits the call; a transfer or a stream has no session deadline, only its own.
     private func run(
         _ request: any Request, _ urlRequest: URLRequest, cookies: CallCookies?, bodyFile: URL?,
         kindHandler: (any TaskKindHandler)?, _ handle: CancellationHandle,
@@ -176,8 +173,7 @@ public final class Session: RequestPerforming {
         handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` as a new task for `state`: its first, a resent hop or a start-over.
-    /// A body file, or a transfer's body in memory, goes in an upload task, which reports progress.
+    /// Sends `urlRequest` in a new task for `state`: an upload task, which reports progress, for a body to upload.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         // Made only for an upload task: on Linux, changing a shared `URLRequest` copies the whole request.
         var bare: URLRequest {
@@ -197,8 +193,7 @@ public final class Session: RequestPerforming {
         state.handle(.started(task))
     }
 
-    /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops
-    /// the fraction (0.3 s fires at once), and it must never fire earlier than asked.
+    /// Whole seconds, at least one, rounded up: FoundationNetworking drops the fraction (0.3 s would fire at once).
     static func idleSeconds(_ timeout: Duration) -> TimeInterval {
         max(1, timeout.seconds.rounded(.up))
     }

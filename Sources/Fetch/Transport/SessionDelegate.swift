@@ -4,7 +4,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     // `states`, behind a leaf lock, is the only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
 
-    /// Counts the entries of the table, together with the other sessions'.
+    /// Counts the table's entries, with the other sessions'.
     let tasksInFlight: TasksInFlight
 
     init(tasksInFlight: TasksInFlight) {
@@ -29,7 +29,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         return state
     }
 
-    /// The requests whose tasks have not ended.
     var allStates: [TaskState] { states.withLock { Array($0.values) } }
 
     private func state(for task: URLSessionTask) -> TaskState? {
@@ -71,16 +70,14 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         queue.serial.async(execute: decide)
     }
 
-    /// Answers an authentication challenge without credentials: a 401 is the caller's
-    /// response, whatever its `WWW-Authenticate` says, and URLSession sends none on its own.
+    /// Answers without credentials: a 401 is the caller's response, whatever its `WWW-Authenticate` says.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // FoundationNetworking asks only about a 401 it has read whole; left to its default handling the task never
-        // ends (Swift 6.3.1, Basic). Cancelling the challenge ends it, so the request completes first with the 401.
-        // The answer cancels the task, which waits for URLSession's work queue: never here.
+        // Asked after the 401 is read whole; default handling never ends the task (6.3.1, Basic). The request completes
+        // with the 401 first; then the answer cancels the task, which waits for URLSession's work queue: not here.
         let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
         if let state = state(for: task) {
             state.handle(.ended(task, nil))
