@@ -7,7 +7,6 @@ struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
 
-    /// The partition of requests without credentials.
     static let common = CachePartition(identifier: nil)
 
     /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials it met, at most
@@ -37,8 +36,7 @@ struct CachePartition: Hashable, Sendable {
         }
     }
 
-    /// The partition of `request`, whose header fields as built are `fields`. A function, not
-    /// an initializer, so its arguments are borrowed rather than copied.
+    /// The partition of `request`, with header fields `fields`; a function, so its arguments are borrowed, not copied.
     static func of(_ fields: [String: String], _ request: any Request, _ configuration: CacheConfiguration)
         -> CachePartition
     {
@@ -48,7 +46,6 @@ struct CachePartition: Hashable, Sendable {
             own.isEmpty
             ? configuration.extraCredentialNames
             : configuration.extraCredentialNames.union(own.map { $0.lowercased() })
-        // Names and values, alternating, in the order of the names.
         var set: [String] = []
         for (name, value) in fields {
             // Lowercased once, then looked up: cheaper than comparing without case to each name.
@@ -68,11 +65,7 @@ struct CachePartition: Hashable, Sendable {
     func key(_ method: HTTPMethod, _ url: URL) -> String {
         var text = url.absoluteString
         // Searched as bytes: walking Characters costs more than the rest of a hit.
-        let fragment =
-            text.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
-            } ?? text.utf8.contains(UInt8(ascii: "#"))
-        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
+        if let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
         let key = method.rawValue + " " + text
         return identifier.map { key + " " + $0 } ?? key
     }

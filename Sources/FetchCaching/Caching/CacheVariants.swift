@@ -4,22 +4,19 @@ import Fetch
 /// at most `limit`, the first under the storage key, the others under it, a space and `#1`, `#2` or `#3`. All vary on
 /// the same fields; one that varies on others, or on none, replaces them all.
 enum CacheVariants {
-    /// How many variants of one URL are kept.
     static let limit = 4
 
     static func key(_ key: String, slot: Int) -> String {
         slot == 0 ? key : "\(key) #\(slot)"
     }
 
-    /// The variants stored under `key` besides `first`, the one under the key itself, which the caller read already.
-    /// There are none when `first` varies on nothing: storing it replaced them all.
+    /// The variants under `key` besides `first`, read already; none when `first` varies on nothing.
     static func others(of key: String, first: CachedResponse?, in storage: any CacheStorage) -> [CachedResponse] {
         if let first, first.varying.isEmpty { return [] }
         return (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }
     }
 
-    /// Stores `response` under `key` as the variant it replaces: the one stored for the same
-    /// values of the fields it varies on, else a free slot, else the first.
+    /// Stores `response` in place of the variant with its values, else in a free slot, else in the first.
     static func store(_ response: CachedResponse, under key: String, in storage: any CacheStorage) {
         // The usual case: neither the stored response nor this one varies, so there are no others.
         if response.varying.isEmpty, let first = storage.response(for: key), first.varying.isEmpty {

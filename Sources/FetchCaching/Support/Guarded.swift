@@ -13,7 +13,6 @@ struct Guarded<State: Sendable>: @unchecked Sendable {
 
     init(_ state: State) { box = Box(state) }
 
-    /// Runs `body` with the state, which it may change, under the lock.
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         box.lock.lock()
         defer { box.lock.unlock() }
