@@ -30,7 +30,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
     let limit: Int
     /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4, since libcurl keeps 4
     /// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset) and closes the rest when few run.
-    let quickLimit: Int
+    var quickLimit: Int { min(limit, 4) }
     /// How late after taking its slot a head must come to count as slow.
     let slowHead = Duration.milliseconds(40)
     /// How many slow heads in a row make an origin slow; one quicker head makes it quick.
@@ -93,7 +93,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     init(limit: Int, idleTimeout: Duration = .seconds(30)) {
         self.limit = max(1, limit)
-        quickLimit = min(self.limit, 4)
         self.idleTimeout = idleTimeout
     }
 
@@ -120,8 +119,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     func isSlow(_ origin: Origin) -> Bool { (speeds[origin]?.slowInARow ?? 0) >= slowHeads }
 
-    /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
-    /// - Returns: `true` when `waiter` is to be started now; `false` when it was queued or has already left.
+    /// Takes a slot on `origin` for `waiter` and returns `true`, or queues it (or finds it gone) and returns `false`.
     mutating func enter(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> Bool {
         guard waiter.originPlace == .new else { return false }
         let (bound, limit) = (bound(at: origin), self.limit)

@@ -1,5 +1,4 @@
-/// Receives URLSession's callbacks for every task of one ``Session`` and routes each to the
-/// task's ``TaskState`` as a ``TaskMachine`` event: one table lookup, then that state's lock.
+/// Routes URLSession's callbacks for a ``Session``'s tasks to each task's ``TaskState``: one lookup, then its lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `states`, behind a leaf lock, is the only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
