@@ -58,8 +58,7 @@ struct CacheDirectives: Equatable {
             if let quoted = argument, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
                 argument = quoted.dropFirst().dropLast()
             }
-            // A repeat keeps its first value, on one line or two (URLSession joins them with ", "),
-            // as RFC 9111 section 4.2.1 allows and Chrome and Safari do.
+            // A repeat, on one line or two, keeps its first value (RFC 9111 section 4.2.1), as in Chrome and Safari.
             func first(_ old: Seconds) -> Seconds { old == .absent ? Self.directiveSeconds(argument) : old }
             switch (equals.map { part[..<$0].trimmingSpaces } ?? part).lowercased() {
             case "no-store": noStore = true

@@ -1,16 +1,14 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart (the Caching article says which fields count):
-/// each set has a private cache of its own, whose keys end with the set's random identifier, kept by the
-/// ``CacheConfiguration`` and its copies, so only the caches made with it find those entries, while it lives.
+/// The credentials a request carries (the Caching article says which fields count): each set has a private cache whose
+/// keys end with a random identifier, kept by the ``CacheConfiguration`` and its copies, which alone find them.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
 
     static let common = CachePartition(identifier: nil)
 
-    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials it met, at most
-    /// `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
+    /// At most `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
     struct Identifiers: Sendable {
         /// How many sets of credentials keep their identifier at once.
         static let limit = 1024

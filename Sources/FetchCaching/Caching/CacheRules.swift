@@ -1,8 +1,8 @@
 import Fetch
 
-/// The RFC 9111 decisions of a private cache, as pure functions of the request, the stored response, the new response
-/// and the time. Each set of credentials has a partition of its own (`CachePartition`), so the shared-cache rules
-/// (section 3.5 on `Authorization`, `s-maxage`, not storing `private`) do not apply; `public` only allows storing.
+/// The RFC 9111 decisions of a private cache, as pure functions. Each set of credentials has a partition of its own, so
+/// the shared-cache rules (section 3.5 on `Authorization`, `s-maxage`, not storing `private`) do not apply; `public`
+/// only allows storing.
 enum CacheRules {
     /// What to do with a stored response for a request.
     enum Use: Equatable {

@@ -1,8 +1,7 @@
 import Fetch
 
-/// The responses kept for one method, URL and set of credentials that the server varies (`Vary`, RFC 9111 section 4.1):
-/// at most `limit`, the first under the storage key, the others under it, a space and `#1`, `#2` or `#3`. All vary on
-/// the same fields; one that varies on others, or on none, replaces them all.
+/// The `limit` responses kept for one method, URL and credentials that vary (RFC 9111 section 4.1), under the storage
+/// key, then it, a space and `#1`, `#2` or `#3`; one that varies on other fields, or on none, replaces them all.
 enum CacheVariants {
     static let limit = 4
 
@@ -26,17 +25,14 @@ enum CacheVariants {
         var free: Int?
         var own: Int?
         for slot in 0..<limit {
-            guard let stored = storage.response(for: Self.key(key, slot: slot)) else {
-                if free == nil { free = slot }
+            let stored = storage.response(for: Self.key(key, slot: slot))
+            if let stored, Set(stored.varying.keys) == names {
+                if own == nil, stored.varying == response.varying { own = slot }
                 continue
             }
-            if Set(stored.varying.keys) != names {
-                // Variants of another shape are gone once the server varies otherwise.
-                if slot > 0 { storage.removeResponse(for: Self.key(key, slot: slot)) }
-                if free == nil { free = slot }
-            } else if own == nil, stored.varying == response.varying {
-                own = slot
-            }
+            // Variants of another shape are gone once the server varies otherwise.
+            if stored != nil, slot > 0 { storage.removeResponse(for: Self.key(key, slot: slot)) }
+            if free == nil { free = slot }
         }
         storage.store(response, for: Self.key(key, slot: own ?? free ?? 0))
     }

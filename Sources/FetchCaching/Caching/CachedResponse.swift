@@ -77,15 +77,9 @@ public struct CachedResponse: Sendable {
                 ? .absent
                 : Set(expiresFields).count == 1
                     ? HTTPDate.parse(expiresFields[0]).map { .value($0) } ?? .invalid : .invalid
-            ageValue = Self.age(headers.first("Age"))
-        }
-
-        /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (two
-        /// lines arrive joined with ", "); 0 for a value that is not a non-negative integer.
-        static func age(_ field: String?) -> Double {
-            let first = field?.prefix { $0 != "," }.trimmingSpaces
-            guard case .value(let seconds) = CacheDirectives.seconds(first) else { return 0 }
-            return Double(seconds)
+            // The first member of the list (two lines arrive joined with ", "), RFC 9111 section 5.1.
+            let age = CacheDirectives.seconds(headers.first("Age")?.prefix { $0 != "," }.trimmingSpaces)
+            ageValue = if case .value(let seconds) = age { Double(seconds) } else { 0 }
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {
