@@ -61,8 +61,7 @@ public final class Session: RequestPerforming {
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
         settings.timeoutIntervalForRequest = Self.idleSeconds(configuration.idleTimeout)
-        // Deadlines are Fetch's own; Apple platforms would cut transfers and streams at the
-        // resource timeout, so it stays at URLSession's default of seven days.
+        // URLSession's default: deadlines are Fetch's own, and Apple platforms cut transfers and streams at this one.
         settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
         delegate = SessionDelegate(tasksInFlight: tasksInFlight)
         urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: DeliveryQueue())
@@ -92,8 +91,7 @@ public final class Session: RequestPerforming {
         let urlRequest: URLRequest
         let cookies: CallCookies?
         do {
-            // Changed in place while no one else holds it: on Linux each change to a shared
-            // `URLRequest` copies the whole request.
+            // Changed in place, unshared: on Linux each change to a shared `URLRequest` copies the whole request.
             var prepared = try prepare(request, options: request.options)
             kindHandler = try self.kindHandler(for: request, sending: &prepared)
             // The first hop's cookies, unless `httpShouldHandleCookies` opts out; URLSession's own are off either way.

@@ -63,8 +63,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             state.cookies?.jar.store(from: response)
             state.handle(.redirected(task), redirect: (response, completionHandler))
         }
-        // The policy is the caller's code: on URLSession's work queue, one that waited or made a
-        // task would stall every session of the process. So it runs on the delegate's own thread.
+        // The caller's policy could stall every session on URLSession's work queue: it runs on the delegate's thread.
         guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
         queue.serial.async(execute: decide)
     }

@@ -85,9 +85,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         handle(.failed(error(.deadlineExceeded, reason)))
     }
 
-    /// Moves the machine under the lock, then carries out its effects; a cancel waits for URLSession's one work queue,
-    /// so only the ``ControlThread`` cancels. `reply` is the head of `responded`; `redirect`, URLSession's pending one,
-    /// never answered once the request has finished.
+    /// Moves the machine under the lock, then carries out its effects; only the ``ControlThread`` cancels, which waits
+    /// for URLSession's one work queue. `reply` is the head of `responded`; `redirect` is never answered once finished.
     func handle(
         _ event: Machine.Event, reply: URLResponse? = nil,
         redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
@@ -107,8 +106,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             return (effects, self.marks, noted)
         }
         heardBy?.heard(self)
-        // Slot and deadline go back before the completion is queued, so a next request sent
-        // from the completion finds its origin's line as this one left it.
+        // Slot and deadline go back before the completion is queued: a request it sends finds the line as this left it.
         for case .release(let owner) in effects { owner.release(self) }
         for effect in effects {
             switch effect {
