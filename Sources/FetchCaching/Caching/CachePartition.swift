@@ -56,7 +56,6 @@ struct CachePartition: Hashable, Sendable {
         return CachePartition(identifier: configuration.partitions.withLock { $0.identifier(of: set) })
     }
 
-    /// The header fields that carry credentials whatever the configuration says.
     private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.

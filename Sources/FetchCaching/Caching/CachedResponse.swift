@@ -51,7 +51,6 @@ public struct CachedResponse: Sendable {
         let responseTime: Date
     }
 
-    /// The fields and what a cache reads from them, parsed once.
     private final class Stored: Sendable {
         let fields: Fields
         let directives: CacheDirectives
