@@ -3,8 +3,7 @@ import Fetch
 /// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown ones ignored, a bad
 /// time `invalid`, a repeat keeping its first value; `s-maxage` unread (section 5.2.2.10: private cache).
 struct CacheDirectives: Equatable {
-    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); a value that is not digits or is
-    /// negative is invalid, and the most restrictive reading applies.
+    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); one not digits (negative) is invalid, read most strictly.
     typealias Seconds = FieldReading<Int>
 
     var noStore = false
@@ -23,8 +22,7 @@ struct CacheDirectives: Equatable {
     var maxStale = Seconds.absent
     /// `stale-while-revalidate` (RFC 5861 section 3): how long a stale response is served while revalidated.
     var staleWhileRevalidate = Seconds.absent
-    /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served
-    /// when revalidating it fails or meets a 500, 502, 503 or 504.
+    /// RFC 5861 section 4: how long past its lifetime it is served when revalidating fails or meets 500, 502, 503, 504.
     var staleIfError = Seconds.absent
 
     /// The largest delta-seconds a cache has to represent; larger values count as this one.
