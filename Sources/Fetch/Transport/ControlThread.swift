@@ -1,5 +1,4 @@
-/// Where a ``Session`` makes, resumes and cancels URLSession tasks while other requests run:
-/// one thread of its own, running jobs in order, from the first job to the session's end.
+/// A ``Session``'s own thread that makes, resumes and cancels URLSession tasks, in order, while other requests run.
 ///
 /// In FoundationNetworking 6.3 these wait (`workQueue.sync`) for URLSession's one work queue, shared by every session
 /// and kept busy by a fast transfer. Elsewhere the wait would tie up a caller's thread, stop the delegate queue
@@ -11,7 +10,6 @@ final class ControlThread: @unchecked Sendable {
     private var started = false
     private var stopped = false
 
-    /// Runs `job` on the thread after the jobs before it.
     func async(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
         jobs.append(job)

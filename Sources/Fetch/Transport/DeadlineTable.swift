@@ -1,21 +1,15 @@
-/// Elements with a deadline, found by identity, and the time a single timer is armed for.
-///
-/// Pure bookkeeping, with no clock, lock or timer: times are nanoseconds on the owner's clock, and each change says
-/// when the owner must arm its timer. Deadlines are kept in a min-heap, so thousands of stalled requests cost
-/// O(log n) each under the owner's lock rather than a scan per firing; a removed element stays in the heap, skipped
-/// at the top, until removed ones outnumber the rest.
+/// Elements with a deadline (nanoseconds on the owner's clock), found by identity, and when the owner's one timer is to
+/// fire. A min-heap, so thousands of stalled requests cost O(log n) each under the owner's lock, not a scan per firing;
+/// a removed element stays in the heap, skipped at the top, until removed ones outnumber the rest.
 struct DeadlineTable<Element: AnyObject> {
     private var entries: [ObjectIdentifier: (due: UInt64, element: Element)] = [:]
-    /// Every deadline added, earliest at the root; an item counts only while `entries` holds its element at that time.
+    /// Earliest at the root; an item counts only while `entries` holds its element at that time.
     private var heap: [(due: UInt64, id: ObjectIdentifier)] = []
-    /// When the owner's timer is armed to fire; `nil` when it is not armed.
     private(set) var armedAt: UInt64?
 
     var count: Int { entries.count }
 
-    /// Adds `element`, due at `due`, in place of its earlier deadline if it has one.
-    /// - Returns: the time to arm the timer for, when it must fire earlier than it is armed
-    ///   for (or is not armed); `nil` when the timer is already armed early enough.
+    /// Adds `element`, in place of any earlier deadline; returns when to arm the timer, `nil` if armed early enough.
     mutating func insert(_ element: Element, due: UInt64) -> UInt64? {
         let id = ObjectIdentifier(element)
         entries[id] = (due, element)
@@ -39,9 +33,7 @@ struct DeadlineTable<Element: AnyObject> {
         }
     }
 
-    /// Takes out every element due at or before `now`, for the timer that has just fired.
-    /// - Returns: the expired elements, earliest first, and when to arm the timer next
-    ///   (`nil`: leave it unarmed, nothing is waiting).
+    /// Takes out every element due by `now`, earliest first, and says when to arm the timer next (`nil`: unarmed).
     mutating func expire(now: UInt64) -> (expired: [Element], next: UInt64?) {
         var expired: [Element] = []
         while let top = heap.first, top.due <= now || entries[top.id]?.due != top.due {

@@ -1,5 +1,4 @@
-/// The one timer that enforces the overall deadline of every running request of a ``Session``: a `DispatchSourceTimer`
-/// armed for the earliest deadline in a ``DeadlineTable``, which fails every request past it and re-arms.
+/// The one timer, armed for the earliest deadline in a ``DeadlineTable``, that fails a ``Session``'s overdue requests.
 final class DeadlineTimer: @unchecked Sendable {
     // `source` is set once, and re-armed only under the table's lock (a leaf).
     private let table = Locked(DeadlineTable<TaskState>())
@@ -30,7 +29,7 @@ final class DeadlineTimer: @unchecked Sendable {
         source.schedule(deadline: DispatchTime(uptimeNanoseconds: time), leeway: .milliseconds(1))
     }
 
-    /// Fails every request past its deadline, outside the lock, and re-arms for the next.
+    /// Fails the overdue requests outside the lock.
     private func fire() {
         let expired: [TaskState] = table.withLock { table in
             let (expired, next) = table.expire(now: DispatchTime.now().uptimeNanoseconds)

@@ -5,15 +5,14 @@
 /// it returns, so chunks never pile up. Callbacks wait for nothing: not URLSession (``ControlThread``), a stream's
 /// reader (``StreamSink``) or the redirect policy (on ``serial``). Closures, not `Operation`s, cheaper on Linux.
 final class DeliveryQueue: OperationQueue, @unchecked Sendable {
-    // `state`, behind its lock, is the only mutable state of its own; `serial` is set once.
-    /// The callbacks waiting for the drain, in order, and whether one runs or a drain is due.
+    // `state`, behind its lock, is the only mutable state of its own.
+    /// The callbacks waiting for the drain, and whether one runs or a drain is due.
     private struct State {
         var pending: [@Sendable () -> Void] = []
         var busy = false
     }
 
     private let state = Locked(State())
-    /// Where queued callbacks run, one at a time, in the order they came.
     let serial = DispatchQueue(label: "Fetch.Session.delegate")
 
     private static let serialKey = DispatchSpecificKey<Bool>()
@@ -48,7 +47,6 @@ final class DeliveryQueue: OperationQueue, @unchecked Sendable {
         if drain { serial.async { self.drain() } }
     }
 
-    /// Runs the pending callbacks, batch by batch, until none is left; on ``serial``.
     private func drain() {
         while true {
             let batch = state.withLock { state in

@@ -1,8 +1,6 @@
-/// The scheme, host and port a URL points at, compared without case and with the default port of http and https filled
-/// in: redirects drop credentials when it changes, and a ``Session`` limits the requests it runs at once per origin.
+/// A URL's scheme, host and port, without case, default ports filled in: what redirects and the origin limit compare.
 struct Origin: Hashable, Sendable {
-    /// Computed once: a session looks a call's origin up in its tables several times. First, so that `==` compares it
-    /// before the strings.
+    /// Computed once, as a call's origin is looked up several times; first, so that `==` compares it first.
     private let digest: Int
     let scheme: String?
     let host: String?

@@ -5,12 +5,11 @@ enum OriginPlace {
     case running
     /// Holding a slot, with the head of its response arrived from its origin.
     case responding
-    /// Gone: it left, and cannot enter again.
+    /// Left, never to enter again.
     case done
 }
 
-/// Something an ``OriginLimiter`` queues. It carries its place, written only by the limiter
-/// under its owner's lock, so finding whether a request waits costs no lookup.
+/// Carries its place, written only by the limiter under its owner's lock, so finding whether it waits costs no lookup.
 protocol OriginLimited: AnyObject {
     var originPlace: OriginPlace { get set }
     /// When it took its slot with a connection free for it; `nil` when it may wait for a
@@ -18,25 +17,20 @@ protocol OriginLimited: AnyObject {
     var originAdmitted: ContinuousClock.Instant? { get set }
 }
 
-/// Lets a bounded number of requests run at once per origin and queues the others, first in, first out, by the
-/// rules <doc:SafetyOnLinux> gives: one request per connection over HTTP/1.1 (every plain-http origin, since libcurl
-/// speaks HTTP/2 only over TLS), so that waiting, which counts against the idle timeout, stays out of the transport.
+/// Lets a bounded number of requests run at once per origin and queues the others in order, by the rules
+/// <doc:SafetyOnLinux> gives, so that waiting, which counts against the idle timeout, stays out of the transport.
 ///
-/// Nothing reports the protocol; the verdict comes from the order in which the delegate hears heads and ends, on
-/// one serial queue. Over HTTP/1.1 a request's end is heard before the next head on its connection, so a head
-/// heard while more than ``limit`` others have a head and no end proves multiplexing, for the session's life (up
-/// to ``rememberedOrigins``). A request that ends while more than ``limit`` ran, without that proof, makes the
-/// origin one-at-a-time until its line is idle (a server that answers at once leaves no time for heads to pile
-/// up); a later proof still wins.
-///
-/// Pure bookkeeping: `Session` keeps one under a lock and reports heads and ends. A request holds the slot of the
-/// origin it entered on until it leaves, whatever its redirects, so it never waits for itself.
+/// Nothing reports the protocol: over HTTP/1.1 a request's end is heard (on one serial queue) before the next head on
+/// its connection, so a head heard while more than ``limit`` others have a head and no end proves multiplexing. An end
+/// while more than ``limit`` ran, without that proof, makes the origin one-at-a-time until its line is idle (a server
+/// that answers at once leaves no time for heads to pile up); a later proof still wins. A request holds the slot of
+/// the origin it entered on until it leaves, whatever its redirects, so it never waits for itself.
 struct OriginLimiter<Waiter: OriginLimited> {
     /// The connections per host given to the transport; the most requests on a slow HTTP/1.1 origin; at least 1.
     let limit: Int
     /// The most requests at once on a quick one-per-connection origin: ``limit``, at most 4, since libcurl keeps 4
     /// connections per transfer in progress (`CURLMOPT_MAXCONNECTS` unset) and closes the rest when few run.
-    let quickLimit: Int
+    var quickLimit: Int { min(limit, 4) }
     /// How late after taking its slot a head must come to count as slow.
     let slowHead = Duration.milliseconds(40)
     /// How many slow heads in a row make an origin slow; one quicker head makes it quick.
@@ -62,7 +56,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     fileprivate struct Line {
         var running = 0
-        /// Running requests whose head arrived from the origin.
         var responding = 0
         /// Whether a request ended with no proof of multiplexing while more than the limit ran.
         var oneAtATime = false
@@ -100,7 +93,6 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     init(limit: Int, idleTimeout: Duration = .seconds(30)) {
         self.limit = max(1, limit)
-        quickLimit = min(self.limit, 4)
         self.idleTimeout = idleTimeout
     }
 
@@ -127,9 +119,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
 
     func isSlow(_ origin: Origin) -> Bool { (speeds[origin]?.slowInARow ?? 0) >= slowHeads }
 
-    /// Takes a slot on `origin` for `waiter`, or queues it when every slot is taken.
-    /// - Returns: `true` when `waiter` is to be started now; `false` when it was queued (another
-    ///   request's ``leave(_:at:)`` or ``responded(_:at:)`` lets it in) or has already left.
+    /// Takes a slot on `origin` for `waiter` and returns `true`, or queues it (or finds it gone) and returns `false`.
     mutating func enter(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> Bool {
         guard waiter.originPlace == .new else { return false }
         let (bound, limit) = (bound(at: origin), self.limit)
@@ -146,11 +136,8 @@ struct OriginLimiter<Waiter: OriginLimited> {
         }
     }
 
-    /// Notes that the head of `waiter`'s response arrived from `origin`, the one it entered on.
-    /// - Returns: the requests let in by a proof of multiplexing or a new speed, to be started.
-    mutating func responded(
-        _ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now
-    ) -> [Waiter] {
+    /// Notes a head from `origin`, the one `waiter` entered on; returns the requests it lets in, to be started.
+    mutating func responded(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> [Waiter] {
         guard waiter.originPlace == .running else { return [] }
         waiter.originPlace = .responding
         if let admitted = waiter.originAdmitted { noteHead(at: origin, after: now - admitted) }
@@ -174,8 +161,7 @@ struct OriginLimiter<Waiter: OriginLimited> {
         speeds[origin] = Speed(slowInARow: run, latest: elapsed)
     }
 
-    /// Takes `waiter` out, the first time only; a running one's slot goes to the oldest waiter.
-    /// - Returns: the requests that now hold a slot, to be started.
+    /// Takes `waiter` out, the first time only; returns the requests its slot lets in, to be started.
     mutating func leave(_ waiter: Waiter, at origin: Origin, now: ContinuousClock.Instant = .now) -> [Waiter] {
         let place = waiter.originPlace
         waiter.originPlace = .done

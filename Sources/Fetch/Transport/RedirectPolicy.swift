@@ -61,8 +61,7 @@ public struct RedirectPolicy: Sendable {
         return copy
     }
 
-    /// The request to send for a redirect of `previous` to `target` with `status`: the
-    /// method and body rules of RFC 9110, and credentials dropped across origins.
+    /// The next hop's request: RFC 9110's method and body rules, and credentials dropped across origins.
     static func nextRequest(
         after previous: URLRequest, to target: URL, status: Int,
         sensitiveHeaders: Set<String>

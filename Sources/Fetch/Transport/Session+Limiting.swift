@@ -1,4 +1,3 @@
-/// Requests per origin: each runs or waits in line as the ``OriginLimiter`` says.
 extension Session {
     /// Starts `state`'s deadline, then its first task, or queues it when its origin has no free slot (all calls).
     func admit(_ state: TaskState) {
@@ -26,8 +25,7 @@ extension Session {
         limiter.withLock { start($0.responded(state, at: origin)) }
     }
 
-    /// Starts the requests the line let in. Called under the limiter's lock, so `cancelAll`
-    /// finds each either still waiting or already on its way to the delegate.
+    /// Called under the limiter's lock, so `cancelAll` finds each either still waiting or on its way to the delegate.
     private func start(_ admitted: [TaskState]) {
         for next in admitted {
             control.async { [self] in send(next.urlRequest, for: next) }

@@ -13,15 +13,12 @@ extension Session {
         urlSessionConfiguration: URLSessionConfiguration, configuration: Configuration = Configuration()
     ) throws {
         try Self.refuseUnsupportedSettings(of: urlSessionConfiguration, configuration)
-        // `copy()` of a URLSessionConfiguration is one on every platform; were it not, the
-        // settings would be applied to the caller's object rather than lost.
+        // Were `copy()` ever not a URLSessionConfiguration, the settings would go to the caller's rather than be lost.
         let copy = urlSessionConfiguration.copy() as? URLSessionConfiguration ?? urlSessionConfiguration
         self.init(configuration: configuration, tasksInFlight: .process, base: copy)
     }
 
-    /// Checks the header fields a `URLSessionConfiguration` adds to every request, which URLSession sends as written.
-    /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` naming the first field that ``HeaderRules`` refuses,
-    ///   or one whose name or value is not text.
+    /// Checks the fields URLSession sends as written; throws ``FetchError/Code-swift.enum/invalidRequest``.
     static func validateAdditionalHeaders(of settings: URLSessionConfiguration) throws {
         for (name, value) in settings.httpAdditionalHeaders ?? [:] {
             guard let name = name as? String, let value = value as? String else {

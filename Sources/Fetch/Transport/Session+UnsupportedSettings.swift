@@ -1,7 +1,5 @@
 extension Session {
-    /// Fails when `settings` or `configuration` asks for something this platform accepts and ignores; a default
-    /// value is never refused. <doc:SafetyOnLinux> says what each one does there.
-    /// - Throws: ``FetchError/Code-swift.enum/unsupportedSetting`` naming every such setting.
+    /// Throws ``FetchError/Code-swift.enum/unsupportedSetting`` naming each setting this platform would ignore.
     static func refuseUnsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration)
         throws
     {
@@ -13,7 +11,7 @@ extension Session {
                 + (refused.count == 1 ? "this setting" : "these settings") + ": " + refused.joined(separator: "; "))
     }
 
-    /// Each setting this platform cannot honour, with what to do instead; empty on Apple platforms, which honour all.
+    /// Each non-default setting this platform cannot honour, with what to do instead; empty on Apple platforms.
     static func unsupportedSettings(of settings: URLSessionConfiguration?, _ configuration: Configuration) -> [String] {
         #if canImport(FoundationNetworking)
         var refused: [String] = []
@@ -23,24 +21,21 @@ extension Session {
             "Session.Configuration.urlCache (no HTTP response is ever stored in it; use the caching layer, "
                 + "Session().caching())")
         guard let settings else { return refused }
+        let prefix = "URLSessionConfiguration."
         refuse(
             settings.connectionProxyDictionary?.isEmpty == false,
-            "URLSessionConfiguration.connectionProxyDictionary (requests would go to the origin directly; "
+            prefix + "connectionProxyDictionary (requests would go to the origin directly; "
                 + "set http_proxy, https_proxy and no_proxy in the environment)")
         refuse(
-            !settings.allowsCellularAccess,
-            "URLSessionConfiguration.allowsCellularAccess = false (no link is known to be cellular)")
-        refuse(settings.isDiscretionary, "URLSessionConfiguration.isDiscretionary = true (requests start at once)")
+            !settings.allowsCellularAccess, prefix + "allowsCellularAccess = false (no link is known to be cellular)")
+        refuse(settings.isDiscretionary, prefix + "isDiscretionary = true (requests start at once)")
         refuse(
-            settings.networkServiceType != .default,
-            "URLSessionConfiguration.networkServiceType (every request is sent as .default)")
+            settings.networkServiceType != .default, prefix + "networkServiceType (every request is sent as .default)")
         let linuxOnly = settings as any LinuxIgnoredSettings
         refuse(
             linuxOnly.httpShouldUsePipelining,
-            "URLSessionConfiguration.httpShouldUsePipelining = true (libcurl has no HTTP/1.1 pipelining)")
-        refuse(
-            linuxOnly.shouldUseExtendedBackgroundIdleMode,
-            "URLSessionConfiguration.shouldUseExtendedBackgroundIdleMode = true")
+            prefix + "httpShouldUsePipelining = true (libcurl has no HTTP/1.1 pipelining)")
+        refuse(linuxOnly.shouldUseExtendedBackgroundIdleMode, prefix + "shouldUseExtendedBackgroundIdleMode = true")
         return refused
         #else
         return []

@@ -18,8 +18,7 @@ public final class Session: RequestPerforming {
     /// Where tasks are made, resumed and cancelled, except while no task of any session is in flight (see `admit`).
     let control = ControlThread()
     let limiter: Locked<OriginLimiter<TaskState>>
-    /// Why the configuration cannot be used (an unsendable User-Agent or header field, a
-    /// setting this platform ignores), checked once: every call fails with it before sending.
+    /// Why the configuration cannot be used, checked once: every call fails with it before sending.
     let configurationRefusal: FetchError?
     let deadlines = DeadlineTimer()
     /// Bumped by ``cancelAll()``: a form upload still being encoded stops when it changes.
@@ -62,8 +61,7 @@ public final class Session: RequestPerforming {
         limiter = Locked(perOrigin)
         settings.httpMaximumConnectionsPerHost = perOrigin.limit
         settings.timeoutIntervalForRequest = Self.idleSeconds(configuration.idleTimeout)
-        // Deadlines are Fetch's own; Apple platforms would cut transfers and streams at the
-        // resource timeout, so it stays at URLSession's default of seven days.
+        // URLSession's default: deadlines are Fetch's own, and Apple platforms cut transfers and streams at this one.
         settings.timeoutIntervalForResource = 7 * 24 * 60 * 60
         delegate = SessionDelegate(tasksInFlight: tasksInFlight)
         urlSession = URLSession(configuration: settings, delegate: delegate, delegateQueue: DeliveryQueue())
@@ -93,8 +91,7 @@ public final class Session: RequestPerforming {
         let urlRequest: URLRequest
         let cookies: CallCookies?
         do {
-            // Changed in place while no one else holds it: on Linux each change to a shared
-            // `URLRequest` copies the whole request.
+            // Changed in place, unshared: on Linux each change to a shared `URLRequest` copies the whole request.
             var prepared = try prepare(request, options: request.options)
             kindHandler = try self.kindHandler(for: request, sending: &prepared)
             // The first hop's cookies, unless `httpShouldHandleCookies` opts out; URLSession's own are off either way.
@@ -115,8 +112,7 @@ public final class Session: RequestPerforming {
             run(request, urlRequest, cookies: cookies, bodyFile: bodyFile, kindHandler: kindHandler, handle, completion)
             return handle
         }
-        // A form with file parts is sent from a temporary file, written chunk by chunk (so it
-        // has a Content-Length), until a cancel of its handle or a `cancelAll`.
+        // A form with file parts goes from a temporary file (so it has a Content-Length), written until a cancel.
         let cancelAllCount = self.cancelAllCount
         let generation = cancelAllCount.withLock { $0 }
         let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
@@ -138,8 +134,7 @@ public final class Session: RequestPerforming {
         return handle
     }
 
-    /// What `request`'s kind adds to its task: a ``TransferState`` (download, upload, streamed
-    /// body), its ``StreamSink``, or `nil`. Opens a download's partial file and adds `Range`.
+    /// What `request`'s kind adds to its task; opens a download's partial file and adds `Range`.
     private func kindHandler(for request: any Request, sending urlRequest: inout URLRequest) throws -> (
         any TaskKindHandler
     )? {
@@ -155,7 +150,7 @@ public final class Session: RequestPerforming {
         }
     }
 
-    /// Makes the call's ``TaskState`` and admits it; a transfer or a stream has no session deadline, only its own.
+    /// Admits the call; a transfer or a stream has no session deadline, only its own.
     private func run(
         _ request: any Request, _ urlRequest: URLRequest, cookies: CallCookies?, bodyFile: URL?,
         kindHandler: (any TaskKindHandler)?, _ handle: CancellationHandle,
@@ -176,8 +171,7 @@ public final class Session: RequestPerforming {
         handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` as a new task for `state`: its first, a resent hop or a start-over.
-    /// A body file, or a transfer's body in memory, goes in an upload task, which reports progress.
+    /// Sends `urlRequest` in a new task for `state`: an upload task, which reports progress, for a body to upload.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         // Made only for an upload task: on Linux, changing a shared `URLRequest` copies the whole request.
         var bare: URLRequest {
@@ -197,8 +191,7 @@ public final class Session: RequestPerforming {
         state.handle(.started(task))
     }
 
-    /// An idle timeout in whole seconds, at least one, rounded up: FoundationNetworking drops
-    /// the fraction (0.3 s fires at once), and it must never fire earlier than asked.
+    /// Whole seconds, at least one, rounded up: FoundationNetworking drops the fraction (0.3 s would fire at once).
     static func idleSeconds(_ timeout: Duration) -> TimeInterval {
         max(1, timeout.seconds.rounded(.up))
     }

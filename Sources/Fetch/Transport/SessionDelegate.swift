@@ -1,10 +1,9 @@
-/// Receives URLSession's callbacks for every task of one ``Session`` and routes each to the
-/// task's ``TaskState`` as a ``TaskMachine`` event: one table lookup, then that state's lock.
+/// Routes URLSession's callbacks for a ``Session``'s tasks to each task's ``TaskState``: one lookup, then its lock.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `states`, behind a leaf lock, is the only mutable state.
     private let states = Locked<[Int: TaskState]>([:])
 
-    /// Counts the entries of the table, together with the other sessions'.
+    /// Counts the table's entries, with the other sessions'.
     let tasksInFlight: TasksInFlight
 
     init(tasksInFlight: TasksInFlight) {
@@ -29,7 +28,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         return state
     }
 
-    /// The requests whose tasks have not ended.
     var allStates: [TaskState] { states.withLock { Array($0.values) } }
 
     private func state(for task: URLSessionTask) -> TaskState? {
@@ -65,22 +63,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             state.cookies?.jar.store(from: response)
             state.handle(.redirected(task), redirect: (response, completionHandler))
         }
-        // The policy is the caller's code: on URLSession's work queue, one that waited or made a
-        // task would stall every session of the process. So it runs on the delegate's own thread.
+        // The caller's policy could stall every session on URLSession's work queue: it runs on the delegate's thread.
         guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
         queue.serial.async(execute: decide)
     }
 
-    /// Answers an authentication challenge without credentials: a 401 is the caller's
-    /// response, whatever its `WWW-Authenticate` says, and URLSession sends none on its own.
+    /// Answers without credentials: a 401 is the caller's response, whatever its `WWW-Authenticate` says.
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
         #if canImport(FoundationNetworking)
-        // FoundationNetworking asks only about a 401 it has read whole; left to its default handling the task never
-        // ends (Swift 6.3.1, Basic). Cancelling the challenge ends it, so the request completes first with the 401.
-        // The answer cancels the task, which waits for URLSession's work queue: never here.
+        // Asked after the 401 is read whole; default handling never ends the task (6.3.1, Basic). The request completes
+        // with the 401 first; then the answer cancels the task, which waits for URLSession's work queue: not here.
         let answer: @Sendable () -> Void = { completionHandler(.cancelAuthenticationChallenge, nil) }
         if let state = state(for: task) {
             state.handle(.ended(task, nil))

@@ -16,7 +16,7 @@ protocol TaskKindHandler: AnyObject, Sendable {
     func sent(total: Int64, expected: Int64)
     /// Makes ready to send `request` again from the first byte (see ``BodyOpening/startOver``).
     func restart(_ request: inout URLRequest) throws
-    /// Stops at once because the caller cancelled, before the request fails.
+    /// The caller cancelled; called before the request fails.
     func stop()
     /// Turns the task's result into the call's and hands it to `completion`; on ``events``.
     func finish(
@@ -26,9 +26,9 @@ protocol TaskKindHandler: AnyObject, Sendable {
 /// What a kindHandler makes of the head of a response.
 enum BodyOpening {
     case accepted
-    /// Not for the kindHandler (a status it does not take): the first ``Response/errorBodyLimit`` bytes are kept.
+    /// A status it does not take: the first ``Response/errorBodyLimit`` bytes are kept.
     case declined
     case failed(FetchError)
-    /// The partial file cannot be continued: the request is sent again from the first byte.
+    /// The partial file cannot be continued: sent again from the first byte.
     case startOver
 }

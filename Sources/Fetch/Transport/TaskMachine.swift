@@ -1,39 +1,31 @@
-/// The life of one request of a ``Session``, of any kind, as a value: where it stands
-/// (``Phase``), what happens to it (``Event``) and what must be done about that (``Effect``).
-///
-/// Pure bookkeeping: no lock, no I/O, no clock, and of URLSession only opaque task handles. ``TaskState`` keeps one
-/// under its lock and carries out the effects after unlocking, in order. ``Effect/complete(_:)`` comes only with a move
-/// from a live phase to a finished one, and no event leaves a finished phase: the completion comes once.
+/// The life of one request of a ``Session`` as a pure value (no lock, I/O or clock); ``TaskState`` keeps it under its
+/// lock and carries out the effects after unlocking, in order. ``Effect/complete(_:)`` comes only with a move from a
+/// live phase to a finished one, and no event leaves a finished phase: the completion comes once.
 struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     enum Body {
-        /// Kept in memory (``TaskMachine/body``), up to `limit` bytes.
         case memory(limit: Int)
-        /// Handed to `KindHandler` as it arrives, unless it declines a response
-        /// (``Event/declined(_:)``): then the first ``Response/errorBodyLimit`` bytes are kept.
+        /// Once `KindHandler` declines a response, the first ``Response/errorBodyLimit`` bytes are kept instead.
         case handedTo(KindHandler)
     }
 
     /// Where the request stands. Live phases hold the owner, kept alive while it runs; tasks compare by identity.
     enum Phase {
-        /// No task carries the request: it waits for a slot on its origin, for its first
-        /// task, or for the task of a redirect hop that is sent again (``RedirectStep/resend(_:)``).
+        /// No task carries it: it waits for a slot, for its first task, or for a resent hop's.
         case admitted(Owner)
         case running(Task, Owner)
         case awaitingRedirectDecision(Task, Owner)
-        /// Finished while URLSession waited for `Task`'s redirect decision: the task is cancelled
-        /// only after the decision, as FoundationNetworking crashes ("Received callback for HTTP
-        /// redirection, but we're not waiting for it") when a decision follows a cancel.
+        /// Finished during `Task`'s redirect decision: cancelled only after it, as FoundationNetworking crashes
+        /// ("Received callback for HTTP redirection, but we're not waiting for it") on a decision after a cancel.
         case cancelAfterRedirectDecision(Task)
         case finished
     }
 
     enum Event {
-        /// `Task` was made to carry the request: its first task, or a resent hop's.
         case started(Task)
         case responded(Task, status: Int, expectedLength: Int64)
         case declined(Task)
         case received(Task, Data)
-        /// `Task` sent `total` bytes of the request body, of `expected` (0 when unknown).
+        /// `expected` is 0 when unknown.
         case sent(Task, total: Int64, expected: Int64)
         /// `Task`'s response cannot continue the partial file: send `URLRequest` from byte 0.
         case startOver(Task, URLRequest)
@@ -41,7 +33,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         /// The redirect of `Task` was decided, with no lock held (the policy may do anything).
         case decided(Task, RedirectStep)
         case ended(Task, (any Error)?)
-        /// The request fails: cancelled, deadline passed, a file write failed.
         case failed(FetchError)
     }
 
@@ -56,9 +47,8 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         /// Hand the decision to URLSession: follow `URLRequest`, or `nil` to end with the 3xx.
         case answerRedirect(URLRequest?)
         case send(URLRequest, Owner)
-        /// Hand the head of the response to `KindHandler`, which may fail the request or start it over.
+        /// Hand the head to `KindHandler`, which may fail the request or start it over.
         case open(KindHandler)
-        /// Hand body bytes to `KindHandler`, which may fail the request.
         case write(KindHandler, Data)
         case reportSent(total: Int64, expected: Int64)
         case complete(Outcome)
@@ -67,7 +57,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     }
 
     enum Outcome {
-        /// Its task ended without an error, with the body in memory and the request `sent`.
         case received(Data, sent: URLRequest)
         case failed(FetchError)
     }
@@ -77,9 +66,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     private(set) var request: URLRequest
     private(set) var hops = 0
     let disposition: Body
-    /// The body kept in memory so far; emptied once the request finishes.
     private(set) var body = Data()
-    /// Whether the kindHandler declined the body of the current response.
     private(set) var declined = false
 
     init(owner: Owner, request: URLRequest, body: Body) {
@@ -102,7 +89,6 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         FetchError(code, reason: reason, method: method, url: request.url)
     }
 
-    /// Moves on with `event`; returns what to do, in order.
     mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .started(let task): return start(task)
@@ -135,8 +121,7 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
         return [.resume(task)]
     }
 
-    /// Hands the head to the kindHandler, or checks the announced length and makes room for the body in memory. A
-    /// response to HEAD, a 204 and a 304 have no body whatever their Content-Length says.
+    /// A response to HEAD, a 204 and a 304 have no body whatever their Content-Length says.
     private mutating func respond(_ task: Task, status: Int, expectedLength: Int64) -> [Effect] {
         guard runs(task) else { return [] }
         switch disposition {
@@ -197,11 +182,9 @@ struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
                 // URLSession would drop `next`'s body: a new task sends it; this one ends unheard.
                 (phase, hops, request) = (.admitted(owner), hops + 1, next)
                 return [.forget(task), .send(next, owner), .answerRedirect(nil)]
-            case .stop:
+            case .stop, .fail:
                 phase = .running(task, owner)
-                return [.answerRedirect(nil)]
-            case .fail(let error):
-                phase = .running(task, owner)
+                guard case .fail(let error) = step else { return [.answerRedirect(nil)] }
                 return [.answerRedirect(nil)] + finish(.failed(error))
             }
         case .cancelAfterRedirectDecision(let waiting) where waiting === task:

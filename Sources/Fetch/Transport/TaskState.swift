@@ -6,7 +6,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     private var machine: Machine
     /// The metrics known so far, noted where the machine already acts, never per chunk; `nil` when none are collected.
     private var marks: ResponseMetrics?
-    /// When the request was admitted, on the monotonic clock (nanoseconds).
+    /// Monotonic nanoseconds.
     private let admitted = DispatchTime.now().uptimeNanoseconds
     /// The head of a response as the delegate got it, and its task: `task.response` takes a FoundationNetworking lock.
     private var heard: (task: URLSessionTask, reply: URLResponse)?
@@ -24,10 +24,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     let cookies: CallCookies?
     /// The file an upload sends as its body, so a 307/308 can send it again; `nil` otherwise.
     let bodyFile: URL?
-    /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
-    /// Where the completion is called: the call's or session's completion queue, or the
-    /// kindHandler's serial queue on it, so that it follows the last progress report or callback.
+    /// The completion queue, or the kindHandler's serial queue on it, so the completion follows its last report.
     private let queue: DispatchQueue
     private let loneCompletionQueue: LoneCompletionQueue?
     let control: ControlThread
@@ -87,10 +85,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         handle(.failed(error(.deadlineExceeded, reason)))
     }
 
-    /// Moves the machine with `event` under the lock, then carries out its effects. Cancelling
-    /// a task waits for URLSession's one work queue, so only the ``ControlThread`` does it.
-    /// `reply` is the head that came with `responded`; `redirect` is the redirect URLSession
-    /// waits on and its answer, never called once the request has finished.
+    /// Moves the machine under the lock, then carries out its effects; only the ``ControlThread`` cancels, which waits
+    /// for URLSession's one work queue. `reply` is the head of `responded`; `redirect` is never answered once finished.
     func handle(
         _ event: Machine.Event, reply: URLResponse? = nil,
         redirect: (response: HTTPURLResponse, answer: (URLRequest?) -> Void)? = nil
@@ -110,8 +106,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
             return (effects, self.marks, noted)
         }
         heardBy?.heard(self)
-        // Slot and deadline go back before the completion is queued, so a next request sent
-        // from the completion finds its origin's line as this one left it.
+        // Slot and deadline go back before the completion is queued: a request it sends finds the line as this left it.
         for case .release(let owner) in effects { owner.release(self) }
         for effect in effects {
             switch effect {
@@ -149,10 +144,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
                     let result = Self.result(outcome, reply: reply, request: request, metrics: metrics)
                     guard let kindHandler else { return completion(result) }
                     kindHandler.finish(result) { settled in
-                        completion(
-                            settled.mapError {
-                                ($0 as? FetchError)?.naming(request) ?? $0
-                            })
+                        completion(settled.mapError { ($0 as? FetchError)?.naming(request) ?? $0 })
                     }
                 }
                 if let loneCompletionQueue, delegate.tasksInFlight.isEmpty, loneCompletionQueue.async(deliver) {
@@ -165,9 +157,8 @@ final class TaskState: @unchecked Sendable, OriginLimited {
         }
     }
 
-    /// Notes what the metrics, the response and the origin's line need of `event`, under the lock. Returns the ended
-    /// task's head if known, and the owner whose line is to hear of a head that the running task received from the
-    /// origin the request entered on (before any redirect).
+    /// Notes `event` for the metrics, under the lock. Returns the ended task's head if known, and the owner whose line
+    /// is to hear of a head from the origin the request entered on (before any redirect).
     private func note(_ event: Machine.Event, sent: Int64, reply: URLResponse?) -> (URLResponse?, Session?) {
         marks?.redirects = machine.hops
         switch event {

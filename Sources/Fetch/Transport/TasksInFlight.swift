@@ -1,6 +1,5 @@
-/// How many tasks URLSession still works on for the sessions sharing this count, from their registration with a
-/// ``SessionDelegate`` until they end or are forgotten. Every ``Session`` shares ``process``: at zero, URLSession's one
-/// work queue has nothing of Fetch's to do, so a request may start on the caller's thread (see `Session.admit`).
+/// The tasks URLSession still works on for the sessions sharing this count (every ``Session`` shares ``process``): at
+/// zero its one work queue has nothing of Fetch's to do, so a request may start on the caller's thread (`admit`).
 final class TasksInFlight: Sendable {
     private let count = Locked(0)
 

@@ -3,8 +3,7 @@ import Fetch
 /// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown ones ignored, a bad
 /// time `invalid`, a repeat keeping its first value; `s-maxage` unread (section 5.2.2.10: private cache).
 struct CacheDirectives: Equatable {
-    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); a value that is not digits or is
-    /// negative is invalid, and the most restrictive reading applies.
+    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); one not digits (negative) is invalid, read most strictly.
     typealias Seconds = FieldReading<Int>
 
     var noStore = false
@@ -23,19 +22,16 @@ struct CacheDirectives: Equatable {
     var maxStale = Seconds.absent
     /// `stale-while-revalidate` (RFC 5861 section 3): how long a stale response is served while revalidated.
     var staleWhileRevalidate = Seconds.absent
-    /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served
-    /// when revalidating it fails or meets a 500, 502, 503 or 504.
+    /// RFC 5861 section 4: how long past its lifetime it is served when revalidating fails or meets 500, 502, 503, 504.
     var staleIfError = Seconds.absent
 
     /// The largest delta-seconds a cache has to represent; larger values count as this one.
     static let greatestSeconds = 1 << 31
 
-    /// The directives of every `Cache-Control` field of `headers`.
     init(_ headers: HTTPHeaders) {
         for value in headers.values(for: "Cache-Control") { read(value) }
     }
 
-    /// The directives of the `Cache-Control` field values of a request.
     init(fieldValue: String?) {
         if let fieldValue { read(fieldValue) }
         if !noCacheFields.isEmpty { noCache = true }
@@ -60,6 +56,8 @@ struct CacheDirectives: Equatable {
             if let quoted = argument, quoted.count >= 2, quoted.first == "\"", quoted.last == "\"" {
                 argument = quoted.dropFirst().dropLast()
             }
+            // A repeat, on one line or two, keeps its first value (RFC 9111 section 4.2.1), as in Chrome and Safari.
+            func first(_ old: Seconds) -> Seconds { old == .absent ? Self.directiveSeconds(argument) : old }
             switch (equals.map { part[..<$0].trimmingSpaces } ?? part).lowercased() {
             case "no-store": noStore = true
             case "no-cache":
@@ -69,22 +67,14 @@ struct CacheDirectives: Equatable {
             case "public": isPublic = true
             case "private": isPrivate = true
             case "only-if-cached": onlyIfCached = true
-            case "max-age": maxAge = Self.merge(maxAge, Self.directiveSeconds(argument))
-            case "min-fresh": minFresh = Self.merge(minFresh, Self.directiveSeconds(argument))
-            case "max-stale":
-                maxStale = Self.merge(maxStale, argument == nil ? .value(Int.max) : Self.directiveSeconds(argument))
-            case "stale-while-revalidate":
-                staleWhileRevalidate = Self.merge(staleWhileRevalidate, Self.directiveSeconds(argument))
-            case "stale-if-error": staleIfError = Self.merge(staleIfError, Self.directiveSeconds(argument))
+            case "max-age": maxAge = first(maxAge)
+            case "min-fresh": minFresh = first(minFresh)
+            case "max-stale": maxStale = maxStale == .absent && argument == nil ? .value(Int.max) : first(maxStale)
+            case "stale-while-revalidate": staleWhileRevalidate = first(staleWhileRevalidate)
+            case "stale-if-error": staleIfError = first(staleIfError)
             default: break
             }
         }
-    }
-
-    /// A repeated directive keeps its first value, on one line or two (URLSession joins them
-    /// with ", "), as RFC 9111 section 4.2.1 allows and Chrome and Safari do.
-    private static func merge(_ old: Seconds, _ new: Seconds) -> Seconds {
-        old == .absent ? new : old
     }
 
     /// Reads delta-seconds: digits only; a value too large for an `Int` or above 2^31 counts as 2^31.

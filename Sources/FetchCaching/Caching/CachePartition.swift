@@ -1,17 +1,14 @@
 import Fetch
 
-/// The credentials a request carries, as the cache keeps users apart (the Caching article says which fields count):
-/// each set has a private cache of its own, whose keys end with the set's random identifier, kept by the
-/// ``CacheConfiguration`` and its copies, so only the caches made with it find those entries, while it lives.
+/// The credentials a request carries (the Caching article says which fields count): each set has a private cache whose
+/// keys end with a random identifier, kept by the ``CacheConfiguration`` and its copies, which alone find them.
 struct CachePartition: Hashable, Sendable {
     /// The identifier of the set of credentials, or `nil` for a request without credentials.
     let identifier: String?
 
-    /// The partition of requests without credentials.
     static let common = CachePartition(identifier: nil)
 
-    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials it met, at most
-    /// `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
+    /// At most `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
     struct Identifiers: Sendable {
         /// How many sets of credentials keep their identifier at once.
         static let limit = 1024
@@ -37,8 +34,7 @@ struct CachePartition: Hashable, Sendable {
         }
     }
 
-    /// The partition of `request`, whose header fields as built are `fields`. A function, not
-    /// an initializer, so its arguments are borrowed rather than copied.
+    /// The partition of `request`, with header fields `fields`; a function, so its arguments are borrowed, not copied.
     static func of(_ fields: [String: String], _ request: any Request, _ configuration: CacheConfiguration)
         -> CachePartition
     {
@@ -48,7 +44,6 @@ struct CachePartition: Hashable, Sendable {
             own.isEmpty
             ? configuration.extraCredentialNames
             : configuration.extraCredentialNames.union(own.map { $0.lowercased() })
-        // Names and values, alternating, in the order of the names.
         var set: [String] = []
         for (name, value) in fields {
             // Lowercased once, then looked up: cheaper than comparing without case to each name.
@@ -61,18 +56,13 @@ struct CachePartition: Hashable, Sendable {
         return CachePartition(identifier: configuration.partitions.withLock { $0.identifier(of: set) })
     }
 
-    /// The header fields that carry credentials whatever the configuration says.
     private static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// The storage key of `method` on `url`: method, space, URL without fragment, then a space and any `identifier`.
     func key(_ method: HTTPMethod, _ url: URL) -> String {
         var text = url.absoluteString
         // Searched as bytes: walking Characters costs more than the rest of a hit.
-        let fragment =
-            text.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.baseAddress.flatMap { memchr($0, Int32(UInt8(ascii: "#")), bytes.count) } != nil
-            } ?? text.utf8.contains(UInt8(ascii: "#"))
-        if fragment, let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
+        if let index = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = String(text[..<index]) }
         let key = method.rawValue + " " + text
         return identifier.map { key + " " + $0 } ?? key
     }

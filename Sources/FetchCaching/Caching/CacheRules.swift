@@ -1,8 +1,8 @@
 import Fetch
 
-/// The RFC 9111 decisions of a private cache, as pure functions of the request, the stored response, the new response
-/// and the time. Each set of credentials has a partition of its own (`CachePartition`), so the shared-cache rules
-/// (section 3.5 on `Authorization`, `s-maxage`, not storing `private`) do not apply; `public` only allows storing.
+/// The RFC 9111 decisions of a private cache, as pure functions. Each set of credentials has a partition of its own, so
+/// the shared-cache rules (section 3.5 on `Authorization`, `s-maxage`, not storing `private`) do not apply; `public`
+/// only allows storing.
 enum CacheRules {
     /// What to do with a stored response for a request.
     enum Use: Equatable {
@@ -20,19 +20,16 @@ enum CacheRules {
         "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade",
     ]
 
-    /// Whether `stored` may answer `request` (as this layer sees it) under `policy` at `now`,
-    /// and how; `hasFields` false says `request` has no header fields to look up.
+    /// Whether and how `stored` may answer `request` as this layer sees it; `hasFields` false: it has no header fields.
     static func use(
         _ stored: CachedResponse, for request: URLRequest, hasFields: Bool, requestDirectives: CacheDirectives,
         policy: CachePolicy, at now: Date, heuristicFraction: Double?
     ) -> Use {
         let directives = stored.directives
         guard matchesVary(stored, hasFields ? request : nil) else { return .unusable }
-        let mustValidate =
-            directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request))
+        let mustValidate = directives.noCache || requestDirectives.noCache || (hasFields && pragmaNoCache(request))
         guard !mustValidate else { return .revalidate }
-        // A stale response is served when it allows it (its `no-cache` made it `mustValidate`)
-        // and the policy or the request's `max-stale` asks for it.
+        // Stale, it is served when it allows it and the policy or the request's `max-stale` asks for it.
         var staleAllowed = !directives.mustRevalidate && (policy == .returnCacheElseLoad || policy == .onlyIfCached)
         let age = stored.currentAge(at: now)
         let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
@@ -88,10 +85,9 @@ enum CacheRules {
         value.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
     }
 
-    /// The fields `Vary` names with `request`'s values when `response` to `request` may be stored
-    /// (RFC 9111 section 3), else `nil`. `sentInPartition` false means credentials were added below the
-    /// cache, where a later lookup cannot see them. A response that is never fresh is still stored, to be
-    /// revalidated or served stale when a request allows it (``CachePolicy/onlyIfCached``).
+    /// The fields `Vary` names with `request`'s values when `response` may be stored (RFC 9111 section 3), else `nil`;
+    /// `sentInPartition` false: credentials were added below, out of a later lookup's sight. A response never fresh is
+    /// still stored, to be revalidated or served stale when a request allows it.
     static func storedVarying(
         _ response: Response, for request: URLRequest, requestDirectives: CacheDirectives, sentInPartition: Bool
     ) -> [String: String?]? {

@@ -1,25 +1,21 @@
 import Fetch
 
-/// The responses kept for one method, URL and set of credentials that the server varies (`Vary`, RFC 9111 section 4.1):
-/// at most `limit`, the first under the storage key, the others under it, a space and `#1`, `#2` or `#3`. All vary on
-/// the same fields; one that varies on others, or on none, replaces them all.
+/// The `limit` responses kept for one method, URL and credentials that vary (RFC 9111 section 4.1), under the storage
+/// key, then it, a space and `#1`, `#2` or `#3`; one that varies on other fields, or on none, replaces them all.
 enum CacheVariants {
-    /// How many variants of one URL are kept.
     static let limit = 4
 
     static func key(_ key: String, slot: Int) -> String {
         slot == 0 ? key : "\(key) #\(slot)"
     }
 
-    /// The variants stored under `key` besides `first`, the one under the key itself, which the caller read already.
-    /// There are none when `first` varies on nothing: storing it replaced them all.
+    /// The variants under `key` besides `first`, read already; none when `first` varies on nothing.
     static func others(of key: String, first: CachedResponse?, in storage: any CacheStorage) -> [CachedResponse] {
         if let first, first.varying.isEmpty { return [] }
         return (1..<limit).compactMap { storage.response(for: Self.key(key, slot: $0)) }
     }
 
-    /// Stores `response` under `key` as the variant it replaces: the one stored for the same
-    /// values of the fields it varies on, else a free slot, else the first.
+    /// Stores `response` in place of the variant with its values, else in a free slot, else in the first.
     static func store(_ response: CachedResponse, under key: String, in storage: any CacheStorage) {
         // The usual case: neither the stored response nor this one varies, so there are no others.
         if response.varying.isEmpty, let first = storage.response(for: key), first.varying.isEmpty {
@@ -29,17 +25,14 @@ enum CacheVariants {
         var free: Int?
         var own: Int?
         for slot in 0..<limit {
-            guard let stored = storage.response(for: Self.key(key, slot: slot)) else {
-                if free == nil { free = slot }
+            let stored = storage.response(for: Self.key(key, slot: slot))
+            if let stored, Set(stored.varying.keys) == names {
+                if own == nil, stored.varying == response.varying { own = slot }
                 continue
             }
-            if Set(stored.varying.keys) != names {
-                // Variants of another shape are gone once the server varies otherwise.
-                if slot > 0 { storage.removeResponse(for: Self.key(key, slot: slot)) }
-                if free == nil { free = slot }
-            } else if own == nil, stored.varying == response.varying {
-                own = slot
-            }
+            // Variants of another shape are gone once the server varies otherwise.
+            if stored != nil, slot > 0 { storage.removeResponse(for: Self.key(key, slot: slot)) }
+            if free == nil { free = slot }
         }
         storage.store(response, for: Self.key(key, slot: own ?? free ?? 0))
     }

@@ -36,11 +36,6 @@ public struct CachedResponse: Sendable {
     }
 
     var directives: CacheDirectives { stored.directives }
-    var serverDate: Date? { stored.serverDate }
-    /// Its `Expires`: invalid when not a date (`0`), or several that disagree (already expired).
-    var expires: FieldReading<Date> { stored.expires }
-    /// Its `Age` in seconds: 0 when absent or malformed.
-    var ageValue: Double { stored.ageValue }
     /// Its header fields without those its `no-cache="..."` names (RFC 9111 section 5.2.2.4), with
     /// `Age` set to `age` seconds, as a hit serves them; reused within the same second.
     func headers(withAge age: Int) -> HTTPHeaders { stored.headers(withAge: age) }
@@ -56,15 +51,15 @@ public struct CachedResponse: Sendable {
         let responseTime: Date
     }
 
-    /// The fields and what a cache reads from them, parsed once. Immutable, so thread-safe.
     private final class Stored: Sendable {
         let fields: Fields
         let directives: CacheDirectives
         let servedHeaders: HTTPHeaders
         let serverDate: Date?
+        /// Invalid when not a date (`0`), or several that disagree (already expired).
         let expires: FieldReading<Date>
+        /// 0 when absent or malformed.
         let ageValue: Double
-        /// The header fields last served, with the age they say.
         private let lastServed = Guarded<(age: Int, headers: HTTPHeaders)?>(nil)
 
         init(_ fields: Fields) {
@@ -81,15 +76,9 @@ public struct CachedResponse: Sendable {
                 ? .absent
                 : Set(expiresFields).count == 1
                     ? HTTPDate.parse(expiresFields[0]).map { .value($0) } ?? .invalid : .invalid
-            ageValue = Self.age(headers.first("Age"))
-        }
-
-        /// The seconds an `Age` field says (RFC 9111 section 5.1): its first list member (two
-        /// lines arrive joined with ", "); 0 for a value that is not a non-negative integer.
-        static func age(_ field: String?) -> Double {
-            let first = field?.prefix { $0 != "," }.trimmingSpaces
-            guard case .value(let seconds) = CacheDirectives.seconds(first) else { return 0 }
-            return Double(seconds)
+            // The first member of the list (two lines arrive joined with ", "), RFC 9111 section 5.1.
+            let age = CacheDirectives.seconds(headers.first("Age")?.prefix { $0 != "," }.trimmingSpaces)
+            ageValue = if case .value(let seconds) = age { Double(seconds) } else { 0 }
         }
 
         func headers(withAge age: Int) -> HTTPHeaders {
@@ -128,7 +117,7 @@ extension CachedResponse {
         case .invalid: return 0
         case .absent: break
         }
-        switch expires {
+        switch stored.expires {
         case .value(let date):
             return max(0, min(date.timeIntervalSince(dateValue), Double(CacheDirectives.greatestSeconds)))
         case .invalid: return 0
@@ -145,14 +134,14 @@ extension CachedResponse {
 
     /// The `Date` the server sent, or when the response arrived when it sent none that parses.
     var dateValue: Date {
-        serverDate ?? responseTime
+        stored.serverDate ?? responseTime
     }
 
     /// How old the response is at `now`, in seconds (RFC 9111 section 4.2.3).
     func currentAge(at now: Date) -> Double {
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
-        let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
+        let correctedInitialAge = max(apparentAge, stored.ageValue + responseDelay)
         return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
     }
 }

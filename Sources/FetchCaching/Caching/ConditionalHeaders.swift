@@ -3,7 +3,6 @@ import Fetch
 /// Makes a request conditional on a stored response's validators (RFC 9111 section 4.3.1): `If-None-Match` with its
 /// `ETag`, `If-Modified-Since` with its `Last-Modified`; or on several variants' tags in one `If-None-Match`.
 struct ConditionalHeaders: Enhancer {
-    /// The `If-None-Match` value.
     let entityTag: String?
     let lastModified: String?
 
@@ -14,8 +13,7 @@ struct ConditionalHeaders: Enhancer {
         lastModified = stored.lastModified
     }
 
-    /// Conditional on the entity tags of `variants` (each has one), for a request none of
-    /// them matches: the server may answer `304` naming the one it selects.
+    /// Conditional on every variant's entity tag: the server may answer `304` naming the one it selects.
     init(variants: [CachedResponse]) {
         entityTag = variants.compactMap(\.entityTag).joined(separator: ", ")
         lastModified = nil

@@ -1,22 +1,20 @@
 import Fetch
 
 extension [String: String] {
-    /// The field named `name`, compared without case, of a `URLRequest`'s header fields.
+    /// The field named `name`, compared without case.
     func field(named name: String) -> (key: String, value: String)? {
         first { $0.key.equalsIgnoringASCIICase(name) }
     }
 }
 
 extension URLRequest {
-    /// The value of the header field `name`, compared without case.
     func header(_ name: String) -> String? {
         allHTTPHeaderFields?.field(named: name)?.value
     }
 }
 
 extension String {
-    /// Whether the two are the same text but for the case of ASCII letters, compared byte by
-    /// byte (header names are ASCII; Foundation's comparison costs more than a cache hit).
+    /// Byte by byte: header names are ASCII, and Foundation's comparison costs more than a cache hit.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         func lowered(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
         return utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { lowered($0) == lowered($1) }
