@@ -77,8 +77,7 @@ final class LayerRun: Cancellable, Sendable {
     /// Completes the call with `result`, once: at once when passed on from below, else where the base calls back.
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
-        // Taken out through a variable: a closure returned through the generic `withLock`
-        // is wrapped to and from its generic form.
+        // Out through a variable: a closure returned through the generic `withLock` is rewrapped.
         var completion: Completion?
         let atOnce = state.withLock { state in
             completion = state.complete()
@@ -107,27 +106,22 @@ final class LayerRun: Cancellable, Sendable {
             completion(.failure(FetchError.cancelled(request, through: performer)))
             return NothingToCancel()
         }
+        if attempt > 1, !request.options.kind.canBeSentAgain {
+            if inPlace { state.withLock { $0.attemptCompletion = nil } }
+            let (method, url) = request.target(through: performer)
+            let name = performer.layer.name
+            let reason = "\(name) sent the call again after the stream's reader had its response"
+            completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
+            return NothingToCancel()
+        }
         let delivered: Completion
         if inPlace {
             delivered = { [self] in deliver($0) }
         } else {
             delivered = { [self] in deliver($0, to: completion) }
         }
-        let handle: any Cancellable
-        if attempt == 1 {
-            handle = performer.base.perform(request, completion: delivered)
-        } else {
-            guard request.options.kind.canBeSentAgain else {
-                if inPlace { state.withLock { $0.attemptCompletion = nil } }
-                let (method, url) = request.target(through: performer)
-                let name = performer.layer.name
-                let reason = "\(name) sent the call again after the stream's reader had its response"
-                completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
-                return NothingToCancel()
-            }
-            // Built again, so its enhancers run again.
-            handle = performer.base.perform(request.forNextAttempt, completion: delivered)
-        }
+        // A later attempt is built again, so its enhancers run again.
+        let handle = performer.base.perform(attempt == 1 ? request : request.forNextAttempt, completion: delivered)
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
             state.keep(handle)

@@ -20,9 +20,8 @@ struct RetryLayer: Layer {
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         _ = next.perform(request) { result in
-            guard number > 1 else { return decide(on: result, of: 1, request, next, wait, completion) }
-            decide(
-                on: result.recordingMetrics { $0.retries += number - 1 }, of: number, request, next, wait, completion)
+            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
+            decide(on: result, of: number, request, next, wait, completion)
         }
     }
 
