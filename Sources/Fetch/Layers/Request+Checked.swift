@@ -16,7 +16,6 @@ extension Request {
     }
 
     /// The `URLRequest` as ``checkedURLRequest()`` builds it, unchecked: for a layer that may answer it (a cache hit).
-    /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
         do {
             return try buildURLRequest(checkingHeaders: false)
@@ -29,10 +28,8 @@ extension Request {
         }
     }
 
-    /// `built`, from ``uncheckedURLRequest()``, checked as `Session` checks it.
-    /// - Parameter whole: whether the URL and header fields are checked too; `false` while
-    ///   the URL is relative: the layer below that makes it absolute checks them.
-    /// - Throws: what ``checkedURLRequest()`` throws for a finished request.
+    /// `built` checked as `Session` checks it; with `whole` `false` (a relative URL), the URL and
+    /// header fields are left to the layer below that makes the URL absolute.
     func checked(_ built: URLRequest, whole: Bool = true) throws -> URLRequest {
         var urlRequest = built
         let body = self.body
@@ -63,11 +60,6 @@ extension Request {
 }
 
 extension Request {
-    /// This request carrying `built` (or why it does not build), unless it carries one already.
-    func carrying(_ built: Result<URLRequest, any Error>) -> any Request {
-        layered?.built == nil ? LayeredRequest(self, built: built) : self
-    }
-
     /// The checked `URLRequest` of this attempt: the one a layer above built, or built now.
     /// - Throws: what ``checkedURLRequest()`` throws.
     package func attemptURLRequest() throws -> URLRequest {

@@ -1,6 +1,5 @@
-/// The layer that runs ``Enhancer``s on every request it passes down and every response it
-/// gets back. Made by `enhanced(by:)`. A request's own ``RequestOptions/enhancers`` are
-/// ordered with these by the first enhancing layer it meets.
+/// Runs ``Enhancer``s on every request it passes down and every response it gets back (`enhanced(by:)`); a
+/// request's own ``RequestOptions/enhancers`` are ordered with these by the first enhancing layer it meets.
 struct EnhancingLayer: PassingOnce {
     /// The enhancers, in the order they run on an outgoing request.
     let enhancers: [any Enhancer]

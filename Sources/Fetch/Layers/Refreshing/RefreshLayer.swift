@@ -31,9 +31,8 @@ struct RefreshLayer: Layer {
         }
     }
 
-    /// A ``FetchError/Code-swift.enum/layer`` error naming the handler and the call, with the
-    /// refresh's own error as `underlying` and the response that called for it (delivered or
-    /// carried by `result`'s error) as `response`, so a ``StatusErrorHandler`` above handles it.
+    /// A ``FetchError/Code-swift.enum/layer`` error with the refresh's error as `underlying` and the response that
+    /// called for it as `response`, so a ``StatusErrorHandler`` above handles it.
     private func refreshFailed(
         _ error: any Error, after result: Result<Response, any Error>, for request: any Request,
         _ next: any RequestPerforming
