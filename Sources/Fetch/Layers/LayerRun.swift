@@ -1,5 +1,5 @@
-/// One call through a ``LayeredPerformer``: keeps the rules of ``Layer`` for it.
-final class LayerRun: Cancellable, Sendable {
+/// One call through a ``LayeredPerformer``: keeps the rules of ``Layer`` for it, and is the layer's `next`.
+final class LayerRun: WrappingPerformer, Cancellable, Sendable {
     typealias Completion = @Sendable (Result<Response, any Error>) -> Void
 
     /// What changes during the call; the first handle and delivering thread sit in place, so most calls need no array.
@@ -56,6 +56,7 @@ final class LayerRun: Cancellable, Sendable {
     /// Where the call's own results are delivered, and whose base URL its errors resolve.
     let performer: LayeredPerformer
     let request: any Request
+    var base: any RequestPerforming { performer.base }
 
     init(_ performer: LayeredPerformer, request: any Request, completion: @escaping Completion) {
         self.performer = performer
@@ -65,7 +66,7 @@ final class LayerRun: Cancellable, Sendable {
 
     /// Runs the layer and keeps its handle; cancels it when a cancellation came first.
     func start() {
-        let handle = performer.layer.perform(request, next: Next(run: self)) { [self] in finish($0) }
+        let handle = performer.layer.perform(request, next: self) { [self] in finish($0) }
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
             state.layerHandle = handle
@@ -89,7 +90,7 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     /// Sends `request`, an attempt of the layer's, to the performer below.
-    fileprivate func send(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
+    func perform(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
         var inPlace = false
         let attempt: Int? = state.withLock { state in
             // Once the call has completed, a layer may still send work of its own (a cache's
@@ -159,19 +160,6 @@ final class LayerRun: Cancellable, Sendable {
         for handle in handles { handle.cancel() }
         guard let completion else { return }
         performer.callBack(completion, with: .failure(FetchError.cancelled(request, through: performer)), for: request)
-    }
-}
-
-/// The performer a layer calls `next`: the performer below, reached through the run.
-private struct Next: WrappingPerformer {
-    let run: LayerRun
-    var base: any RequestPerforming { run.performer.base }
-
-    func perform(
-        _ request: any Request,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        run.send(request, completion: completion)
     }
 }
 

@@ -36,13 +36,11 @@ extension Request {
         // Resolved only for an error: resolving costs more than the checks.
         var url: URL { built.url ?? resolving(self.url) }
         switch options.kind {
-        case .plain, .stream: break
-        case .upload:
-            if body == nil {
-                throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
-            }
+        case .upload where body == nil:
+            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
         case .download(let transfer):
             if let destination = transfer.destination { urlRequest.askForRest(of: destination) }
+        case .plain, .stream, .upload: break
         }
         if whole { try HeaderRules.validate(urlRequest) }
         if let body, body.isStreamed {

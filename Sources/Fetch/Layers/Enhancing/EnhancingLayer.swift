@@ -70,9 +70,7 @@ struct EnhancingLayer: PassingOnce {
             return next.perform(outgoing, completion: completion)
         }
         switch outgoing.options.kind {
-        case .plain, .upload:
-            return next.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
-        case .download:
+        case .plain, .upload, .download:
             return next.perform(outgoing) { result in
                 let enhanced = Self.enhance(result, with: ordered, for: request)
                 if case .failure = enhanced, case .success(let response) = result, let file = response.fileURL {
