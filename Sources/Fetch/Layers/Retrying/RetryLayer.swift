@@ -15,29 +15,24 @@ struct RetryLayer: Layer {
         return wait
     }
 
+    /// Sends attempt `number`, then delivers its result or sends the next attempt, as the policy decides.
     private func send(
         _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         _ = next.perform(request) { result in
             let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
-            decide(on: result, of: number, request, next, wait, completion)
+            let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
+            guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+                return completion(result)
+            }
+            request.attemptLog?.received(result)
+            guard case .retryAfter(let delay) = decision else {
+                return send(number + 1, request, next, wait, completion)
+            }
+            let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
+            wait.setAction { job.cancel() }
         }
-    }
-
-    /// Delivers `result`, attempt `number`'s, or sends the next attempt, as the policy decides.
-    private func decide(
-        on result: Result<Response, any Error>, of number: Int, _ request: any Request, _ next: any RequestPerforming,
-        _ wait: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) {
-        let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
-        guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
-            return completion(result)
-        }
-        request.attemptLog?.received(result)
-        guard case .retryAfter(let delay) = decision else { return send(number + 1, request, next, wait, completion) }
-        let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
-        wait.setAction { job.cancel() }
     }
 }
 
