@@ -1,5 +1,4 @@
-/// The layer that tries a call again as its ``RetryPolicy`` decides, waiting through a
-/// ``Scheduler``. Made by ``RequestPerforming/retrying(_:scheduler:)``.
+/// The layer of ``RequestPerforming/retrying(_:scheduler:)``: tries a call again as its policy decides.
 struct RetryLayer: Layer {
     let policy: RetryPolicy
     let scheduler: any Scheduler
