@@ -115,8 +115,7 @@ public struct LayeredPerformer: RequestPerforming {
     package var enhancers: [any Enhancer] { (layer as? EnhancingLayer)?.enhancers ?? [] }
 }
 
-/// A built-in layer that can tell, before a call starts, that it does nothing for it (logging
-/// with nothing to log): the call then goes straight to the performer below.
+/// A built-in layer that may do nothing for a call (logging with nothing to log), which then goes straight below.
 protocol StandingAside: Layer {
     func standsAside(for request: any Request) -> Bool
 }

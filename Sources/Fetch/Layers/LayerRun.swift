@@ -1,5 +1,5 @@
-/// One call through a ``LayeredPerformer``: keeps the rules of ``Layer`` for it.
-final class LayerRun: Cancellable, Sendable {
+/// One call through a ``LayeredPerformer``: keeps the rules of ``Layer`` for it, and is the layer's `next`.
+final class LayerRun: WrappingPerformer, Cancellable, Sendable {
     typealias Completion = @Sendable (Result<Response, any Error>) -> Void
 
     /// What changes during the call; the first handle and delivering thread sit in place, so most calls need no array.
@@ -56,6 +56,7 @@ final class LayerRun: Cancellable, Sendable {
     /// Where the call's own results are delivered, and whose base URL its errors resolve.
     let performer: LayeredPerformer
     let request: any Request
+    var base: any RequestPerforming { performer.base }
 
     init(_ performer: LayeredPerformer, request: any Request, completion: @escaping Completion) {
         self.performer = performer
@@ -65,7 +66,7 @@ final class LayerRun: Cancellable, Sendable {
 
     /// Runs the layer and keeps its handle; cancels it when a cancellation came first.
     func start() {
-        let handle = performer.layer.perform(request, next: Next(run: self)) { [self] in finish($0) }
+        let handle = performer.layer.perform(request, next: self) { [self] in finish($0) }
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
             state.layerHandle = handle
@@ -77,8 +78,7 @@ final class LayerRun: Cancellable, Sendable {
     /// Completes the call with `result`, once: at once when passed on from below, else where the base calls back.
     private func finish(_ result: Result<Response, any Error>) {
         let thread = currentThread()
-        // Taken out through a variable: a closure returned through the generic `withLock`
-        // is wrapped to and from its generic form.
+        // Out through a variable: a closure returned through the generic `withLock` is rewrapped.
         var completion: Completion?
         let atOnce = state.withLock { state in
             completion = state.complete()
@@ -90,7 +90,7 @@ final class LayerRun: Cancellable, Sendable {
     }
 
     /// Sends `request`, an attempt of the layer's, to the performer below.
-    fileprivate func send(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
+    func perform(_ request: any Request, completion: @escaping Completion) -> any Cancellable {
         var inPlace = false
         let attempt: Int? = state.withLock { state in
             // Once the call has completed, a layer may still send work of its own (a cache's
@@ -107,27 +107,22 @@ final class LayerRun: Cancellable, Sendable {
             completion(.failure(FetchError.cancelled(request, through: performer)))
             return NothingToCancel()
         }
+        if attempt > 1, !request.options.kind.canBeSentAgain {
+            if inPlace { state.withLock { $0.attemptCompletion = nil } }
+            let (method, url) = request.target(through: performer)
+            let name = performer.layer.name
+            let reason = "\(name) sent the call again after the stream's reader had its response"
+            completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
+            return NothingToCancel()
+        }
         let delivered: Completion
         if inPlace {
             delivered = { [self] in deliver($0) }
         } else {
             delivered = { [self] in deliver($0, to: completion) }
         }
-        let handle: any Cancellable
-        if attempt == 1 {
-            handle = performer.base.perform(request, completion: delivered)
-        } else {
-            guard request.options.kind.canBeSentAgain else {
-                if inPlace { state.withLock { $0.attemptCompletion = nil } }
-                let (method, url) = request.target(through: performer)
-                let name = performer.layer.name
-                let reason = "\(name) sent the call again after the stream's reader had its response"
-                completion(.failure(FetchError(.layer, reason: reason, method: method, url: url, layer: name)))
-                return NothingToCancel()
-            }
-            // Built again, so its enhancers run again.
-            handle = performer.base.perform(request.forNextAttempt, completion: delivered)
-        }
+        // A later attempt is built again, so its enhancers run again.
+        let handle = performer.base.perform(attempt == 1 ? request : request.forNextAttempt, completion: delivered)
         let cancelNow: Bool = state.withLock { state in
             guard state.completion != nil else { return state.wasCancelled }
             state.keep(handle)
@@ -165,19 +160,6 @@ final class LayerRun: Cancellable, Sendable {
         for handle in handles { handle.cancel() }
         guard let completion else { return }
         performer.callBack(completion, with: .failure(FetchError.cancelled(request, through: performer)), for: request)
-    }
-}
-
-/// The performer a layer calls `next`: the performer below, reached through the run.
-private struct Next: WrappingPerformer {
-    let run: LayerRun
-    var base: any RequestPerforming { run.performer.base }
-
-    func perform(
-        _ request: any Request,
-        completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) -> any Cancellable {
-        run.send(request, completion: completion)
     }
 }
 

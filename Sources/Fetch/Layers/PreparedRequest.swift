@@ -11,7 +11,8 @@ public struct PreparedRequest: Sendable {
     /// request does not build or fails its checks, it carries why and fails the call below.
     public var request: any Request {
         if !isChecked, urlRequest != nil, url != nil { return checked().request }
-        return carried.map(source.carrying) ?? source
+        guard let carried, source.layered?.built == nil else { return source }
+        return LayeredRequest(source, built: carried)
     }
     /// The `URLRequest` of this attempt; `nil` when the request does not build. Not checked
     /// as `Session` checks it until ``checked()`` (or a layer above) does.
@@ -24,42 +25,16 @@ public struct PreparedRequest: Sendable {
     private let carried: Result<URLRequest, any Error>?
     private let isChecked: Bool
 
-    private init(
-        _ source: any Request, carrying carried: Result<URLRequest, any Error>?, urlRequest: URLRequest?, url: URL?,
-        isChecked: Bool
-    ) {
-        self.source = source
-        self.carried = carried
-        self.urlRequest = urlRequest
-        self.url = url
-        self.isChecked = isChecked
-    }
-
-    /// `request` built for this attempt, as it goes to `performer`.
-    init(_ request: any Request, to performer: any RequestPerforming) {
-        let above = request.layered?.built
-        let built = above ?? Result { try request.uncheckedURLRequest() }
-        guard case .success(let urlRequest) = built else {
-            self.init(request, carrying: built, urlRequest: nil, url: nil, isChecked: false)
-            return
-        }
-        // Asked first: most URLs are absolute, and searching the stack for a base URL costs more.
-        let url = urlRequest.url.flatMap { $0.hasScheme ? $0 : request.absolute($0, through: performer) }
-        // Unresolved, it goes below unbuilt and fails there with the URL it has.
-        self.init(
-            request, carrying: url == nil ? nil : built, urlRequest: urlRequest, url: url, isChecked: above != nil)
-    }
-
     /// This request checked as `Session` checks it; when that fails, ``urlRequest`` and ``url`` are `nil` and
     /// ``request`` carries the error. A relative URL and the fields are checked where the URL is made absolute.
     public func checked() -> PreparedRequest {
         guard !isChecked, let urlRequest, let url else { return self }
         let checked = Result { try source.checked(urlRequest, whole: urlRequest.url?.hasScheme == true) }
         guard case .success(let sent) = checked else {
-            return PreparedRequest(source, carrying: checked, urlRequest: nil, url: nil, isChecked: true)
+            return PreparedRequest(urlRequest: nil, url: nil, source: source, carried: checked, isChecked: true)
         }
         source.attemptLog?.sent(sent)
-        return PreparedRequest(source, carrying: checked, urlRequest: sent, url: url, isChecked: true)
+        return PreparedRequest(urlRequest: sent, url: url, source: source, carried: checked, isChecked: true)
     }
 
     /// This request with `enhancer` run on its `URLRequest`, now and on every later attempt
@@ -79,7 +54,25 @@ public struct PreparedRequest: Sendable {
         if isChecked, urlRequest.url?.hasScheme != false { try HeaderRules.validate(urlRequest) }
         request.attemptLog?.sent(urlRequest)
         let adding = LayeredRequest(request, adding: [enhancer], built: .success(urlRequest))
-        return PreparedRequest(adding, carrying: nil, urlRequest: urlRequest, url: url, isChecked: isChecked)
+        return PreparedRequest(urlRequest: urlRequest, url: url, source: adding, carried: nil, isChecked: isChecked)
+    }
+}
+
+extension PreparedRequest {
+    /// `request` built for this attempt, as it goes to `performer`.
+    init(_ request: any Request, to performer: any RequestPerforming) {
+        let above = request.layered?.built
+        let built = above ?? Result { try request.uncheckedURLRequest() }
+        guard case .success(let urlRequest) = built else {
+            self.init(urlRequest: nil, url: nil, source: request, carried: built, isChecked: false)
+            return
+        }
+        // Asked first: most URLs are absolute, and searching the stack for a base URL costs more.
+        let url = urlRequest.url.flatMap { $0.hasScheme ? $0 : request.absolute($0, through: performer) }
+        // Unresolved, it goes below unbuilt and fails there with the URL it has.
+        self.init(
+            urlRequest: urlRequest, url: url, source: request, carried: url == nil ? nil : built,
+            isChecked: above != nil)
     }
 }
 

@@ -16,7 +16,6 @@ extension Request {
     }
 
     /// The `URLRequest` as ``checkedURLRequest()`` builds it, unchecked: for a layer that may answer it (a cache hit).
-    /// - Throws: what ``checkedURLRequest()`` throws while building.
     func uncheckedURLRequest() throws -> URLRequest {
         do {
             return try buildURLRequest(checkingHeaders: false)
@@ -29,23 +28,19 @@ extension Request {
         }
     }
 
-    /// `built`, from ``uncheckedURLRequest()``, checked as `Session` checks it.
-    /// - Parameter whole: whether the URL and header fields are checked too; `false` while
-    ///   the URL is relative: the layer below that makes it absolute checks them.
-    /// - Throws: what ``checkedURLRequest()`` throws for a finished request.
+    /// `built` checked as `Session` checks it; with `whole` `false` (a relative URL), the URL and
+    /// header fields are left to the layer below that makes the URL absolute.
     func checked(_ built: URLRequest, whole: Bool = true) throws -> URLRequest {
         var urlRequest = built
         let body = self.body
         // Resolved only for an error: resolving costs more than the checks.
         var url: URL { built.url ?? resolving(self.url) }
         switch options.kind {
-        case .plain, .stream: break
-        case .upload:
-            if body == nil {
-                throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
-            }
+        case .upload where body == nil:
+            throw FetchError(.invalidRequest, reason: "an upload needs a body", method: method, url: url)
         case .download(let transfer):
             if let destination = transfer.destination { urlRequest.askForRest(of: destination) }
+        case .plain, .stream, .upload: break
         }
         if whole { try HeaderRules.validate(urlRequest) }
         if let body, body.isStreamed {
@@ -63,11 +58,6 @@ extension Request {
 }
 
 extension Request {
-    /// This request carrying `built` (or why it does not build), unless it carries one already.
-    func carrying(_ built: Result<URLRequest, any Error>) -> any Request {
-        layered?.built == nil ? LayeredRequest(self, built: built) : self
-    }
-
     /// The checked `URLRequest` of this attempt: the one a layer above built, or built now.
     /// - Throws: what ``checkedURLRequest()`` throws.
     package func attemptURLRequest() throws -> URLRequest {

@@ -36,9 +36,8 @@ struct CacheExchange: Sendable {
         let validators =
             stale?.hasValidator == true
             ? stale.map(ConditionalHeaders.init) : variants.isEmpty ? nil : ConditionalHeaders(variants: variants)
-        // Run again on a later attempt built below (a retry). Validators no request may carry (a control character a
-        // server put in a tag) fail the check in `adding`: the request then goes without conditions, and no one waits
-        // for that error.
+        // Run again on a later attempt (a retry). Validators no request may carry (a control character in a tag) fail
+        // the check in `adding`: the request then goes without conditions, and no one waits for that error.
         let conditioned = validators.flatMap { try? prepared.adding($0) }
         let conditional = conditioned == nil ? nil : validators
         return next.perform((conditioned ?? prepared).request) { result in

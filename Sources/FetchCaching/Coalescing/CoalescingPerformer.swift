@@ -53,14 +53,13 @@ public struct CoalescingPerformer: WrappingPerformer {
             else { return completion(own) }
             queue.async { completion(own) }
         }
-        let seat = CallerHandle(flights: flights, place: place, request: request, url: url, base: base)
         if place.starts {
             let sent = base.perform(outgoing.request) { [base] result in
                 flights.finish(place, with: .success((result, base.completionQueue(for: request))))
             }
             flights.started(sent, for: place)
         }
-        return seat
+        return CallerHandle(flights: flights, place: place, request: request, url: url, base: base)
     }
 
     /// One caller's seat: cancelling completes it where the performer below would call back,

@@ -1,6 +1,5 @@
-/// The layer that runs ``Enhancer``s on every request it passes down and every response it
-/// gets back. Made by `enhanced(by:)`. A request's own ``RequestOptions/enhancers`` are
-/// ordered with these by the first enhancing layer it meets.
+/// Runs ``Enhancer``s on every request it passes down and every response it gets back (`enhanced(by:)`); a
+/// request's own ``RequestOptions/enhancers`` are ordered with these by the first enhancing layer it meets.
 struct EnhancingLayer: PassingOnce {
     /// The enhancers, in the order they run on an outgoing request.
     let enhancers: [any Enhancer]
@@ -71,9 +70,7 @@ struct EnhancingLayer: PassingOnce {
             return next.perform(outgoing, completion: completion)
         }
         switch outgoing.options.kind {
-        case .plain, .upload:
-            return next.perform(outgoing) { result in completion(Self.enhance(result, with: ordered, for: request)) }
-        case .download:
+        case .plain, .upload, .download:
             return next.perform(outgoing) { result in
                 let enhanced = Self.enhance(result, with: ordered, for: request)
                 if case .failure = enhanced, case .success(let response) = result, let file = response.fileURL {

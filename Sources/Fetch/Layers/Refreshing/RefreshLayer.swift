@@ -1,7 +1,5 @@
-/// Runs its ``RefreshHandler``'s refresh after a failure the handler recognizes (a 401), then sends the call once
-/// more; made by ``RequestPerforming/refreshing(with:)``. One refresh serves every call that needs it at the same
-/// time, and a call sent before a refresh succeeded that fails afterwards is resent without another. Cancelling a
-/// waiting call completes it with ``FetchError/Code-swift.enum/cancelled`` and leaves the refresh to the others.
+/// The layer of ``RequestPerforming/refreshing(with:)``, as the ComposingLayers article has it. A call sent before a
+/// refresh succeeded that fails afterwards is resent without another; a cancelled waiting call leaves it to the others.
 struct RefreshLayer: Layer {
     let handler: any RefreshHandler
     /// The handler's runs, one at a time (under one key) for every call that needs one; shared by copies.
@@ -31,9 +29,8 @@ struct RefreshLayer: Layer {
         }
     }
 
-    /// A ``FetchError/Code-swift.enum/layer`` error naming the handler and the call, with the
-    /// refresh's own error as `underlying` and the response that called for it (delivered or
-    /// carried by `result`'s error) as `response`, so a ``StatusErrorHandler`` above handles it.
+    /// A ``FetchError/Code-swift.enum/layer`` error with the refresh's error as `underlying` and the response that
+    /// called for it as `response`, so a ``StatusErrorHandler`` above handles it.
     private func refreshFailed(
         _ error: any Error, after result: Result<Response, any Error>, for request: any Request,
         _ next: any RequestPerforming

@@ -1,5 +1,4 @@
-/// The layer that tries a call again as its ``RetryPolicy`` decides, waiting through a
-/// ``Scheduler``. Made by ``RequestPerforming/retrying(_:scheduler:)``.
+/// The layer of ``RequestPerforming/retrying(_:scheduler:)``: tries a call again as its policy decides.
 struct RetryLayer: Layer {
     let policy: RetryPolicy
     let scheduler: any Scheduler
@@ -15,30 +14,24 @@ struct RetryLayer: Layer {
         return wait
     }
 
+    /// Sends attempt `number`, then delivers its result or sends the next attempt, as the policy decides.
     private func send(
         _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
         _ = next.perform(request) { result in
-            guard number > 1 else { return decide(on: result, of: 1, request, next, wait, completion) }
-            decide(
-                on: result.recordingMetrics { $0.retries += number - 1 }, of: number, request, next, wait, completion)
+            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
+            let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
+            guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+                return completion(result)
+            }
+            request.attemptLog?.received(result)
+            guard case .retryAfter(let delay) = decision else {
+                return send(number + 1, request, next, wait, completion)
+            }
+            let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
+            wait.setAction { job.cancel() }
         }
-    }
-
-    /// Delivers `result`, attempt `number`'s, or sends the next attempt, as the policy decides.
-    private func decide(
-        on result: Result<Response, any Error>, of number: Int, _ request: any Request, _ next: any RequestPerforming,
-        _ wait: CancellationHandle, _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
-    ) {
-        let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
-        guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
-            return completion(result)
-        }
-        request.attemptLog?.received(result)
-        guard case .retryAfter(let delay) = decision else { return send(number + 1, request, next, wait, completion) }
-        let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
-        wait.setAction { job.cancel() }
     }
 }
 

@@ -1,17 +1,9 @@
-/// The engine of ``RequestPerforming/performRetryable(_:scheduler:completion:)``, where the
-/// caller decides, then or later: it sends attempt 1, reports its result, and when a retry is
-/// granted for attempt N, waits through the scheduler and sends attempt N + 1.
-///
-/// - One attempt at a time, and `report` runs once per attempt: with its result or, if the loop
-///   was cancelled first, ``FetchError/Code-swift.enum/cancelled``, where the performer calls back
-///   (``RequestPerforming/completionQueue(for:)``; at once when it names none).
-/// - A retry is granted at most once, for the last attempt reported, never after a cancel and never
-///   once a streamed call handed its head to its reader (``CallKind/canBeSentAgain``). It may be
-///   asked while `report` runs or at any time after, on any thread.
-/// - Cancelling is final and stops the attempt in flight or the wait; once the last attempt was
-///   reported with no retry granted, it only refuses later retries.
-/// - Nothing runs under the lock, so the performer, the scheduler and `report` may answer
-///   synchronously (a spy, an immediate scheduler): every report then runs before ``start()`` returns.
+/// The engine of ``RequestPerforming/performRetryable(_:scheduler:completion:)``: one attempt at a time, and
+/// `report` runs once per attempt, with its result or, if the loop was cancelled first,
+/// ``FetchError/Code-swift.enum/cancelled``, where the performer calls back (at once when it names no queue).
+/// A retry is granted at most once, for the last attempt reported, never after a cancel nor for a stream whose reader
+/// has its head; it may be asked at any time, on any thread. Cancelling is final. Nothing runs under the lock, so a
+/// synchronous performer, scheduler and `report` (a spy, an immediate scheduler) all run before ``start()`` returns.
 final class RetryLoop: Cancellable, Sendable {
     private struct State {
         /// The last attempt sent or waited for (0 before the first).
@@ -46,17 +38,10 @@ final class RetryLoop: Cancellable, Sendable {
     }
 
     /// Sends attempt 1; call it once.
-    func start() { _ = begin(1, after: nil) }
+    func start() { _ = retry(after: 0, delay: nil, result: nil) }
 
     /// Whether a retry can be granted for `attempt`: it is the last one, and the loop was not cancelled.
     func awaitsDecision(on attempt: Int) -> Bool { state.withLock { !$0.isCancelled && $0.attempt == attempt } }
-
-    /// Sends attempt `attempt + 1` after `delay` through the scheduler if ``awaitsDecision(on:)`` for `attempt`. The
-    /// attempt's `result` goes first to the logging layer above, if one listens and the retry is granted.
-    /// - Returns: whether the retry was granted.
-    func retry(after attempt: Int, delay: Duration, result: Result<Response, any Error>) -> Bool {
-        begin(attempt + 1, after: delay, received: result)
-    }
 
     /// Stops the loop: cancels the attempt in flight or the wait; reports the last attempt cancelled if unreported.
     func cancel() {
@@ -74,19 +59,20 @@ final class RetryLoop: Cancellable, Sendable {
         performer.callBack({ self.deliver($0, of: unreported) }, with: cancelled, for: request)
     }
 
-    /// Starts attempt `number` (after `delay`, if any) when `number - 1` is the last one and the loop was not
-    /// cancelled; returns whether it started. A logging layer above hears `received`, the last attempt's result, first.
-    private func begin(_ number: Int, after delay: Duration?, received: Result<Response, any Error>? = nil) -> Bool {
-        if number > 1, !request.options.kind.canBeSentAgain { return false }
+    /// Sends attempt `attempt + 1` (after `delay`, if any) if ``awaitsDecision(on:)`` for `attempt`; returns whether it
+    /// did. A logging layer above hears `result`, the last attempt's, first.
+    func retry(after attempt: Int, delay: Duration?, result: Result<Response, any Error>?) -> Bool {
+        let number = attempt + 1
+        if attempt > 0, !request.options.kind.canBeSentAgain { return false }
         let waitStep: Int? = state.withLock { state in
-            guard !state.isCancelled, state.attempt == number - 1 else { return nil }
+            guard !state.isCancelled, state.attempt == attempt else { return nil }
             state.attempt = number
             state.inFlight = nil
             state.step += 1
             return state.step
         }
         guard let waitStep else { return false }
-        if let received { request.attemptLog?.received(received) }
+        if let result { request.attemptLog?.received(result) }
         if let delay {
             keep(scheduler.schedule(after: delay) { self.send(number) }, step: waitStep)
         } else {
