@@ -154,7 +154,7 @@ extension FetchError {
         do { return try work() } catch let error as FetchError { throw error.naming(method: method, url: url()) }
     }
 
-    /// What `work` returns; any other error it throws becomes a `code` error: could not `what`.
+    /// What `work` returns; a ``FetchError`` it throws is kept, any other becomes a `code` error: could not `what`.
     static func attempt<Value>(_ what: String, as code: Code = .file, _ work: () throws -> Value) throws -> Value {
         do { return try work() } catch let error as FetchError { throw error } catch {
             throw FetchError(code, reason: "could not \(what): \(error)", underlying: error)

@@ -6,8 +6,8 @@ final class ResponseFields: Sendable {
 
     init(_ response: HTTPURLResponse) { self.response = response }
 
-    /// Whether to ask the response for `name`: not once the list is made (it lowercases every name on each lookup), nor
-    /// for `X-` names, which URLSession keeps as sent, so `x-trace` and `X-Trace` can be two.
+    /// Whether to ask the response for `name`: not once the list is made (the response lowercases every name on each
+    /// lookup), nor for `X-` names, which URLSession keeps as sent, so `x-trace` and `X-Trace` can be two.
     func looksUp(_ name: String) -> Bool {
         var bytes = name.utf8.makeIterator()
         if bytes.next().map({ $0 | 0x20 }) == UInt8(ascii: "x"), bytes.next() == UInt8(ascii: "-") { return false }

@@ -40,7 +40,8 @@ public struct PreparedRequest: Sendable {
     /// This request with `enhancer` run on its `URLRequest`, now and on every later attempt
     /// built below (a retry): for a layer's own header fields (a cache's conditions).
     /// - Throws: what `enhancer` throws, named with the enhancer, the method and the URL; for a checked request,
-    ///   ``FetchError/Code-swift.enum/invalidRequest`` when what `enhancer` made cannot be sent (a CR or LF in a field).
+    ///   ``FetchError/Code-swift.enum/invalidRequest`` when what `enhancer` made cannot be sent (a CR or LF in a
+    ///   field).
     public func adding(_ enhancer: some Enhancer) throws -> PreparedRequest {
         guard var urlRequest, let url else { return self }
         // Read once: for a request not checked yet, each read checks it.

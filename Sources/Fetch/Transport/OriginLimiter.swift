@@ -9,7 +9,8 @@ enum OriginPlace {
     case done
 }
 
-/// Carries its place, written only by the limiter under its owner's lock, so finding whether it waits costs no lookup.
+/// Something an ``OriginLimiter`` queues. It carries its place, written only by the limiter under its owner's lock, so
+/// finding whether it waits costs no lookup.
 protocol OriginLimited: AnyObject {
     var originPlace: OriginPlace { get set }
     /// When it took its slot with a connection free for it; `nil` when it may wait for a
@@ -24,7 +25,9 @@ protocol OriginLimited: AnyObject {
 /// its connection, so a head heard while more than ``limit`` others have a head and no end proves multiplexing. An end
 /// while more than ``limit`` ran, without that proof, makes the origin one-at-a-time until its line is idle (a server
 /// that answers at once leaves no time for heads to pile up); a later proof still wins. A request holds the slot of
-/// the origin it entered on until it leaves, whatever its redirects, so it never waits for itself.
+/// the origin it entered on until it leaves, whatever its redirects, so it never waits for itself. Pure bookkeeping, no
+/// lock: `Session` keeps one under its lock and reports heads and ends; a proof of multiplexing lasts for the session's
+/// life (up to ``rememberedOrigins``).
 struct OriginLimiter<Waiter: OriginLimited> {
     /// The connections per host given to the transport; the most requests on a slow HTTP/1.1 origin; at least 1.
     let limit: Int

@@ -112,7 +112,8 @@ public final class Session: RequestPerforming {
             run(request, urlRequest, cookies: cookies, bodyFile: bodyFile, kindHandler: kindHandler, handle, completion)
             return handle
         }
-        // A form with file parts goes from a temporary file (so it has a Content-Length), written until a cancel.
+        // A form with file parts goes from a temporary file (so it has a Content-Length), written chunk by chunk; a
+        // cancel of its handle or a `cancelAll` stops it.
         let cancelAllCount = self.cancelAllCount
         let generation = cancelAllCount.withLock { $0 }
         let isCancelled: @Sendable () -> Bool = { handle.isCancelled || cancelAllCount.withLock { $0 } != generation }
@@ -171,7 +172,8 @@ public final class Session: RequestPerforming {
         handle.setAction { [weak state] in state?.cancelByCaller() }
     }
 
-    /// Sends `urlRequest` in a new task for `state`: an upload task, which reports progress, for a body to upload.
+    /// Sends `urlRequest` in a new task for `state`: a body file, or a transfer's body in memory, in an upload task,
+    /// which reports progress; anything else in a data task.
     func send(_ urlRequest: URLRequest, for state: TaskState) {
         // Made only for an upload task: on Linux, changing a shared `URLRequest` copies the whole request.
         var bare: URLRequest {

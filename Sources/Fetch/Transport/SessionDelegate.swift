@@ -63,7 +63,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             state.cookies?.jar.store(from: response)
             state.handle(.redirected(task), redirect: (response, completionHandler))
         }
-        // The caller's policy could stall every session on URLSession's work queue: it runs on the delegate's thread.
+        // On URLSession's work queue, a policy that waited or made a task (`workQueue.sync`) would stall every session
+        // of the process: it runs on the delegate's thread.
         guard let queue = session.delegateQueue as? DeliveryQueue else { return decide() }
         queue.serial.async(execute: decide)
     }

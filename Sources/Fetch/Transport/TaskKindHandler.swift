@@ -16,7 +16,7 @@ protocol TaskKindHandler: AnyObject, Sendable {
     func sent(total: Int64, expected: Int64)
     /// Makes ready to send `request` again from the first byte (see ``BodyOpening/startOver``).
     func restart(_ request: inout URLRequest) throws
-    /// The caller cancelled; called before the request fails.
+    /// Stops at once, because the caller cancelled; called before the request fails.
     func stop()
     /// Turns the task's result into the call's and hands it to `completion`; on ``events``.
     func finish(

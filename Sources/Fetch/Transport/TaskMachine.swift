@@ -4,7 +4,8 @@
 struct TaskMachine<Task: AnyObject, Owner, KindHandler> {
     enum Body {
         case memory(limit: Int)
-        /// Once `KindHandler` declines a response, the first ``Response/errorBodyLimit`` bytes are kept instead.
+        /// Handed to `KindHandler` as it arrives, unless it declines a response (``Event/declined(_:)``): then the
+        /// first ``Response/errorBodyLimit`` bytes are kept.
         case handedTo(KindHandler)
     }
 

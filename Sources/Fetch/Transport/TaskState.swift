@@ -24,6 +24,7 @@ final class TaskState: @unchecked Sendable, OriginLimited {
     let cookies: CallCookies?
     /// The file an upload sends as its body, so a 307/308 can send it again; `nil` otherwise.
     let bodyFile: URL?
+    /// Called once, on `queue`, with the response or the error.
     private let completion: @Sendable (Result<Response, any Error>) -> Void
     /// The completion queue, or the kindHandler's serial queue on it, so the completion follows its last report.
     private let queue: DispatchQueue

@@ -3,7 +3,8 @@ import Fetch
 /// The directives of `Cache-Control` fields (RFC 9111 section 5.2), read leniently: unknown ones ignored, a bad
 /// time `invalid`, a repeat keeping its first value; `s-maxage` unread (section 5.2.2.10: private cache).
 struct CacheDirectives: Equatable {
-    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); one not digits (negative) is invalid, read most strictly.
+    /// Delta-seconds, at most 2^31 (RFC 9111 section 1.2.2); a value not digits, or negative, is invalid, and the most
+    /// restrictive reading applies.
     typealias Seconds = FieldReading<Int>
 
     var noStore = false
@@ -22,7 +23,8 @@ struct CacheDirectives: Equatable {
     var maxStale = Seconds.absent
     /// `stale-while-revalidate` (RFC 5861 section 3): how long a stale response is served while revalidated.
     var staleWhileRevalidate = Seconds.absent
-    /// RFC 5861 section 4: how long past its lifetime it is served when revalidating fails or meets 500, 502, 503, 504.
+    /// `stale-if-error` (RFC 5861 section 4): how long past its lifetime a response is served when revalidating fails
+    /// or meets 500, 502, 503 or 504.
     var staleIfError = Seconds.absent
 
     /// The largest delta-seconds a cache has to represent; larger values count as this one.

@@ -8,7 +8,8 @@ struct CachePartition: Hashable, Sendable {
 
     static let common = CachePartition(identifier: nil)
 
-    /// At most `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
+    /// The identifiers one ``CacheConfiguration`` (and its copies) gave the sets of credentials it met, at most
+    /// `limit`; when full, the set met longest ago gets a new one on its next use, its entries only missed.
     struct Identifiers: Sendable {
         /// How many sets of credentials keep their identifier at once.
         static let limit = 1024

@@ -1,7 +1,8 @@
 import Fetch
 
-/// The `limit` responses kept for one method, URL and credentials that vary (RFC 9111 section 4.1), under the storage
-/// key, then it, a space and `#1`, `#2` or `#3`; one that varies on other fields, or on none, replaces them all.
+/// The responses, at most `limit`, kept for one method, URL and set of credentials whose server varies them (`Vary`,
+/// RFC 9111 section 4.1): the first under the storage key, the others under it plus ` #1`, ` #2` or ` #3`. All vary on
+/// the same fields; one that varies on others, or on none, replaces them all.
 enum CacheVariants {
     static let limit = 4
 

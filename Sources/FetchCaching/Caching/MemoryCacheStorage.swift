@@ -79,18 +79,19 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
     /// How many responses are stored.
     public var count: Int { lock.withLock { _ in entries.count } }
 
+    /// Takes `node` out of the table and the list; under the lock.
     private func unlink(_ node: Node) {
         entries[node.key] = nil
         detach(node)
     }
 
-    /// Takes `node` out of the list and its cost out of `used`.
+    /// Takes `node` out of the list and its cost out of `used`; under the lock.
     private func detach(_ node: Node) {
         used -= node.cost
         takeOut(node)
     }
 
-    /// Takes `node` out of the list, if it is in it.
+    /// Takes `node` out of the list, if it is in it; under the lock.
     private func takeOut(_ node: Node) {
         if newest === node { newest = node.older }
         if oldest === node { oldest = node.newer }
@@ -100,7 +101,7 @@ public final class MemoryCacheStorage: CacheStorage, @unchecked Sendable {
         node.newer = nil
     }
 
-    /// Makes `node`, in the list or not yet, the most recently used.
+    /// Makes `node`, in the list or not yet, the most recently used; under the lock.
     private func moveToFront(_ node: Node) {
         guard newest !== node else { return }
         takeOut(node)

@@ -8,7 +8,8 @@ extension Request {
         try buildURLRequest(checkingHeaders: true)
     }
 
-    /// Without `checkingHeaders`, for a caller that checks the finished request; fields set at once, repeats joined.
+    /// Builds the `URLRequest`, header fields set all at once, repeats joined; without `checkingHeaders`, for a caller
+    /// that checks the finished request.
     func buildURLRequest(checkingHeaders: Bool) throws -> URLRequest {
         let method = self.method
         // `do`/`catch` rather than `FetchError.naming`, whose closures would cost on every request.

@@ -15,7 +15,8 @@ enum ResumeAnswer: Hashable, Sendable {
     case notABody
 
     /// The meaning of a response to a request that asked for `point` (`nil`: the whole body); throws
-    /// `badServerResponse` for a 206 whose `Content-Range` is missing, malformed, or does not start where the request asked.
+    /// `badServerResponse` for a 206 whose `Content-Range` is missing, malformed, or does not start where the request
+    /// asked.
     static func decide(
         status: Int, headers: HTTPHeaders, contentLength: Int64?,
         asked point: ResumePoint?
