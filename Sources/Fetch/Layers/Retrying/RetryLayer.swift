@@ -19,18 +19,22 @@ struct RetryLayer: Layer {
         _ number: Int, _ request: any Request, _ next: any RequestPerforming, _ wait: CancellationHandle,
         _ completion: @escaping @Sendable (Result<Response, any Error>) -> Void
     ) {
-        _ = next.perform(request) { result in
-            let result = number == 1 ? result : result.recordingMetrics { $0.retries += number - 1 }
-            let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
-            guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
-                return completion(result)
+        _ = next.perform(request) { received in
+            // The first attempt's result is read where it lies: a copy would cost every call.
+            func decide(_ result: Result<Response, any Error>) {
+                let decision = policy.decide(RetryPolicy.Attempt(number: number, request: request, result: result))
+                guard decision != .stop, request.options.kind.canBeSentAgain, policy.budget?.withdraw() ?? true else {
+                    return completion(result)
+                }
+                request.attemptLog?.received(result)
+                guard case .retryAfter(let delay) = decision else {
+                    return send(number + 1, request, next, wait, completion)
+                }
+                let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
+                wait.setAction { job.cancel() }
             }
-            request.attemptLog?.received(result)
-            guard case .retryAfter(let delay) = decision else {
-                return send(number + 1, request, next, wait, completion)
-            }
-            let job = scheduler.schedule(after: delay) { send(number + 1, request, next, wait, completion) }
-            wait.setAction { job.cancel() }
+            if number == 1 { return decide(received) }
+            decide(received.recordingMetrics { $0.retries += number - 1 })
         }
     }
 }
