@@ -10,7 +10,10 @@ public struct PreparedRequest: Sendable {
     /// What to pass to the performer below, checked (``checked()``): nothing below checks what a layer built. When the
     /// request does not build or fails its checks, it carries why and fails the call below.
     public var request: any Request {
-        if !isChecked, urlRequest != nil, url != nil { return checked().request }
+        isChecked || urlRequest == nil || url == nil ? passed : checked().passed
+    }
+    /// `source` carrying what it was built as, unchecked: what `adding` runs on, as reading `request` would check it.
+    private var passed: any Request {
         guard let carried, source.layered?.built == nil else { return source }
         return LayeredRequest(source, built: carried)
     }
@@ -44,8 +47,7 @@ public struct PreparedRequest: Sendable {
     ///   field).
     public func adding(_ enhancer: some Enhancer) throws -> PreparedRequest {
         guard var urlRequest, let url else { return self }
-        // Read once: for a request not checked yet, each read checks it.
-        let request = self.request
+        let request = passed
         do {
             try enhancer.enhance(&urlRequest, for: request)
         } catch {

@@ -39,14 +39,14 @@ struct CacheExchange: Sendable {
         // Run again on a later attempt (a retry). Validators no request may carry (a control character in a tag) fail
         // the check in `adding`: the request then goes without conditions, and no one waits for that error.
         let conditioned = validators.flatMap { try? prepared.adding($0) }
-        let conditional = conditioned == nil ? nil : validators
+        let isConditional = conditioned != nil
         return next.perform((conditioned ?? prepared).request) { result in
             let responseTime = configuration.clock()
             if let stale, let served = servedIfError(stale, after: result, at: responseTime) {
                 return completion(.success(served))
             }
             guard case .success(let response) = result else { return completion(result) }
-            guard conditional != nil, response.status == 304 else {
+            guard isConditional, response.status == 304 else {
                 return completion(.success(settle(response, requestTime: requestTime, responseTime: responseTime)))
             }
             guard let confirmed = Self.confirmed(by: response, stale, variants) else {

@@ -68,8 +68,7 @@ final class StagedDownload: Sendable {
             file = nil
             do {
                 try Self.flush(&open)
-                let size = lseek(open.handle.fileDescriptor, 0, SEEK_END)
-                if let length, size != length {
+                if let length, case let size = lseek(open.handle.fileDescriptor, 0, SEEK_END), size != length {
                     throw FetchError(.badServerResponse, reason: "the resumed body ended at \(size) bytes of \(length)")
                 }
                 try open.handle.close()
