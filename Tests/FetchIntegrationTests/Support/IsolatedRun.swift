@@ -84,6 +84,7 @@ enum IsolatedRun {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
+        ChildDescriptors.closeInChildren()
         try process.run()
         // Read while the child runs, so it never blocks on a full pipe.
         let reading = pipe.fileHandleForReading

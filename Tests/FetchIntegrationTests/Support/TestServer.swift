@@ -63,6 +63,7 @@ final class TestServer: Sendable {
         process.standardOutput = output
         process.standardInput = input
         do {
+            ChildDescriptors.closeInChildren()
             try process.run()
         } catch {
             throw StartFailure(
