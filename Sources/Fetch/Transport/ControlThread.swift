@@ -24,7 +24,7 @@ final class ControlThread: @unchecked Sendable {
         }
     }
 
-    /// Lets the thread end once the jobs queued so far have run.
+    /// Lets the thread end once the jobs queued so far have run; a later job (a request's, after) starts a new one.
     func stop() {
         condition.lock()
         stopped = true
@@ -38,6 +38,7 @@ final class ControlThread: @unchecked Sendable {
             while jobs.isEmpty && !stopped { condition.wait() }
             let batch = jobs
             jobs = []
+            if batch.isEmpty { started = false }
             condition.unlock()
             if batch.isEmpty { return }
             for job in batch { job() }
