@@ -24,7 +24,7 @@ final class ControlThread: @unchecked Sendable {
         }
     }
 
-    /// Lets the thread end once the jobs queued so far have run; a later job (a request's, after) starts a new one.
+    /// Lets the thread end once the jobs queued so far have run; a job queued after it ended starts another.
     func stop() {
         condition.lock()
         stopped = true
