@@ -412,7 +412,7 @@ def chunked_cut(handler, method, query, *_):
 def long_line(handler, method, query, *_):
     """Sends `n` bytes of "a" (4 MiB by default) without a line end, chunked, then one more
     every 0.05 s for `seconds` (5 by default); records how many were sent when the client
-    goes away (see /_seen)."""
+    goes away, and the client's port (see /_seen)."""
     count = min(int(query.get("n", str(4 << 20))), MAX_BYTES)
     sent = 0
     try:
@@ -428,9 +428,11 @@ def long_line(handler, method, query, *_):
             send_chunk(handler.request, b"a")
             sent += 1
             time.sleep(0.05)
-        handler.server.record({"completed": "/long-line", "sent": sent, "tag": query.get("tag")})
+        handler.server.record({"completed": "/long-line", "sent": sent, "tag": query.get("tag"),
+                               "port": handler.client_address[1]})
     except OSError:
-        handler.server.record({"aborted": "/long-line", "sent": sent, "tag": query.get("tag")})
+        handler.server.record({"aborted": "/long-line", "sent": sent, "tag": query.get("tag"),
+                               "port": handler.client_address[1]})
 
 
 # Redirects

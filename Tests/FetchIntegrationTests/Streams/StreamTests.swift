@@ -152,7 +152,7 @@ struct StreamTests {
         #expect(error?.code == .bodyTooLarge)
         #expect(error?.url == servers.faults.url("/long-line?seconds=25&tag=\(tag)"))
         let ended = try await Self.waitForEnd(of: tag, on: servers.faults, within: 30)
-        #expect(ended?.aborted == "/long-line")
+        #expect(ended?.aborted == "/long-line", "\(ConnectionHolders.describe(localPort: ended?.port))")
     }
 
     @Test(.enabled(if: TimedProcess.isChild))  // in the timed suites' process (see TimedTests)

@@ -17,6 +17,8 @@ struct SeenRequest: Decodable {
     var completed: String?
     /// For an aborted or completed transfer, how many body bytes were sent.
     var sent: Int?
+    /// For some transfers (/long-line), the client's port.
+    var port: Int?
 
     /// The first value of header `name` (lowercase) as the server received it.
     func header(_ name: String) -> String? { headers?[name]?.first }
