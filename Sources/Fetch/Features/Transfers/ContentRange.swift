@@ -16,9 +16,7 @@ extension ContentRange {
         // `bytes */length`, the range a 416 names, must give the length.
         if length == nil, total != "*" || first == nil { return nil }
         guard let first, let last else { return }
-        guard let first = Int64(first), let last = Int64(last), first <= last, last < length ?? .max else {
-            return nil
-        }
+        guard let first = Int64(first), let last = Int64(last), first <= last, last < length ?? .max else { return nil }
         (self.first, self.last) = (first, last)
     }
 }

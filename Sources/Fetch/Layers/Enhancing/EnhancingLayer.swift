@@ -66,9 +66,7 @@ struct EnhancingLayer: PassingOnce {
         let outgoing = LayeredRequest(
             request, options: { if dropOwn { $0.enhancers = [] } }, adding: ordered,
             built: LayeredRequest.extending(request.layered?.built, with: ordered, for: request))
-        guard readsResponses else {
-            return next.perform(outgoing, completion: completion)
-        }
+        guard readsResponses else { return next.perform(outgoing, completion: completion) }
         switch outgoing.options.kind {
         case .plain, .upload, .download:
             return next.perform(outgoing) { result in
