@@ -428,11 +428,10 @@ def long_line(handler, method, query, *_):
             send_chunk(handler.request, b"a")
             sent += 1
             time.sleep(0.05)
-        handler.server.record({"completed": "/long-line", "sent": sent, "tag": query.get("tag"),
-                               "port": handler.client_address[1]})
+        end = "completed"
     except OSError:
-        handler.server.record({"aborted": "/long-line", "sent": sent, "tag": query.get("tag"),
-                               "port": handler.client_address[1]})
+        end = "aborted"
+    handler.server.record({end: "/long-line", "sent": sent, "tag": query.get("tag"), "port": handler.client_address[1]})
 
 
 # Redirects

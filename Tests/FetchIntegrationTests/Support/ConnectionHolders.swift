@@ -8,7 +8,7 @@ enum ConnectionHolders {
     static func describe(localPort port: Int?) -> String {
         #if os(Linux)
         guard let port else { return "the server recorded no client port" }
-        let table = read("/proc/net/tcp")
+        let table = procFile("/proc/net/tcp") ?? ""
         // Each line: `sl local rem st ... inode`, addresses as hex `ADDR:PORT`.
         let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let fields = line.split(separator: " ")
@@ -25,19 +25,12 @@ enum ConnectionHolders {
                 return inodes.contains { link == "socket:[\($0)]" }
             }
             guard holds else { continue }
-            let command = read("/proc/\(pid)/cmdline").replacingOccurrences(of: "\0", with: " ").prefix(160)
+            let command = (procFile("/proc/\(pid)/cmdline") ?? "").replacingOccurrences(of: "\0", with: " ").prefix(160)
             holders.append(Int32(pid) == own ? "this process (\(pid))" : "\(pid) (\(command))")
         }
         return "port \(port), sockets \(inodes), held by: \(holders.isEmpty ? ["none found"] : holders)"
         #else
         return "not looked up on this system"
         #endif
-    }
-
-    /// The whole text of a file that reports no size (as /proc's do); empty when it cannot be read.
-    private static func read(_ path: String) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-        defer { try? handle.close() }
-        return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
     }
 }

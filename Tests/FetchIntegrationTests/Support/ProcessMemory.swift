@@ -29,10 +29,7 @@ enum ProcessMemory {
     }
 
     private static func field(_ name: String) -> Int? {
-        // /proc files report a size of 0, so read them to the end rather than by size.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/status") else { return nil }
-        defer { try? handle.close() }
-        let status = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        guard let status = procFile("/proc/self/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
             let kilobytes = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
                 .flatMap { Int($0) }
@@ -40,4 +37,11 @@ enum ProcessMemory {
         }
         return nil
     }
+}
+
+/// The whole text of a file under /proc, read to the end (they report a size of 0); `nil` when it cannot be opened.
+func procFile(_ path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    return String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
 }
