@@ -73,7 +73,9 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
         lock.withLock { currentTime = max(currentTime, target) }
     }
 
-    /// Runs every job, however far in the future, moving the clock as it goes.
+    /// Runs every job, however far in the future, moving the clock as it goes, and every job they schedule: it
+    /// returns once none is left, so never while a job schedules itself again (a repeating timer; use
+    /// ``advance(by:)`` there).
     public func runAll() {
         while let job = lock.withLock({ jobs.min { $0.due < $1.due } }) {
             advance(by: max(.zero, job.due - now))

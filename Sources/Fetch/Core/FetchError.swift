@@ -104,7 +104,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
         var line = ""
         if let method { line += "\(method) " }
         if let url { line += "\(url.absoluteString) " }
-        if !line.isEmpty { line = line.trimmingCharacters(in: .whitespaces) + ": " }
+        line = line.trimmingCharacters(in: .whitespaces)
+        if !line.isEmpty { line += ": " }
         line += reason
         if let layer, code != .layer { line += " (in \(layer))" }
         // A reason may quote a body or an underlying error that spans lines.

@@ -19,7 +19,8 @@ public struct Response: Sendable {
     private var added: [ObjectIdentifier: any Sendable] = [:]
 
     /// Makes a response to `request` (a `GET` of `url` or `http://localhost/` by default; one a layer passed down
-    /// stands for the caller's), sent as `urlRequest` (else built from `request`), from `url` (else the request's).
+    /// stands for the caller's), sent as `urlRequest` (else the request's method and URL), from `url` (else the
+    /// request's).
     public init(
         request: (any Request)? = nil,
         urlRequest: URLRequest? = nil,
@@ -32,7 +33,9 @@ public struct Response: Sendable {
         let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
         let request = request ?? BasicRequest(url: fallbackURL)
         self.request = callersRequest(of: request)
-        self.urlRequest = urlRequest ?? URLRequest(url: request.url)
+        var sent = urlRequest ?? URLRequest(url: request.url)
+        if urlRequest == nil { sent.httpMethod = request.method.rawValue }
+        self.urlRequest = sent
         self.status = status
         self.headers = headers
         self.body = body

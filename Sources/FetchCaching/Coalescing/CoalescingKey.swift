@@ -22,18 +22,26 @@ struct CoalescingKey: Hashable, Sendable {
 
     /// The key of a call that sends `urlRequest` to `url`, the absolute URL its URL resolves to.
     init(_ urlRequest: URLRequest, to url: URL, ignoring ignored: Set<String>) {
-        method = urlRequest.httpMethod ?? "GET"
+        self.init(urlRequest.httpMethod ?? "GET", url, fields: urlRequest.allHTTPHeaderFields ?? [:], ignoring: ignored)
+    }
+
+    /// The key of a call that sends `fields`, in the order the `URLRequest` lists them, with `method` to `url`.
+    init(
+        _ method: String, _ url: URL, fields: some Sequence<(key: String, value: String)>, ignoring ignored: Set<String>
+    ) {
+        self.method = method
         self.url = url.absoluteString
         var headers: [String: String] = [:]
-        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+        for (name, value) in fields {
             let name = name.lowercased()
-            // Two spellings of one name (set as a whole by `adjust`) both count, in any order.
             guard ignored.isEmpty || !ignored.contains(name) else { continue }
-            headers[name] = headers[name].map { min($0, value) + "\n" + max($0, value) } ?? value
+            // Spellings of one name (set as a whole by `adjust`) all count, in any order; checked values hold no LF.
+            let joined = headers[name].map { ($0.split(separator: "\n") + [value[...]]).sorted() }
+            headers[name] = joined?.joined(separator: "\n") ?? value
         }
         self.headers = headers
         var hasher = Hasher()
-        hasher.combine(method)
+        hasher.combine(self.method)
         hasher.combine(self.url)
         hasher.combine(headers)
         digest = hasher.finalize()

@@ -259,19 +259,6 @@ extension Result {
     }
 }
 
-/// A value behind a lock, for tests that hand one to a `@Sendable` closure.
-final class LockedBox<Value>: @unchecked Sendable {
-    // `lock` guards `value`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLock { body(&value) }
-    }
-}
-
 extension BasicRequest {
     /// The URL with the query items appended, to use as a redirect target.
     func urlWithQuery() throws -> URL {

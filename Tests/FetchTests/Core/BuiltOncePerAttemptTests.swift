@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 @testable import FetchCaching
+import TestSupport
 
 /// A request is built once per attempt: every enhancer runs once, and the coalescing key,
 /// the cache key and the performer at the bottom use that one `URLRequest`. Retry and

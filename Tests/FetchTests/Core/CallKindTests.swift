@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 @testable import FetchCaching
+import TestSupport
 
 /// What the layers do with each kind of call (`RequestOptions.kind`), over the spy: the
 /// cases where a layer treats a stream, a download or an upload unlike a plain call.

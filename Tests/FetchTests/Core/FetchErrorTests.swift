@@ -31,8 +31,10 @@ struct FetchErrorTests {
         // Given an error that names no request
         let error = FetchError(.encoding, reason: "could not encode")
         // When described
-        // Then it is the reason alone
+        // Then it is the reason alone, also when the method it names is empty
         #expect(error.description == "could not encode")
+        let emptyMethod = FetchError(.encoding, reason: "could not encode", method: HTTPMethod(rawValue: ""))
+        #expect(emptyMethod.description == "could not encode")
         #expect(error.status == nil)
     }
 

@@ -6,6 +6,7 @@ import Testing
 import Fetch
 import FetchTesting
 @testable import FetchCaching
+import TestSupport
 
 /// Every layer with every kind of call, over the spy: the caller gets exactly the bytes the
 /// spy sent, and the cache stores a body only when it had it whole (a plain call).

@@ -20,6 +20,17 @@ struct ResponseTests {
         #expect(forURL.url == exampleURL("/final"))
     }
 
+    @Test func aHandMadeResponseToAPostIsAboutAPost() {
+        // Given a response made for a POST request, without the URLRequest that was sent
+        let response = Response(request: BasicRequest(url: exampleURL("/orders"), method: .post), status: 500)
+        // When an error is made about it
+        let error = FetchError.httpStatus(response)
+        // Then the URLRequest and the error name the request's method, not GET
+        #expect(response.urlRequest.httpMethod == "POST")
+        #expect(error.method == .post)
+        #expect(error.summary.hasPrefix("POST "))
+    }
+
     @Test func theSentURLRequestIsKept() {
         // Given a response for a URLRequest that differs from the described request
         var sent = URLRequest(url: exampleURL("/sent"))

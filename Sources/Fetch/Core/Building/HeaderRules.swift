@@ -47,10 +47,10 @@ package enum HeaderRules {
     /// - Throws: ``FetchError/Code-swift.enum/invalidRequest`` for a control character but tab in `value`.
     static func validate(value: String, of name: String) throws {
         // Bytes below 0x80 are ASCII characters in UTF-8, so a byte check finds the same ones.
-        if value.utf8.contains(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
+        if let byte = value.utf8.first(where: { ($0 < 0x20 && $0 != UInt8(ascii: "\t")) || $0 == 0x7F }) {
+            let character = [0x0D: "CR", 0x0A: "LF", 0x00: "NUL", 0x7F: "DEL"][byte] ?? "byte \(byte)"
             throw FetchError(
-                .invalidRequest, reason: "header \(name) has a control character (CR, LF or NUL) in its value"
-            )
+                .invalidRequest, reason: "header \(name) has a control character (\(character)) in its value")
         }
     }
 

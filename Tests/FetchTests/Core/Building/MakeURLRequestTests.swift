@@ -80,15 +80,19 @@ struct MakeURLRequestTests {
         #expect(error?.reason.contains("X-Token") == true)
     }
 
-    @Test(arguments: ["bad\r\nX-Injected: 1", "bad\nvalue", "nul\u{0}byte"])
-    func aControlCharacterInAHeaderValueIsAnInvalidRequest(value: String) {
-        // Given a header value with CR, LF or NUL
+    @Test(arguments: [
+        ("bad\r\nX-Injected: 1", "CR"), ("bad\nvalue", "LF"), ("nul\u{0}byte", "NUL"), ("del\u{7F}", "DEL"),
+        ("bell\u{7}", "byte 7"),
+    ])
+    func aControlCharacterInAHeaderValueIsAnInvalidRequest(value: String, named character: String) {
+        // Given a header value with a control character other than tab
         let request = BasicRequest(url: exampleURL("/me"), headers: ["X-Token": value])
         // When it is built
-        // Then it fails with invalidRequest naming the header and the request
+        // Then it fails with invalidRequest naming the header, the character and the request
         let error = #expect(throws: FetchError.self) { try request.makeURLRequest() }
         #expect(error?.code == .invalidRequest)
         #expect(error?.reason.contains("X-Token") == true)
+        #expect(error?.reason.contains("(\(character))") == true)
         #expect(error?.description.hasPrefix("GET https://api.example.com/me: ") == true)
     }
 

@@ -150,6 +150,20 @@ import FetchTesting
         #expect(outcome(results.single) == "200")
     }
 
+    @Test func spellingsOfOneNameMakeTheSameKeyInAnyOrder() throws {
+        // Given one field in three spellings, listed in every order, and once with another value
+        let url = try #require(URL(string: "https://api.example.com/a"))
+        let fields = [("X-Tag", "b"), ("x-tag", "c"), ("X-TAG", "a")].map { (key: $0.0, value: $0.1) }
+        let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+        // When each is keyed
+        let keys = orders.map { order in CoalescingKey("GET", url, fields: order.map { fields[$0] }, ignoring: []) }
+        var other = fields
+        other[2].value = "z"
+        // Then every order makes one key, and another value another
+        #expect(Set(keys).count == 1)
+        #expect(CoalescingKey("GET", url, fields: other, ignoring: []) != keys[0])
+    }
+
     @Test func failuresReachEveryCaller() throws {
         // Given two callers sharing a request
         let (spy, performer) = held()
