@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The resident memory of this test process, read from `/proc/self/status` (Linux only).
 enum ProcessMemory {
@@ -20,6 +21,16 @@ enum ProcessMemory {
         } catch {
             return false
         }
+    }
+
+    /// Runs `body` and reports the resident size before it and the peak during it, in MB.
+    /// - Throws: what `body` throws, or a test failure where `/proc` tells no sizes.
+    static func measure<T>(_ body: () async throws -> T) async throws -> (value: T, baseline: Double, peak: Double) {
+        resetPeak()
+        let baseline = try #require(resident, "no VmRSS in /proc/self/status")
+        let value = try await body()
+        let highest = try #require(peak, "no VmHWM in /proc/self/status")
+        return (value, Double(baseline) / 1_048_576, Double(highest) / 1_048_576)
     }
 
     /// Whether this process runs under the thread sanitizer, whose shadow memory inflates

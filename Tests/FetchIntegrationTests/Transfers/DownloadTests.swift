@@ -36,7 +36,7 @@ extension TransferTests {
                 BasicRequest(url: server.url("/bytes?size=65536")), to: .file(folder.file("warm.bin")))
             try FileManager.default.removeItem(at: warmUp.fileURL)
             // When it is downloaded, measuring the process's peak resident memory
-            let (file, baseline, peak) = try await PeakMemory.measure {
+            let (file, baseline, peak) = try await ProcessMemory.measure {
                 try await session.download(request, to: .file(destination), progress: log.record)
             }
             print("1 GiB download: resident before \(baseline) MB, peak \(peak) MB, rise \(peak - baseline) MB")

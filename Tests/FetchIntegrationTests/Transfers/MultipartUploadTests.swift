@@ -37,7 +37,7 @@ extension TransferTests {
             let log = ProgressLog()
             let request = BasicRequest(url: server.url("/multipart"), method: .post, body: .multipart(form))
             // When it is uploaded, measuring the process's peak resident memory
-            let (response, baseline, peak) = try await PeakMemory.measure {
+            let (response, baseline, peak) = try await ProcessMemory.measure {
                 try await Session().upload(request, progress: log.record)
             }
             print("2 x 100 MiB multipart: resident before \(baseline) MB, peak \(peak) MB, rise \(peak - baseline) MB")
