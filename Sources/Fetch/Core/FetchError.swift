@@ -101,12 +101,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, CustomDebugS
 
     /// One line: method, URL, what went wrong.
     public var summary: String {
-        var line = ""
-        if let method { line += "\(method) " }
-        if let url { line += "\(url.absoluteString) " }
-        line = line.trimmingCharacters(in: .whitespaces)
-        if !line.isEmpty { line += ": " }
-        line += reason
+        let target = [method.map { "\($0)" }, url?.absoluteString].compactMap { $0 }.joined(separator: " ")
+        var line = target.trimmingCharacters(in: .whitespaces)
+        line += (line.isEmpty ? "" : ": ") + reason
         if let layer, code != .layer { line += " (in \(layer))" }
         // A reason may quote a body or an underlying error that spans lines.
         return line.split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -33,9 +33,8 @@ public struct Response: Sendable {
         let fallbackURL = url ?? urlRequest?.url ?? URL(string: "http://localhost/")!
         let request = request ?? BasicRequest(url: fallbackURL)
         self.request = callersRequest(of: request)
-        var sent = urlRequest ?? URLRequest(url: request.url)
-        if urlRequest == nil { sent.httpMethod = request.method.rawValue }
-        self.urlRequest = sent
+        self.urlRequest = urlRequest ?? URLRequest(url: request.url)
+        if urlRequest == nil { self.urlRequest.httpMethod = request.method.rawValue }
         self.status = status
         self.headers = headers
         self.body = body

@@ -20,12 +20,7 @@ struct CoalescingKey: Hashable, Sendable {
         return (method == .get || method == .head) && request.body == nil
     }
 
-    /// The key of a call that sends `urlRequest` to `url`, the absolute URL its URL resolves to.
-    init(_ urlRequest: URLRequest, to url: URL, ignoring ignored: Set<String>) {
-        self.init(urlRequest.httpMethod ?? "GET", url, fields: urlRequest.allHTTPHeaderFields ?? [:], ignoring: ignored)
-    }
-
-    /// The key of a call that sends `fields`, in the order the `URLRequest` lists them, with `method` to `url`.
+    /// The key of a call that sends `fields` (a `URLRequest`'s, in its order) with `method` to `url`, made absolute.
     init(
         _ method: String, _ url: URL, fields: some Sequence<(key: String, value: String)>, ignoring ignored: Set<String>
     ) {

@@ -36,7 +36,8 @@ public struct CoalescingPerformer: WrappingPerformer {
         guard let urlRequest = outgoing.urlRequest, let url = outgoing.url else {
             return base.perform(outgoing.request, completion: completion)
         }
-        let key = CoalescingKey(urlRequest, to: url, ignoring: ignoredHeaders)
+        let fields = urlRequest.allHTTPHeaderFields ?? [:]
+        let key = CoalescingKey(urlRequest.httpMethod ?? "GET", url, fields: fields, ignoring: ignoredHeaders)
         let flights = self.flights
         let place = flights.join(key) { [base] shared, joined in
             let own: Result<Response, any Error>
