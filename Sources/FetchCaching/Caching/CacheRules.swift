@@ -35,9 +35,7 @@ enum CacheRules {
         let lifetime = stored.freshnessLifetime(heuristicFraction: heuristicFraction)
         var fresh = age < lifetime && requestDirectives.maxAge != .invalid
         if case .value(let maxAge) = requestDirectives.maxAge, age > Double(maxAge) { fresh = false }
-        if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) {
-            fresh = false
-        }
+        if case .value(let minFresh) = requestDirectives.minFresh, lifetime - age < Double(minFresh) { fresh = false }
         if fresh { return .serve }
         if case .value(let maxStale) = requestDirectives.maxStale,
             maxStale == Int.max || age - lifetime <= Double(maxStale)

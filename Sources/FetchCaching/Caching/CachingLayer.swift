@@ -42,9 +42,7 @@ public struct CachingLayer: PreparingLayer {
         // Read once: most requests have no fields, and each lookup by name is costly.
         let fields = urlRequest.allHTTPHeaderFields ?? [:]
         let (conditional, range) = fields.isEmpty ? (false, nil) : Self.ownConditions(fields)
-        if conditional {
-            return next.perform(prepared.checked().request, completion: completion)
-        }
+        if conditional { return next.perform(prepared.checked().request, completion: completion) }
         let directives = CacheDirectives(fieldValue: fields.isEmpty ? nil : fields.field(named: "Cache-Control")?.value)
         let partition = CachePartition.of(fields, request, configuration)
         let key = partition.key(method, url)

@@ -36,6 +36,8 @@ public struct PartialDownload: Sendable, Hashable {
         let files = PartialFiles(finalURL: destination)
         let descriptor = open(files.bytesURL.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
+            // Nothing there, or something that cannot be opened, and so is left.
+            guard errno == ENOENT else { return false }
             unlink(files.recordURL.path)
             return true
         }

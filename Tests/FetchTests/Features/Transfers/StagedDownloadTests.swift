@@ -114,6 +114,18 @@ struct StagedDownloadTests {
         #expect(plain.value(forHTTPHeaderField: "Range") == "bytes=400-")
     }
 
+    @Test func whatCannotBeOpenedIsNotDiscarded() throws {
+        // Given a partial download's place taken by something that cannot be opened for writing (a folder)
+        let folder = try TemporaryFolder()
+        let bytes = folder.file("big.bin").path + ".fetchpart"
+        try FileManager.default.createDirectory(atPath: bytes, withIntermediateDirectories: false)
+        // When it is discarded
+        let discarded = PartialDownload.discard(for: folder.file("big.bin"))
+        // Then it says something is left, and it is
+        #expect(!discarded)
+        #expect(FileManager.default.fileExists(atPath: bytes))
+    }
+
     @Test func discardingWhatIsNotThereSucceeds() throws {
         // Given an empty folder; When its partial download is discarded; Then there is nothing left
         let folder = try TemporaryFolder()
