@@ -18,7 +18,7 @@ let package = Package(
         // The README's code as a program's top-level code, where overloads resolve unlike in a
         // function: built with the tests, never run by them.
         .executableTarget(name: "ReadmeMain", dependencies: ["Fetch", "FetchCaching"], path: "Tests/ReadmeMain"),
-        // What every test target shares: bounded waits, so no test can hang.
+        // What every test target shares: bounded waits, so no test can hang, and a locked box.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "FetchTests", dependencies: ["Fetch", "FetchCaching", "FetchTesting", "TestSupport"]),
         // Written as an app's test target would be: `import Fetch` and `import FetchTesting`

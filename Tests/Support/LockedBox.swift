@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value behind a lock, for tests that hand one to a `@Sendable` closure.
-public final class LockedBox<Value>: @unchecked Sendable {
+public final class LockedBox<Value: Sendable>: @unchecked Sendable {
     // `lock` guards `stored`.
     private let lock = NSLock()
     private var stored: Value

@@ -31,8 +31,8 @@ struct CoalescingKey: Hashable, Sendable {
             let name = name.lowercased()
             guard ignored.isEmpty || !ignored.contains(name) else { continue }
             // Spellings of one name (set as a whole by `adjust`) all count, in any order; checked values hold no LF.
-            let joined = headers[name].map { ($0.split(separator: "\n") + [value[...]]).sorted() }
-            headers[name] = joined?.joined(separator: "\n") ?? value
+            let all = headers[name].map { $0.split(separator: "\n", omittingEmptySubsequences: false) + [value[...]] }
+            headers[name] = all?.sorted().joined(separator: "\n") ?? value
         }
         self.headers = headers
         var hasher = Hasher()

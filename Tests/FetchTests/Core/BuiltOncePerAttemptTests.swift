@@ -5,8 +5,8 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
-@testable import FetchCaching
 import TestSupport
+@testable import FetchCaching
 
 /// A request is built once per attempt: every enhancer runs once, and the coalescing key,
 /// the cache key and the performer at the bottom use that one `URLRequest`. Retry and

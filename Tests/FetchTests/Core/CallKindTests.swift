@@ -5,8 +5,8 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
-@testable import FetchCaching
 import TestSupport
+@testable import FetchCaching
 
 /// What the layers do with each kind of call (`RequestOptions.kind`), over the spy: the
 /// cases where a layer treats a stream, a download or an upload unlike a plain call.

@@ -5,8 +5,8 @@ import FoundationNetworking
 import Testing
 import Fetch
 import FetchTesting
-@testable import FetchCaching
 import TestSupport
+@testable import FetchCaching
 
 /// Every layer with every kind of call, over the spy: the caller gets exactly the bytes the
 /// spy sent, and the cache stores a body only when it had it whole (a plain call).

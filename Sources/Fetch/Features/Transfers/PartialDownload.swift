@@ -29,7 +29,8 @@ public struct PartialDownload: Sendable, Hashable {
             expectedBytes: point.record.length)
     }
 
-    /// Deletes the partial download kept for `destination`, unless a download to it is under way.
+    /// Deletes the partial download kept for `destination`, unless a download to it is under way or its file cannot
+    /// be opened.
     /// - Returns: whether nothing is left (there was nothing, or it was deleted).
     @discardableResult
     public static func discard(for destination: URL) -> Bool {
@@ -37,7 +38,7 @@ public struct PartialDownload: Sendable, Hashable {
         let descriptor = open(files.bytesURL.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
             // Nothing there, or something that cannot be opened, and so is left.
-            guard errno == ENOENT else { return false }
+            guard errno == ENOENT || errno == ENOTDIR else { return false }
             unlink(files.recordURL.path)
             return true
         }

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-@testable import Fetch
 import TestSupport
+@testable import Fetch
 
 /// The `Cookie` field of one call on each hop: the caller's while on its origin, merged with
 /// the store's for the hop's URL; a redirect's own cookies stored before the next hop.

@@ -162,6 +162,11 @@ import FetchTesting
         // Then every order makes one key, and another value another
         #expect(Set(keys).count == 1)
         #expect(CoalescingKey("GET", url, fields: other, ignoring: []) != keys[0])
+        // And an empty spelling counts too, in either order
+        let empty = [(key: "X-Tag", value: ""), (key: "x-tag", value: "a")]
+        let emptyKey = CoalescingKey("GET", url, fields: empty, ignoring: [])
+        #expect(emptyKey == CoalescingKey("GET", url, fields: empty.reversed(), ignoring: []))
+        #expect(emptyKey != CoalescingKey("GET", url, fields: [(key: "X-Tag", value: "a")], ignoring: []))
     }
 
     @Test func failuresReachEveryCaller() throws {
